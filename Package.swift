@@ -1,0 +1,81 @@
+// swift-tools-version: 6.1
+// SpeechDSP — audio DSP and analysis in front of speech recognizers.
+import PackageDescription
+
+// MARK: - Public products
+
+let products: [Product] = [
+    .library(name: "SpeechDSP", targets: ["SpeechDSP"]),
+    .library(name: "DSPCore", targets: ["DSPCore"]),
+    .library(name: "DSPSpectral", targets: ["DSPSpectral"]),
+    .library(name: "DSPAnalysis", targets: ["DSPAnalysis"]),
+    .library(name: "DSPIO", targets: ["DSPIO"]),
+    .library(name: "DSPScoring", targets: ["DSPScoring"]),
+    .executable(name: "dspscore", targets: ["dspscore"]),
+]
+
+// MARK: - System libraries
+
+let systemLibraries: [Target] = [
+    .systemLibrary(
+        name: "CFFTW",
+        pkgConfig: "fftw3f",
+        providers: [.apt(["libfftw3-dev"]), .brew(["fftw"])]
+    ),
+    .systemLibrary(
+        name: "CSndFile",
+        pkgConfig: "sndfile",
+        providers: [.apt(["libsndfile1-dev"]), .brew(["libsndfile"])]
+    ),
+]
+
+// MARK: - Implementation
+
+let implementation: [Target] = [
+    // Foundation-free: sample formats, conversion, dB math, re-framing, the processor contract.
+    .target(name: "DSPCore", dependencies: [.product(name: "RealModule", package: "swift-numerics")]),
+    // Real FFT over FFTW, windows.
+    .target(name: "DSPSpectral", dependencies: ["DSPCore", "CFFTW"]),
+    // Meters and detectors.
+    .target(
+        name: "DSPAnalysis",
+        dependencies: ["DSPCore", .product(name: "RealModule", package: "swift-numerics")]
+    ),
+    // Audio files over libsndfile.
+    .target(name: "DSPIO", dependencies: ["DSPCore", "CSndFile"]),
+    // Whole-file scoring for corpora: reads files, runs the analyzers, renders records.
+    .target(name: "DSPScoring", dependencies: ["DSPCore", "DSPAnalysis", "DSPIO"]),
+    // Umbrella module re-exporting the public modules.
+    .target(name: "SpeechDSP", dependencies: ["DSPCore", "DSPSpectral", "DSPAnalysis", "DSPIO", "DSPScoring"]),
+    .executableTarget(
+        name: "dspscore",
+        dependencies: [
+            "DSPScoring",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+        ]
+    ),
+]
+
+// MARK: - Tests
+
+let tests: [Target] = [
+    .testTarget(name: "DSPCoreTests", dependencies: ["DSPCore"]),
+    .testTarget(name: "DSPSpectralTests", dependencies: ["DSPSpectral"]),
+    .testTarget(name: "DSPAnalysisTests", dependencies: ["DSPAnalysis"]),
+    .testTarget(name: "DSPIOTests", dependencies: ["DSPIO"]),
+    .testTarget(name: "DSPScoringTests", dependencies: ["DSPScoring"]),
+]
+
+let package = Package(
+    name: "SpeechDSP",
+    platforms: [.macOS(.v15), .iOS(.v18)],
+    products: products,
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-numerics", from: "1.1.1"),
+    ],
+    targets: systemLibraries + implementation + tests,
+    swiftLanguageModes: [.v6]
+)

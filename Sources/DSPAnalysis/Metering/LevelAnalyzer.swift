@@ -1,0 +1,201 @@
+import DSPCore
+
+/// The level of one analysis frame, placed in the stream.
+@frozen
+public struct TimedFrameLevel: Equatable, Sendable {
+    /// Zero-based analysis frame number.
+    public var index: Int64
+    /// Stream position of the frame's first sample frame (per channel, from stream start).
+    public var startFrame: Int64
+    /// Sample frames (per channel) of real input in the analysis frame.
+    public var frameCount: Int
+    /// Start time in seconds, `startFrame / sampleRate`.
+    public var startSeconds: Double
+    /// The frame's levels over all its channels' samples.
+    public var level: FrameLevel
+
+    /// Creates a timed frame level.
+    @inlinable
+    public init(index: Int64, startFrame: Int64, frameCount: Int, startSeconds: Double, level: FrameLevel) {
+        self.index = index
+        self.startFrame = startFrame
+        self.frameCount = frameCount
+        self.startSeconds = startSeconds
+        self.level = level
+    }
+}
+
+/// Levels of a whole stream.
+public struct LevelSummary: Equatable, Sendable {
+    /// Analysis frames measured (the last may be partial).
+    public var analysisFrameCount: Int64 = 0
+    /// Sample frames (per channel) consumed.
+    public var sampleFrameCount: Int64 = 0
+    /// The stream's level as if one frame: every finite sample of every channel.
+    public var overall: FrameLevel = .empty
+    /// The loudest analysis frame's RMS level in dBFS (−∞ when none).
+    public var loudestFrameRMSDBFS: Double = -.infinity
+    /// The quietest analysis frame's RMS level in dBFS (+∞ when none) — a rough noise floor.
+    public var quietestFrameRMSDBFS: Double = .infinity
+    /// Duration in seconds, `sampleFrameCount / sampleRate`.
+    public var durationSeconds: Double = 0
+
+    /// Creates an empty summary.
+    public init() {}
+}
+
+/// Per-frame and whole-stream levels of an interleaved stream.
+///
+/// Cuts the stream into analysis frames of ``frameLength`` sample frames (1024 by default,
+/// over all channels: a stereo frame holds 2048 samples) with a ``Reframer`` — so results do
+/// not depend on chunking — and measures each with a ``LevelMeter``. Conforms to
+/// ``StreamingProcessor`` with one ``TimedFrameLevel`` out per analysis frame;
+/// ``flush(into:)`` measures the final partial frame over its real samples only. The summary
+/// accumulates in ``summary`` and is returned by ``finalize()``.
+public final class LevelAnalyzer: StreamingProcessor {
+    /// Analyzer settings.
+    public struct Configuration: Equatable, Sendable {
+        /// Sample rate in Hz, for timestamps. Range 1…1 000 000; default 16 000.
+        public var sampleRate: Int = 16_000
+        /// Interleaved channels. Range 1…64; default 1.
+        public var channelCount: Int = 1
+        /// Sample frames (per channel) per analysis frame. Range 1…65 536; default 1024.
+        public var frameLength: Int = 1024
+        /// |x| at or above which a sample counts as clipped; default 1.0.
+        public var clipThreshold: Float = 1.0
+
+        /// Creates a configuration.
+        public init(sampleRate: Int = 16_000, channelCount: Int = 1, frameLength: Int = 1024, clipThreshold: Float = 1.0) {
+            self.sampleRate = sampleRate
+            self.channelCount = channelCount
+            self.frameLength = frameLength
+            self.clipThreshold = clipThreshold
+        }
+    }
+
+    /// The settings this analyzer was built with.
+    public let configuration: Configuration
+    /// Sample frames per analysis frame.
+    public var frameLength: Int { configuration.frameLength }
+    /// The per-frame kernel.
+    public let meter: LevelMeter
+    private let reframer: Reframer
+    /// The summary of the stream so far.
+    public private(set) var summary = LevelSummary()
+    private var sumSquares = 0.0
+    private var sum = 0.0
+
+    /// Creates an analyzer; throws if a setting is out of range.
+    public init(configuration: Configuration = Configuration()) throws(ConfigurationError) {
+        try ConfigurationError.check("sampleRate", configuration.sampleRate, in: 1...1_000_000)
+        try ConfigurationError.check("channelCount", configuration.channelCount, in: 1...64)
+        try ConfigurationError.check("frameLength", configuration.frameLength, in: 1...65_536)
+        self.configuration = configuration
+        meter = try LevelMeter(clipThreshold: configuration.clipThreshold)
+        reframer = try Reframer(configuration: .init(frameLength: configuration.frameLength * configuration.channelCount))
+    }
+
+    /// Levels are reported per frame with no delay beyond the frame.
+    public var outputDelay: Int { 0 }
+
+    /// Analysis frames that `inputCount` more samples complete.
+    public func maxOutputCount(forInputCount inputCount: Int) -> Int {
+        reframer.frameCount(forInputCount: inputCount)
+    }
+
+    /// One partial frame at most.
+    public var maxFlushOutputCount: Int { 1 }
+
+    private func record(_ frame: UnsafeBufferPointer<Float>, _ info: FrameInfo) -> TimedFrameLevel {
+        let channels = configuration.channelCount
+        let level = meter.measure(UnsafeBufferPointer(rebasing: frame[..<info.validCount]))
+        let startFrame = info.startSample / Int64(channels)
+        let frames = (info.validCount + channels - 1) / channels
+        summary.analysisFrameCount += 1
+        sumSquares += level.meanSquare * Double(level.sampleCount)
+        sum += level.dcOffset * Double(level.sampleCount)
+        summary.overall.sampleCount += level.sampleCount
+        summary.overall.peak = Swift.max(summary.overall.peak, level.peak)
+        summary.overall.clippedCount += level.clippedCount
+        summary.overall.nonFiniteCount += level.nonFiniteCount
+        let n = Double(Swift.max(summary.overall.sampleCount, 1))
+        summary.overall.meanSquare = sumSquares / n
+        summary.overall.dcOffset = sum / n
+        let rms = level.rmsDBFS
+        if level.sampleCount > 0 {
+            summary.loudestFrameRMSDBFS = Swift.max(summary.loudestFrameRMSDBFS, rms)
+            summary.quietestFrameRMSDBFS = Swift.min(summary.quietestFrameRMSDBFS, rms)
+        }
+        return TimedFrameLevel(
+            index: info.index, startFrame: startFrame, frameCount: frames,
+            startSeconds: Double(startFrame) / Double(configuration.sampleRate), level: level)
+    }
+
+    /// Measures every analysis frame `input` completes, writing one ``TimedFrameLevel`` per
+    /// frame. Consumes only as much input as there is room for. Never allocates.
+    public func process(
+        _ input: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<TimedFrameLevel>
+    ) -> ProcessResult {
+        let limit = consumableCount(input.count, room: output.count)
+        var produced = 0
+        reframer.process(UnsafeBufferPointer(rebasing: input[..<limit])) { frame, info in
+            output[produced] = record(frame, info)
+            produced += 1
+        }
+        updateDuration()
+        return ProcessResult(consumed: limit, produced: produced)
+    }
+
+    /// Measures every analysis frame `input` completes and calls `body` with each.
+    public func process<E: Error>(
+        _ input: UnsafeBufferPointer<Float>, _ body: (TimedFrameLevel) throws(E) -> Void
+    ) throws(E) {
+        try reframer.process(input) { (frame, info) throws(E) in try body(record(frame, info)) }
+        updateDuration()
+    }
+
+    private func consumableCount(_ inputCount: Int, room: Int) -> Int {
+        guard reframer.frameCount(forInputCount: inputCount) > room else { return inputCount }
+        return Swift.max(0, (room + 1) * reframer.frameLength - 1 - Int(reframer.samplesConsumed % Int64(reframer.frameLength)))
+    }
+
+    private func updateDuration() {
+        let frames = reframer.samplesConsumed / Int64(configuration.channelCount)
+        summary.sampleFrameCount = frames
+        summary.durationSeconds = Double(frames) / Double(configuration.sampleRate)
+    }
+
+    /// Measures the final partial frame (its real samples only), if any. Keeps the summary;
+    /// ``finalize()`` reads and clears it.
+    public func flush(into output: UnsafeMutableBufferPointer<TimedFrameLevel>) -> Int {
+        var produced = 0
+        flush { level in
+            output[produced] = level
+            produced += 1
+        }
+        return produced
+    }
+
+    /// Measures the final partial frame, if any, and calls `body` with it.
+    public func flush<E: Error>(_ body: (TimedFrameLevel) throws(E) -> Void) throws(E) {
+        updateDuration()
+        try reframer.flush { (frame, info) throws(E) in try body(record(frame, info)) }
+    }
+
+    /// Flushes (discarding the partial frame's per-frame record), returns the stream's summary
+    /// and resets for a new stream.
+    public func finalize() -> LevelSummary {
+        flush { _ in }
+        let result = summary
+        reset()
+        return result
+    }
+
+    /// Forgets the stream.
+    public func reset() {
+        reframer.reset()
+        summary = LevelSummary()
+        sumSquares = 0
+        sum = 0
+    }
+}

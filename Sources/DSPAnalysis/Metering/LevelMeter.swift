@@ -1,0 +1,79 @@
+import DSPCore
+
+/// Measures RMS, peak, DC offset and clipping of a block of samples.
+///
+/// A stateless kernel: ``measure(_:)`` looks at one buffer (a frame, or any block) and never
+/// allocates. Sums run over 16 Float32 lanes within blocks of 4096 samples and are combined in
+/// Double, so a long block keeps full precision. For streams, ``LevelAnalyzer`` frames the
+/// input and keeps a summary.
+public struct LevelMeter: Sendable {
+    /// |x| at or above which a sample counts as clipped. Range (0, ∞); default 1.0 (full
+    /// scale). Use e.g. 0.999 to catch recordings clipped just below full scale.
+    public let clipThreshold: Float
+
+    /// Creates a meter; throws if the threshold is not a positive finite value.
+    public init(clipThreshold: Float = 1.0) throws(ConfigurationError) {
+        guard clipThreshold.isFinite, clipThreshold > 0 else {
+            throw ConfigurationError(parameter: "clipThreshold", value: clipThreshold, expected: "finite, > 0")
+        }
+        self.clipThreshold = clipThreshold
+    }
+
+    /// Measures `samples`. Never allocates.
+    @inlinable
+    public func measure(_ samples: UnsafeBufferPointer<Float>) -> FrameLevel {
+        guard let base = samples.baseAddress, !samples.isEmpty else { return .empty }
+        var sumSquares = 0.0
+        var sum = 0.0
+        var peak: Float = 0
+        var clipped = 0
+        var nonFinite = 0
+        let count = samples.count
+        let threshold = SIMD16<Float>(repeating: clipThreshold)
+        let infinity = SIMD16<Float>(repeating: .infinity)
+        var index = 0
+        while count - index >= 16 {
+            let blockEnd = index + Swift.min((count - index) & ~15, 4096)
+            var squares = SIMD16<Float>()
+            var sums = SIMD16<Float>()
+            var peaks = SIMD16<Float>()
+            var clips = SIMD16<Int32>()
+            var bad = SIMD16<Int32>()
+            while index < blockEnd {
+                var x = UnsafeRawPointer(base + index).loadUnaligned(as: SIMD16<Float>.self)
+                var magnitude = x.replacing(with: -x, where: x .< 0)
+                let finite = magnitude .< infinity  // false for NaN and ±Inf
+                x.replace(with: 0, where: .!finite)
+                magnitude.replace(with: 0, where: .!finite)
+                bad &+= SIMD16<Int32>(repeating: 1).replacing(with: 0, where: finite)
+                clips &+= SIMD16<Int32>(repeating: 0).replacing(with: 1, where: magnitude .>= threshold)
+                squares += x * x
+                sums += x
+                peaks = peaks.replacing(with: magnitude, where: magnitude .> peaks)
+                index += 16
+            }
+            for lane in 0..<16 {
+                sumSquares += Double(squares[lane])
+                sum += Double(sums[lane])
+            }
+            peak = Swift.max(peak, peaks.max())
+            clipped += Int(clips.wrappedSum())
+            nonFinite += Int(bad.wrappedSum())
+        }
+        while index < count {
+            let x = base[index]
+            index += 1
+            guard x.isFinite else { nonFinite += 1; continue }
+            let magnitude = Swift.abs(x)
+            sumSquares += Double(x * x)
+            sum += Double(x)
+            peak = Swift.max(peak, magnitude)
+            if magnitude >= clipThreshold { clipped += 1 }
+        }
+        let finiteCount = count - nonFinite
+        let n = Double(Swift.max(finiteCount, 1))
+        return FrameLevel(
+            sampleCount: finiteCount, meanSquare: sumSquares / n, peak: peak,
+            dcOffset: sum / n, clippedCount: clipped, nonFiniteCount: nonFinite)
+    }
+}

@@ -1,0 +1,111 @@
+/// A streaming Float32 → Int16 converter with optional TPDF dither and running counts.
+///
+/// Follows the policy of ``Int16Conversion``. With ``Dither/triangular(seed:)`` each sample
+/// gets `d = u₁ − u₂` LSB added before clamping and rounding, where `u₁, u₂` are uniform on
+/// [0, 1) — a triangular PDF on (−1, +1) LSB — drawn from a SplitMix64 generator seeded with
+/// `seed`: each sample takes one 64-bit output `r`, `u₁ = (r >> 40) / 2²⁴` and
+/// `u₂ = ((r >> 8) & 0xFF_FFFF) / 2²⁴`. The sequence depends only on the seed and the sample
+/// index in the stream, so output is independent of chunking and reproducible. NaN still
+/// becomes 0 (no dither is added to it). Dither is off by default.
+public final class Int16Converter: StreamingProcessor {
+    /// Dither applied before rounding.
+    public enum Dither: Equatable, Sendable {
+        /// No dither: plain round-to-nearest-even.
+        case none
+        /// Triangular-PDF dither of ±1 LSB peak, from a seeded deterministic generator.
+        case triangular(seed: UInt64)
+    }
+
+    /// The configured dither.
+    public let dither: Dither
+    @usableFromInline var generatorState: UInt64
+
+    /// Counts accumulated since construction, ``reset()`` or ``flush(into:)``.
+    public private(set) var totalReport = ConversionReport()
+    /// Counts from the latest ``process(_:into:)`` or ``convert(_:into:)`` call.
+    public private(set) var lastReport = ConversionReport()
+
+    /// Creates a converter.
+    public init(dither: Dither = .none) {
+        self.dither = dither
+        if case .triangular(let seed) = dither { generatorState = seed } else { generatorState = 0 }
+    }
+
+    /// Conversion has no delay.
+    public var outputDelay: Int { 0 }
+    /// One output sample per input sample.
+    public func maxOutputCount(forInputCount inputCount: Int) -> Int { inputCount }
+    /// Conversion holds nothing back.
+    public var maxFlushOutputCount: Int { 0 }
+
+    /// Converts as many samples as fit in `output`; the counts go to ``lastReport``.
+    public func process(
+        _ input: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<Int16>
+    ) -> ProcessResult {
+        let n = Swift.min(input.count, output.count)
+        _ = convert(UnsafeBufferPointer(rebasing: input[..<n]), into: output)
+        return ProcessResult(consumed: n, produced: n)
+    }
+
+    /// Converts all of `input` (output must be at least as long) and returns the counts.
+    @discardableResult
+    public func convert(
+        _ input: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<Int16>
+    ) -> ConversionReport {
+        let report: ConversionReport
+        switch dither {
+        case .none:
+            report = Int16Conversion.convert(input, into: output)
+        case .triangular:
+            report = convertDithered(input, into: output)
+        }
+        lastReport = report
+        totalReport += report
+        return report
+    }
+
+    private func convertDithered(
+        _ input: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<Int16>
+    ) -> ConversionReport {
+        precondition(output.count >= input.count, "output buffer shorter than input")
+        var report = ConversionReport()
+        var state = generatorState
+        for i in input.indices {
+            let r = Self.splitMix64(&state)
+            let u1 = Float(r >> 40) * 0x1p-24
+            let u2 = Float((r >> 8) & 0xFF_FFFF) * 0x1p-24
+            let y = input[i] * 32768 + (u1 - u2)
+            if y.isNaN {
+                report.nanCount += 1
+            } else if y > 32767 || y < -32768 {
+                report.clippedCount += 1
+            }
+            output[i] = Int16Conversion.int16(y * (1.0 / 32768.0))
+        }
+        generatorState = state
+        return report
+    }
+
+    /// SplitMix64 (Steele, Lea & Flood 2014): the dither generator.
+    @inlinable
+    static func splitMix64(_ state: inout UInt64) -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// Nothing is held back; ends the stream (counts and dither sequence start over).
+    public func flush(into output: UnsafeMutableBufferPointer<Int16>) -> Int {
+        reset()
+        return 0
+    }
+
+    /// Restarts the dither sequence from the seed and clears the counts.
+    public func reset() {
+        if case .triangular(let seed) = dither { generatorState = seed }
+        totalReport = ConversionReport()
+        lastReport = ConversionReport()
+    }
+}

@@ -1,0 +1,128 @@
+/// Turns interleaved multichannel audio into mono.
+///
+/// ``Mode/average`` is the equal-weight mean of the channels, `y = (x₁ + … + x_C) / C`: a
+/// signal identical in every channel keeps its level, uncorrelated channels drop by
+/// `10·log10(C)` dB. ``Mode/channel(_:)`` picks one channel. Input buffers may end in the
+/// middle of an interleaved frame: the partial frame is carried to the next call. If the
+/// stream ends inside a frame, ``flush(into:)`` emits it with the missing channels taken as
+/// zero and counts them in ``paddedSampleCount`` — nothing is dropped silently.
+public final class Downmixer: StreamingProcessor {
+    /// How channels combine.
+    public enum Mode: Equatable, Sendable {
+        /// Equal-weight mean of all channels (default).
+        case average
+        /// One channel, zero-based.
+        case channel(Int)
+    }
+
+    /// Interleaved channels in the input. Range 1…64.
+    public let channelCount: Int
+    /// How channels combine.
+    public let mode: Mode
+
+    @usableFromInline let partial: UnsafeMutablePointer<Float>
+    @usableFromInline var partialCount = 0
+    /// Channel samples invented (as zero) by ``flush(into:)`` to complete a final partial
+    /// frame, since construction or ``reset()``.
+    public private(set) var paddedSampleCount = 0
+
+    /// Creates a downmixer; throws if the channel count or selected channel is out of range.
+    public init(channelCount: Int, mode: Mode = .average) throws(ConfigurationError) {
+        try ConfigurationError.check("channelCount", channelCount, in: 1...64)
+        if case .channel(let index) = mode {
+            try ConfigurationError.check("mode.channel", index, in: 0...channelCount - 1)
+        }
+        self.channelCount = channelCount
+        self.mode = mode
+        partial = .allocate(capacity: channelCount)
+        partial.initialize(repeating: 0, count: channelCount)
+    }
+
+    deinit { partial.deallocate() }
+
+    /// No delay.
+    public var outputDelay: Int { 0 }
+
+    /// Mono samples that `inputCount` more interleaved samples complete.
+    public func maxOutputCount(forInputCount inputCount: Int) -> Int {
+        (partialCount + inputCount) / channelCount
+    }
+
+    /// At most one padded frame.
+    public var maxFlushOutputCount: Int { 1 }
+
+    /// Mixes one interleaved frame starting at `frame`.
+    @inline(__always)
+    func mix(_ frame: UnsafePointer<Float>) -> Float {
+        switch mode {
+        case .channel(let index):
+            return frame[index]
+        case .average:
+            var sum: Float = 0
+            for c in 0..<channelCount { sum += frame[c] }
+            return sum * (1 / Float(channelCount))
+        }
+    }
+
+    /// Mixes whole frames of `input` into `output`; a trailing partial frame is carried.
+    public func process(
+        _ input: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<Float>
+    ) -> ProcessResult {
+        guard var source = input.baseAddress, !input.isEmpty else {
+            return ProcessResult(consumed: 0, produced: 0)
+        }
+        var consumed = 0
+        var produced = 0
+        // Complete a carried partial frame first.
+        if partialCount > 0 {
+            let n = Swift.min(channelCount - partialCount, input.count)
+            // Completing the frame needs room for its output sample.
+            if partialCount + n == channelCount, output.isEmpty { return ProcessResult(consumed: 0, produced: 0) }
+            (partial + partialCount).update(from: source, count: n)
+            partialCount += n
+            consumed = n
+            source += n
+            if partialCount < channelCount { return ProcessResult(consumed: consumed, produced: 0) }
+            output[0] = mix(partial)
+            produced = 1
+            partialCount = 0
+        }
+        let frames = Swift.min((input.count - consumed) / channelCount, output.count - produced)
+        let destination = output.baseAddress! + produced
+        if channelCount == 1 {
+            destination.update(from: source, count: frames)
+        } else if channelCount == 2, mode == .average {
+            for i in 0..<frames { destination[i] = (source[2 * i] + source[2 * i + 1]) * 0.5 }
+        } else {
+            for i in 0..<frames { destination[i] = mix(source + i * channelCount) }
+        }
+        consumed += frames * channelCount
+        produced += frames
+        source += frames * channelCount
+        // Carry a trailing partial frame if the output had room for all whole frames.
+        let rest = input.count - consumed
+        if rest > 0, rest < channelCount {
+            partial.update(from: source, count: rest)
+            partialCount = rest
+            consumed += rest
+        }
+        return ProcessResult(consumed: consumed, produced: produced)
+    }
+
+    /// Emits a carried partial frame with the missing channels as zero (counted in
+    /// ``paddedSampleCount``) and ends the stream.
+    public func flush(into output: UnsafeMutableBufferPointer<Float>) -> Int {
+        guard partialCount > 0 else { return 0 }
+        (partial + partialCount).update(repeating: 0, count: channelCount - partialCount)
+        paddedSampleCount += channelCount - partialCount
+        output[0] = mix(partial)
+        partialCount = 0
+        return 1
+    }
+
+    /// Forgets a carried partial frame and the padding count.
+    public func reset() {
+        partialCount = 0
+        paddedSampleCount = 0
+    }
+}

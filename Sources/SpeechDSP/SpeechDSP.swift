@@ -1,0 +1,6 @@
+// The umbrella module: `import SpeechDSP` brings in every public module.
+@_exported import DSPAnalysis
+@_exported import DSPCore
+@_exported import DSPIO
+@_exported import DSPScoring
+@_exported import DSPSpectral
