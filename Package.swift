@@ -60,11 +60,11 @@ let implementation: [Target] = [
 // MARK: - Tests
 
 let tests: [Target] = [
-    .testTarget(name: "DSPCoreTests", dependencies: ["DSPCore"]),
+    .testTarget(name: "DSPCoreTests", dependencies: ["DSPCore"], exclude: ["Goldens"]),
     .testTarget(name: "DSPSpectralTests", dependencies: ["DSPSpectral"]),
     .testTarget(name: "DSPAnalysisTests", dependencies: ["DSPAnalysis"]),
     .testTarget(name: "DSPIOTests", dependencies: ["DSPIO"]),
-    .testTarget(name: "DSPScoringTests", dependencies: ["DSPScoring"]),
+    .testTarget(name: "DSPScoringTests", dependencies: ["DSPScoring"], exclude: ["Goldens"]),
 ]
 
 let package = Package(

@@ -1,5 +1,5 @@
 import Testing
-@testable import DSPCore
+import DSPCore
 
 /// Collects frames (with metadata) through the closure API.
 private func frames(_ reframer: Reframer, _ input: [Float], chunking: Chunking) -> [([Float], FrameInfo)] {

@@ -84,6 +84,7 @@ public final class LevelAnalyzer: StreamingProcessor {
     public private(set) var summary = LevelSummary()
     private var sumSquares = 0.0
     private var sum = 0.0
+    private var consumedSamples: Int64 = 0
 
     /// Creates an analyzer; throws if a setting is out of range.
     public init(configuration: Configuration = Configuration()) throws(ConfigurationError) {
@@ -142,7 +143,7 @@ public final class LevelAnalyzer: StreamingProcessor {
             output[produced] = record(frame, info)
             produced += 1
         }
-        updateDuration()
+        updateDuration(adding: limit)
         return ProcessResult(consumed: limit, produced: produced)
     }
 
@@ -150,8 +151,8 @@ public final class LevelAnalyzer: StreamingProcessor {
     public func process<E: Error>(
         _ input: UnsafeBufferPointer<Float>, _ body: (TimedFrameLevel) throws(E) -> Void
     ) throws(E) {
+        updateDuration(adding: input.count)
         try reframer.process(input) { (frame, info) throws(E) in try body(record(frame, info)) }
-        updateDuration()
     }
 
     private func consumableCount(_ inputCount: Int, room: Int) -> Int {
@@ -159,14 +160,15 @@ public final class LevelAnalyzer: StreamingProcessor {
         return Swift.max(0, (room + 1) * reframer.frameLength - 1 - Int(reframer.samplesConsumed % Int64(reframer.frameLength)))
     }
 
-    private func updateDuration() {
-        let frames = reframer.samplesConsumed / Int64(configuration.channelCount)
+    private func updateDuration(adding count: Int) {
+        consumedSamples += Int64(count)
+        let frames = consumedSamples / Int64(configuration.channelCount)
         summary.sampleFrameCount = frames
         summary.durationSeconds = Double(frames) / Double(configuration.sampleRate)
     }
 
-    /// Measures the final partial frame (its real samples only), if any. Keeps the summary;
-    /// ``finalize()`` reads and clears it.
+    /// Measures the final partial frame (its real samples only), if any, ending the frame
+    /// stream. Keeps the summary; ``finalize()`` returns and clears it.
     public func flush(into output: UnsafeMutableBufferPointer<TimedFrameLevel>) -> Int {
         var produced = 0
         flush { level in
@@ -178,7 +180,6 @@ public final class LevelAnalyzer: StreamingProcessor {
 
     /// Measures the final partial frame, if any, and calls `body` with it.
     public func flush<E: Error>(_ body: (TimedFrameLevel) throws(E) -> Void) throws(E) {
-        updateDuration()
         try reframer.flush { (frame, info) throws(E) in try body(record(frame, info)) }
     }
 
@@ -197,5 +198,6 @@ public final class LevelAnalyzer: StreamingProcessor {
         summary = LevelSummary()
         sumSquares = 0
         sum = 0
+        consumedSamples = 0
     }
 }

@@ -3,7 +3,7 @@ import DSPCore
 /// Measures RMS, peak, DC offset and clipping of a block of samples.
 ///
 /// A stateless kernel: ``measure(_:)`` looks at one buffer (a frame, or any block) and never
-/// allocates. Sums run over 16 Float32 lanes within blocks of 4096 samples and are combined in
+/// allocates. Sums run over 8 Float32 lanes (two SSE registers each, so all five accumulators stay in registers) within blocks of 4096 samples and are combined in
 /// Double, so a long block keeps full precision. For streams, ``LevelAnalyzer`` frames the
 /// input and keeps a summary.
 public struct LevelMeter: Sendable {
@@ -29,30 +29,30 @@ public struct LevelMeter: Sendable {
         var clipped = 0
         var nonFinite = 0
         let count = samples.count
-        let threshold = SIMD16<Float>(repeating: clipThreshold)
-        let infinity = SIMD16<Float>(repeating: .infinity)
+        let threshold = SIMD8<Float>(repeating: clipThreshold)
+        let infinity = SIMD8<Float>(repeating: .infinity)
         var index = 0
-        while count - index >= 16 {
-            let blockEnd = index + Swift.min((count - index) & ~15, 4096)
-            var squares = SIMD16<Float>()
-            var sums = SIMD16<Float>()
-            var peaks = SIMD16<Float>()
-            var clips = SIMD16<Int32>()
-            var bad = SIMD16<Int32>()
+        while count - index >= 8 {
+            let blockEnd = index + Swift.min((count - index) & ~7, 4096)
+            var squares = SIMD8<Float>()
+            var sums = SIMD8<Float>()
+            var peaks = SIMD8<Float>()
+            var clips = SIMD8<Int32>()
+            var bad = SIMD8<Int32>()
             while index < blockEnd {
-                var x = UnsafeRawPointer(base + index).loadUnaligned(as: SIMD16<Float>.self)
+                var x = UnsafeRawPointer(base + index).loadUnaligned(as: SIMD8<Float>.self)
                 var magnitude = x.replacing(with: -x, where: x .< 0)
                 let finite = magnitude .< infinity  // false for NaN and ±Inf
                 x.replace(with: 0, where: .!finite)
                 magnitude.replace(with: 0, where: .!finite)
-                bad &+= SIMD16<Int32>(repeating: 1).replacing(with: 0, where: finite)
-                clips &+= SIMD16<Int32>(repeating: 0).replacing(with: 1, where: magnitude .>= threshold)
+                bad &+= SIMD8<Int32>(repeating: 1).replacing(with: 0, where: finite)
+                clips &+= SIMD8<Int32>(repeating: 0).replacing(with: 1, where: magnitude .>= threshold)
                 squares += x * x
                 sums += x
                 peaks = peaks.replacing(with: magnitude, where: magnitude .> peaks)
-                index += 16
+                index += 8
             }
-            for lane in 0..<16 {
+            for lane in 0..<8 {
                 sumSquares += Double(squares[lane])
                 sum += Double(sums[lane])
             }

@@ -121,17 +121,10 @@ public enum Int16Conversion {
         precondition(output.count >= input.count, "output buffer shorter than input")
         let count = input.count
         guard count > 0, let source = input.baseAddress, let destination = output.baseAddress else { return }
-        var index = 0
-        let scale = SIMD16<Float>(repeating: 1.0 / 32768.0)
-        while index + 16 <= count {
-            let y = UnsafeRawPointer(source + index).loadUnaligned(as: SIMD16<Int16>.self)
-            let x = SIMD16<Float>(SIMD16<Int32>(truncatingIfNeeded: y)) * scale
-            UnsafeMutableRawPointer(destination + index).storeBytes(of: x, as: SIMD16<Float>.self)
-            index += 16
-        }
-        while index < count {
-            destination[index] = float(source[index])
-            index += 1
+        // A plain loop: the optimizer vectorizes it (widen, convert, scale) better than
+        // explicit SIMD conversions do.
+        for index in 0..<count {
+            destination[index] = Float(source[index]) * (1.0 / 32768.0)
         }
     }
 

@@ -70,17 +70,24 @@ public final class Int16Converter: StreamingProcessor {
         precondition(output.count >= input.count, "output buffer shorter than input")
         var report = ConversionReport()
         var state = generatorState
-        for i in input.indices {
-            let r = Self.splitMix64(&state)
-            let u1 = Float(r >> 40) * 0x1p-24
-            let u2 = Float((r >> 8) & 0xFF_FFFF) * 0x1p-24
-            let y = input[i] * 32768 + (u1 - u2)
-            if y.isNaN {
-                report.nanCount += 1
-            } else if y > 32767 || y < -32768 {
-                report.clippedCount += 1
+        // Dithered values go through a 256-sample stack block into the vector kernel. Adding
+        // d to x·32768 and scaling back by 1/32768 is exact (powers of two), so this equals
+        // the scalar definition `int16((x·32768 + d) / 32768)`.
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: 256) { block in
+            var offset = 0
+            while offset < input.count {
+                let n = Swift.min(256, input.count - offset)
+                for i in 0..<n {
+                    let r = Self.splitMix64(&state)
+                    let u1 = Float(Int32(truncatingIfNeeded: r >> 40)) * 0x1p-24
+                    let u2 = Float(Int32(truncatingIfNeeded: (r >> 8) & 0xFF_FFFF)) * 0x1p-24
+                    block[i] = (input[offset + i] * 32768 + (u1 - u2)) * (1.0 / 32768.0)
+                }
+                report += Int16Conversion.convert(
+                    UnsafeBufferPointer(rebasing: block[..<n]),
+                    into: UnsafeMutableBufferPointer(rebasing: output[offset..<offset + n]))
+                offset += n
             }
-            output[i] = Int16Conversion.int16(y * (1.0 / 32768.0))
         }
         generatorState = state
         return report

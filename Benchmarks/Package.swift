@@ -1,0 +1,28 @@
+// swift-tools-version: 6.1
+// Benchmarks for SpeechDSP: a package of its own so library users never resolve
+// package-benchmark. Run from this folder: `swift package benchmark`.
+import PackageDescription
+
+let package = Package(
+    name: "SpeechDSPBenchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(path: "../"),
+        .package(url: "https://github.com/ordo-one/package-benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        // Plain C reference kernels built by the same toolchain, for side-by-side ratios.
+        .target(name: "CReferenceKernels", path: "Sources/CReferenceKernels"),
+        .executableTarget(
+            name: "CoreBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "package-benchmark"),
+                .product(name: "DSPCore", package: "main"),
+                .product(name: "DSPAnalysis", package: "main"),
+                "CReferenceKernels",
+            ],
+            path: "Benchmarks/CoreBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+        ),
+    ]
+)

@@ -1,0 +1,131 @@
+import DSPAnalysis
+import DSPCore
+
+/// One file's record: what `dspscore` writes per input file.
+///
+/// Field names are the JSON keys (snake_case, NeMo/Lhotse style `audio_filepath` and
+/// `duration`). Levels in dBFS use `null` in JSON where the value is −∞ (digital silence) —
+/// JSON has no infinity. A file that could not be scored has `status` `"error"`, an ``error``
+/// and no levels.
+public struct FileScore: Codable, Equatable, Sendable {
+    /// `"ok"` or `"error"`.
+    public enum Status: String, Codable, Sendable {
+        /// Scored.
+        case ok
+        /// Could not be scored; see ``FileScore/error``.
+        case error
+    }
+
+    /// Why a file failed.
+    public struct Failure: Codable, Equatable, Sendable {
+        /// A stable machine-readable kind, e.g. `"truncated"`, `"not_found"`.
+        public var kind: String
+        /// A human-readable message naming the file and the reason.
+        public var message: String
+    }
+
+    /// Whole-file levels over every sample of every channel (see ``LevelSummary``).
+    public struct Levels: Codable, Equatable, Sendable {
+        /// `10·log10(mean x²)` over all finite samples, dBFS; `null` for silence.
+        public var rmsDBFS: Double?
+        /// ``rmsDBFS`` + 3.01 dB (AES17, sine-referenced); `null` for silence.
+        public var rmsDBFSAES17: Double?
+        /// Sample peak `20·log10(max |x|)`, dBFS; `null` for silence.
+        public var peakDBFS: Double?
+        /// Mean of all finite samples (full-scale units).
+        public var dcOffset: Double
+        /// Samples with |x| ≥ the clip threshold (default 1.0).
+        public var clippedSamples: Int
+        /// NaN/±Inf samples (float files only), excluded from the other measures.
+        public var nonFiniteSamples: Int
+        /// The loudest 1024-frame block's RMS, dBFS; `null` when none is above silence.
+        public var loudestFrameRMSDBFS: Double?
+        /// The quietest 1024-frame block's RMS, dBFS (a rough noise floor); `null` for silence.
+        public var quietestFrameRMSDBFS: Double?
+
+        enum CodingKeys: String, CodingKey {
+            case rmsDBFS = "rms_dbfs"
+            case rmsDBFSAES17 = "rms_dbfs_aes17"
+            case peakDBFS = "peak_dbfs"
+            case dcOffset = "dc_offset"
+            case clippedSamples = "clipped_samples"
+            case nonFiniteSamples = "non_finite_samples"
+            case loudestFrameRMSDBFS = "loudest_frame_rms_dbfs"
+            case quietestFrameRMSDBFS = "quietest_frame_rms_dbfs"
+        }
+
+        /// Encodes every field, writing `null` (not omitting the key) for −∞ levels.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(rmsDBFS, forKey: .rmsDBFS)
+            try container.encode(rmsDBFSAES17, forKey: .rmsDBFSAES17)
+            try container.encode(peakDBFS, forKey: .peakDBFS)
+            try container.encode(dcOffset, forKey: .dcOffset)
+            try container.encode(clippedSamples, forKey: .clippedSamples)
+            try container.encode(nonFiniteSamples, forKey: .nonFiniteSamples)
+            try container.encode(loudestFrameRMSDBFS, forKey: .loudestFrameRMSDBFS)
+            try container.encode(quietestFrameRMSDBFS, forKey: .quietestFrameRMSDBFS)
+        }
+    }
+
+    /// Where the record came from.
+    public struct Provenance: Codable, Equatable, Sendable {
+        /// Always `"SpeechDSP"`.
+        public var library = "SpeechDSP"
+        /// ``SpeechDSPVersion/current``.
+        public var version = SpeechDSPVersion.current
+        /// Sample frames per analysis frame.
+        public var frameLength: Int
+        /// |x| at or above which a sample counts as clipped.
+        public var clipThreshold: Float
+
+        enum CodingKeys: String, CodingKey {
+            case library, version
+            case frameLength = "frame_length"
+            case clipThreshold = "clip_threshold"
+        }
+    }
+
+    /// The path as given (directories expanded to the files found in them).
+    public var audioFilepath: String
+    /// Duration in seconds (frames ÷ sample rate); 0 for a failed file.
+    public var duration: Double
+    /// Sample rate in Hz (`null` when the file could not be opened).
+    public var sampleRate: Int?
+    /// Channel count (`null` when the file could not be opened).
+    public var channels: Int?
+    /// Sample frames read (per channel).
+    public var frames: Int?
+    /// Container/encoding, e.g. `"WAV/PCM 16"`.
+    public var format: String?
+    /// Levels; absent for failed files.
+    public var levels: Levels?
+    /// `ok` or `error`.
+    public var status: Status
+    /// The failure, for `status == .error`.
+    public var error: Failure?
+    /// Library version and configuration.
+    public var provenance: Provenance
+
+    enum CodingKeys: String, CodingKey {
+        case audioFilepath = "audio_filepath"
+        case duration
+        case sampleRate = "sample_rate"
+        case channels, frames, format, levels, status, error, provenance
+    }
+}
+
+extension FileScore.Levels {
+    /// Levels from a stream summary; −∞ becomes `nil`.
+    public init(_ summary: LevelSummary) {
+        func finite(_ value: Double) -> Double? { value.isFinite ? value : nil }
+        rmsDBFS = finite(summary.overall.rmsDBFS)
+        rmsDBFSAES17 = finite(summary.overall.rmsDBFSSineReferenced)
+        peakDBFS = finite(summary.overall.peakDBFS)
+        dcOffset = summary.overall.dcOffset
+        clippedSamples = summary.overall.clippedCount
+        nonFiniteSamples = summary.overall.nonFiniteCount
+        loudestFrameRMSDBFS = finite(summary.loudestFrameRMSDBFS)
+        quietestFrameRMSDBFS = finite(summary.quietestFrameRMSDBFS)
+    }
+}

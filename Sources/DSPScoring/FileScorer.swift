@@ -1,0 +1,106 @@
+import DSPAnalysis
+import DSPCore
+import DSPIO
+
+/// Scores audio files one at a time: opens, streams through the analyzers, summarises.
+///
+/// Reads in blocks of ``Configuration/blockFrames`` frames into one buffer allocated at
+/// construction, so memory does not grow with file length. Never throws: a file that fails
+/// gets a ``FileScore`` with `status` `error`. One scorer per thread.
+public final class FileScorer {
+    /// Scoring settings.
+    public struct Configuration: Equatable, Sendable {
+        /// Sample frames per analysis frame. Range 1…65 536; default 1024.
+        public var frameLength: Int = 1024
+        /// |x| at or above which a sample counts as clipped. Default 1.0.
+        public var clipThreshold: Float = 1.0
+        /// Frames per read. Range 256…1 048 576; default 65 536.
+        public var blockFrames: Int = 65_536
+
+        /// Creates a configuration.
+        public init(frameLength: Int = 1024, clipThreshold: Float = 1.0, blockFrames: Int = 65_536) {
+            self.frameLength = frameLength
+            self.clipThreshold = clipThreshold
+            self.blockFrames = blockFrames
+        }
+    }
+
+    /// The settings.
+    public let configuration: Configuration
+    private var buffer: UnsafeMutableBufferPointer<Float>
+    private var bufferChannels = 1
+
+    /// Creates a scorer; throws if a setting is out of range.
+    public init(configuration: Configuration = Configuration()) throws(ConfigurationError) {
+        try ConfigurationError.check("frameLength", configuration.frameLength, in: 1...65_536)
+        try ConfigurationError.check("blockFrames", configuration.blockFrames, in: 256...1 << 20)
+        _ = try LevelMeter(clipThreshold: configuration.clipThreshold)
+        self.configuration = configuration
+        buffer = .allocate(capacity: configuration.blockFrames)
+    }
+
+    deinit { buffer.deallocate() }
+
+    private var provenance: FileScore.Provenance {
+        FileScore.Provenance(frameLength: configuration.frameLength, clipThreshold: configuration.clipThreshold)
+    }
+
+    /// Scores the file at `path`.
+    public func score(path: String) -> FileScore {
+        var record = FileScore(
+            audioFilepath: path, duration: 0, status: .error, provenance: provenance)
+        do throws(AudioFileError) {
+            let reader = try AudioFileReader(path: path)
+            defer { reader.close() }
+            record.sampleRate = reader.sampleRate
+            record.channels = reader.channelCount
+            record.format = reader.format.description
+            let analyzer: LevelAnalyzer
+            do {
+                analyzer = try LevelAnalyzer(configuration: .init(
+                    sampleRate: reader.sampleRate, channelCount: reader.channelCount,
+                    frameLength: configuration.frameLength, clipThreshold: configuration.clipThreshold))
+            } catch {
+                record.error = .init(kind: "unsupported", message: "\(path): \(error)")
+                return record
+            }
+            ensureCapacity(channels: reader.channelCount)
+            while true {
+                let count = try reader.read(into: buffer)
+                if count == 0 { break }
+                analyzer.process(UnsafeBufferPointer(rebasing: buffer[..<count])) { _ in }
+            }
+            let summary = analyzer.finalize()
+            record.frames = Int(summary.sampleFrameCount)
+            record.duration = summary.durationSeconds
+            record.levels = FileScore.Levels(summary)
+            record.status = .ok
+        } catch {
+            record.error = .init(kind: Self.kindName(error.kind), message: error.description)
+        }
+        return record
+    }
+
+    private func ensureCapacity(channels: Int) {
+        guard channels != bufferChannels else { return }
+        buffer.deallocate()
+        buffer = .allocate(capacity: configuration.blockFrames * channels)
+        bufferChannels = channels
+    }
+
+    /// The JSON name of an error kind: lowercase snake_case.
+    static func kindName(_ kind: AudioFileError.Kind) -> String {
+        switch kind {
+        case .notFound: "not_found"
+        case .permissionDenied: "permission_denied"
+        case .isDirectory: "is_directory"
+        case .empty: "empty"
+        case .truncated: "truncated"
+        case .corrupt: "corrupt"
+        case .unsupportedFormat: "unsupported_format"
+        case .invalidParameters: "invalid_parameters"
+        case .ioFailure: "io_failure"
+        case .closed: "closed"
+        }
+    }
+}

@@ -1,0 +1,186 @@
+import DSPScoring
+import Foundation
+import Testing
+
+/// The repository root, found from this file's path.
+let repositoryRoot = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+let testAudio = repositoryRoot.appendingPathComponent("TestAudio")
+let goldens = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Goldens")
+
+/// TestAudio's audio files, sorted.
+func testAudioFiles() -> [String] {
+    AudioFileDiscovery.expand([testAudio.path])
+}
+
+@Suite("FileScorer over TestAudio")
+struct FileScorerTests {
+    /// Spec tier: SoX `stats` (scripts/make-level-goldens.sh) prints two decimals, so 0.01 dB.
+    static let soxToleranceDB = 0.01
+    /// Regression tier: same code, same files; only a change in summation order may move a
+    /// value, by about 1e-7 dB. Anything larger is a behaviour change to explain.
+    static let regressionToleranceDB = 1e-6
+
+    @Test("every TestAudio file scores ok and matches SoX within 0.01 dB")
+    func matchesSoX() throws {
+        let text = try String(contentsOf: goldens.appendingPathComponent("testaudio-sox-levels.csv"), encoding: .utf8)
+        let rows = text.split(separator: "\n").dropFirst(2).map { $0.split(separator: ",").map(String.init) }
+        let files = testAudioFiles()
+        #expect(rows.count == files.count, "golden rows vs TestAudio files: regenerate with scripts/make-level-goldens.sh")
+        let scorer = try FileScorer()
+        for row in rows {
+            let score = scorer.score(path: testAudio.appendingPathComponent(row[0]).path)
+            try #require(score.status == .ok, "\(row[0]): \(String(describing: score.error))")
+            let levels = try #require(score.levels)
+            func check(_ ours: Double?, _ sox: String, _ what: String) {
+                if sox == "-inf" {
+                    #expect(ours == nil, "\(row[0]) \(what)")
+                } else if let ours {
+                    #expect(abs(ours - Double(sox)!) <= Self.soxToleranceDB + 1e-9, "\(row[0]) \(what): \(ours) vs SoX \(sox)")
+                } else {
+                    Issue.record("\(row[0]) \(what): nil vs SoX \(sox)")
+                }
+            }
+            check(levels.rmsDBFS, row[1], "RMS")
+            check(levels.peakDBFS, row[2], "peak")
+            #expect(abs(levels.dcOffset - Double(row[3])!) <= 1e-6, "\(row[0]) DC")
+        }
+    }
+
+    @Test("analytic expectations for the synthetic files")
+    func analytic() throws {
+        let scorer = try FileScorer()
+        func levels(_ name: String) throws -> FileScore.Levels {
+            try #require(scorer.score(path: testAudio.appendingPathComponent(name).path).levels)
+        }
+        // A −1 dBFS sine: RMS −1 − 3.0103, AES17 −1.
+        let sine = try levels("sine_1k_-1dBFS_48k_f32.wav")
+        #expect(abs(sine.rmsDBFS! - (-1 - 3.0103)) < 0.001)
+        #expect(abs(sine.rmsDBFSAES17! - -1) < 0.001)
+        #expect(abs(sine.peakDBFS! - -1) < 0.001)
+        // A ±0.5 square: RMS = peak = −6.02 dBFS.
+        let square = try levels("square_250_-6dBFS_16k.wav")
+        #expect(abs(square.rmsDBFS! - 20 * log10(0.5)) < 1e-6 && abs(square.peakDBFS! - 20 * log10(0.5)) < 1e-9)
+        // Digital silence: −∞, written as null.
+        let silence = try levels("silence_16k.wav")
+        #expect(silence.rmsDBFS == nil && silence.peakDBFS == nil && silence.loudestFrameRMSDBFS == nil)
+        // The clipped file has samples at full scale (−32768 reads as −1.0 exactly).
+        #expect(try levels("speech_clipped_16k.wav").clippedSamples > 1000)
+        #expect(try levels("speech_en-us_16k.wav").clippedSamples == 0)
+        // DC offset file: +0.25.
+        #expect(abs(try levels("dc_offset_440_48k_s24.wav").dcOffset - 0.25) < 1e-4)
+    }
+
+    @Test("records are identical whatever the read block size")
+    func blockSizeInvariance() throws {
+        let small = try FileScorer(configuration: .init(blockFrames: 256))
+        let large = try FileScorer(configuration: .init(blockFrames: 1 << 20))
+        for file in testAudioFiles() {
+            #expect(small.score(path: file) == large.score(path: file), "\(file)")
+        }
+    }
+
+    @Test("regression golden: JSON Lines records within 1e-6 dB (RECORD_GOLDEN=1 rewrites and fails)")
+    func regressionGolden() throws {
+        let scorer = try FileScorer()
+        let records = testAudioFiles().map { path -> FileScore in
+            var score = scorer.score(path: path)
+            score.audioFilepath = "TestAudio/" + (path as NSString).lastPathComponent
+            return score
+        }
+        let url = goldens.appendingPathComponent("testaudio-levels.jsonl")
+        if ProcessInfo.processInfo.environment["RECORD_GOLDEN"] == "1" {
+            try (records.map(ScoreFormatting.jsonLine).joined(separator: "\n") + "\n").write(to: url, atomically: true, encoding: .utf8)
+            Issue.record("RECORD_GOLDEN=1: rewrote \(url.lastPathComponent); review the diff, commit it with the reason, rerun without RECORD_GOLDEN")
+            return
+        }
+        let decoder = JSONDecoder()
+        let golden = try String(contentsOf: url, encoding: .utf8).split(separator: "\n").map {
+            try decoder.decode(FileScore.self, from: Data($0.utf8))
+        }
+        #expect(golden.count == records.count)
+        for (expected, actual) in zip(golden, records) {
+            #expect(expected.audioFilepath == actual.audioFilepath)
+            #expect(expected.frames == actual.frames && expected.sampleRate == actual.sampleRate && expected.channels == actual.channels)
+            #expect(expected.format == actual.format && expected.status == actual.status)
+            guard let e = expected.levels, let a = actual.levels else {
+                #expect(expected.levels == actual.levels, "\(actual.audioFilepath)")
+                continue
+            }
+            #expect(e.clippedSamples == a.clippedSamples && e.nonFiniteSamples == a.nonFiniteSamples, "\(actual.audioFilepath)")
+            let pairs: [(Double?, Double?, String)] = [
+                (e.rmsDBFS, a.rmsDBFS, "rms"), (e.peakDBFS, a.peakDBFS, "peak"),
+                (e.loudestFrameRMSDBFS, a.loudestFrameRMSDBFS, "loudest"), (e.quietestFrameRMSDBFS, a.quietestFrameRMSDBFS, "quietest"),
+            ]
+            for (x, y, name) in pairs {
+                if let x, let y {
+                    #expect(abs(x - y) <= Self.regressionToleranceDB, "\(actual.audioFilepath) \(name): golden \(x), now \(y)")
+                } else {
+                    #expect(x == nil && y == nil, "\(actual.audioFilepath) \(name)")
+                }
+            }
+            #expect(abs(e.dcOffset - a.dcOffset) <= 1e-9, "\(actual.audioFilepath) dc")
+        }
+    }
+}
+
+@Suite("FileScorer on bad input")
+struct FileScorerErrorTests {
+    let directory: URL = {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("dspscore-tests-\(UUID().uuidString)")
+        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }()
+
+    @Test("missing, empty, corrupt, text and truncated files get error records with kinds")
+    func errorRecords() throws {
+        let empty = directory.appendingPathComponent("empty.wav")
+        FileManager.default.createFile(atPath: empty.path, contents: Data())
+        let corrupt = directory.appendingPathComponent("corrupt.wav")
+        var bytes = [UInt8](repeating: 0, count: 4096)
+        var state: UInt32 = 7
+        for i in bytes.indices { state = state &* 1_103_515_245 &+ 12345; bytes[i] = UInt8(truncatingIfNeeded: state >> 16) }
+        FileManager.default.createFile(atPath: corrupt.path, contents: Data(bytes))
+        let text = directory.appendingPathComponent("notes.txt")
+        try "hello".write(to: text, atomically: true, encoding: .utf8)
+        let truncated = directory.appendingPathComponent("truncated.wav")
+        let whole = try Data(contentsOf: testAudio.appendingPathComponent("speech_en-us_16k.wav"))
+        try whole.prefix(whole.count / 2).write(to: truncated)
+
+        let scorer = try FileScorer()
+        let cases: [(URL, String)] = [
+            (directory.appendingPathComponent("missing.wav"), "not_found"), (empty, "empty"),
+            (corrupt, "corrupt"), (text, "unsupported_format"), (truncated, "truncated"),
+        ]
+        for (url, kind) in cases {
+            let score = scorer.score(path: url.path)
+            #expect(score.status == .error && score.levels == nil, "\(url.lastPathComponent)")
+            #expect(score.error?.kind == kind, "\(url.lastPathComponent): \(String(describing: score.error))")
+            #expect(score.error?.message.contains(url.lastPathComponent) == true)
+            let json = ScoreFormatting.jsonLine(score)
+            #expect(json.contains("\"status\":\"error\"") && json.contains("\"kind\":\"\(kind)\""))
+        }
+        // The scorer still works after failures.
+        #expect(scorer.score(path: testAudio.appendingPathComponent("silence_16k.wav").path).status == .ok)
+    }
+
+    @Test("JSON writes null for −∞ levels and keeps every key")
+    func jsonNulls() throws {
+        let score = try FileScorer().score(path: testAudio.appendingPathComponent("silence_16k.wav").path)
+        let json = ScoreFormatting.jsonLine(score)
+        #expect(json.contains("\"rms_dbfs\":null") && json.contains("\"peak_dbfs\":null"))
+        #expect(json.contains("\"audio_filepath\":") && json.contains("\"duration\":1") && json.contains("\"sample_rate\":16000"))
+        #expect(!json.contains("\n"))
+    }
+
+    @Test("directories expand recursively by extension, sorted; files pass through")
+    func discovery() throws {
+        let nested = directory.appendingPathComponent("a/b")
+        try FileManager.default.createDirectory(at: nested, withIntermediateDirectories: true)
+        for name in ["z.wav", "a/y.FLAC", "a/b/x.ogg", "a/b/readme.md"] {
+            FileManager.default.createFile(atPath: directory.appendingPathComponent(name).path, contents: Data([1]))
+        }
+        let found = AudioFileDiscovery.expand([directory.path, "/nonexistent/file.wav"])
+        #expect(found.map { ($0 as NSString).lastPathComponent } == ["y.FLAC", "x.ogg", "z.wav", "file.wav"])
+    }
+}

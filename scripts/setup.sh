@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs the system packages SpeechDSP needs (Debian/Ubuntu), when missing.
+#   scripts/setup.sh          build + test dependencies (libfftw3-dev, libsndfile1-dev, pkg-config, sox)
+#   scripts/setup.sh --peers  also the peer libraries the benchmarks compare against
+set -euo pipefail
+packages=(pkg-config libfftw3-dev libsndfile1-dev sox libsox-fmt-base python3-numpy)
+if [ "${1:-}" = "--peers" ]; then
+  packages+=(libsoxr-dev libsamplerate0-dev libspeexdsp-dev libebur128-dev)
+fi
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  echo "installing: ${missing[*]}" >&2
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+fi
