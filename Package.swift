@@ -59,10 +59,22 @@ let implementation: [Target] = [
 
 // MARK: - Tests
 
+// Peer libraries, used by tests only as differential oracles (never by the library).
+let peerLibraries: [Target] = [
+    .systemLibrary(
+        name: "CEBUR128", path: "Tests/PeerLibraries/CEBUR128", pkgConfig: "libebur128",
+        providers: [.apt(["libebur128-dev"])]
+    ),
+    .systemLibrary(
+        name: "CSoxr", path: "Tests/PeerLibraries/CSoxr", pkgConfig: "soxr",
+        providers: [.apt(["libsoxr-dev"])]
+    ),
+]
+
 let tests: [Target] = [
-    .testTarget(name: "DSPCoreTests", dependencies: ["DSPCore"], exclude: ["Goldens"]),
+    .testTarget(name: "DSPCoreTests", dependencies: ["DSPCore", "CSoxr"], exclude: ["Goldens"]),
     .testTarget(name: "DSPSpectralTests", dependencies: ["DSPSpectral"]),
-    .testTarget(name: "DSPAnalysisTests", dependencies: ["DSPAnalysis"]),
+    .testTarget(name: "DSPAnalysisTests", dependencies: ["DSPAnalysis", "CEBUR128"]),
     .testTarget(name: "DSPIOTests", dependencies: ["DSPIO"]),
     .testTarget(name: "DSPScoringTests", dependencies: ["DSPScoring"], exclude: ["Goldens"]),
 ]
@@ -76,6 +88,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-numerics", from: "1.1.1"),
     ],
-    targets: systemLibraries + implementation + tests,
+    targets: systemLibraries + implementation + peerLibraries + tests,
     swiftLanguageModes: [.v6]
 )

@@ -1,12 +1,11 @@
 #!/usr/bin/env bash
 # Installs the system packages SpeechDSP needs (Debian/Ubuntu), when missing.
-#   scripts/setup.sh          build + test dependencies (libfftw3-dev, libsndfile1-dev, pkg-config, sox)
-#   scripts/setup.sh --peers  also the peer libraries the benchmarks compare against
+# Library: libfftw3-dev, libsndfile1-dev, pkg-config. Tests also use the peer libraries as
+# differential oracles (libsoxr, libebur128), and SoX + numpy for goldens; the benchmarks
+# compare against libsamplerate and speexdsp too.
 set -euo pipefail
-packages=(pkg-config libfftw3-dev libsndfile1-dev sox libsox-fmt-base python3-numpy)
-if [ "${1:-}" = "--peers" ]; then
-  packages+=(libsoxr-dev libsamplerate0-dev libspeexdsp-dev libebur128-dev)
-fi
+packages=(pkg-config libfftw3-dev libsndfile1-dev sox libsox-fmt-base
+          libsoxr-dev libsamplerate0-dev libspeexdsp-dev libebur128-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

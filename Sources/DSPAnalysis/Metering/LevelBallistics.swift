@@ -46,6 +46,13 @@ public struct LevelBallistics: Sendable {
         public var smoothedDBFS: Double
         /// Held sample peak in dBFS (−∞ for silence).
         public var heldPeakDBFS: Double
+
+        /// Creates a reading.
+        @inlinable
+        public init(smoothedDBFS: Double, heldPeakDBFS: Double) {
+            self.smoothedDBFS = smoothedDBFS
+            self.heldPeakDBFS = heldPeakDBFS
+        }
     }
 
     /// The settings.

@@ -30,33 +30,55 @@ public struct LevelMeter: Sendable {
         var nonFinite = 0
         let count = samples.count
         let threshold = SIMD8<Float>(repeating: clipThreshold)
-        let infinity = SIMD8<Float>(repeating: .infinity)
         var index = 0
         while count - index >= 8 {
+            let blockStart = index
             let blockEnd = index + Swift.min((count - index) & ~7, 4096)
             var squares = SIMD8<Float>()
             var sums = SIMD8<Float>()
             var peaks = SIMD8<Float>()
             var clips = SIMD8<Int32>()
             var bad = SIMD8<Int32>()
+            // Fast pass, assuming every sample is finite: `x · 0` is 0 for finite x and NaN for
+            // NaN or ±Inf, so `poison` tells afterwards whether the assumption held.
+            var poison = SIMD8<Float>()
             while index < blockEnd {
-                var x = UnsafeRawPointer(base + index).loadUnaligned(as: SIMD8<Float>.self)
-                var magnitude = x.replacing(with: -x, where: x .< 0)
-                let finite = magnitude .< infinity  // false for NaN and ±Inf
-                x.replace(with: 0, where: .!finite)
-                magnitude.replace(with: 0, where: .!finite)
-                bad &+= SIMD8<Int32>(repeating: 1).replacing(with: 0, where: finite)
-                clips &+= SIMD8<Int32>(repeating: 0).replacing(with: 1, where: magnitude .>= threshold)
+                let x = UnsafeRawPointer(base + index).loadUnaligned(as: SIMD8<Float>.self)
+                let magnitude = x.replacing(with: -x, where: x .< 0)
+                clips &-= SIMD8<Int32>(repeating: 0).replacing(with: -1, where: magnitude .>= threshold)
                 squares += x * x
                 sums += x
-                peaks = peaks.replacing(with: magnitude, where: magnitude .> peaks)
+                poison += x * 0
+                peaks.replace(with: magnitude, where: magnitude .> peaks)
                 index += 8
+            }
+            if poison != poison {
+                // Careful pass over the same block: non-finite samples counted and zeroed.
+                index = blockStart
+                squares = SIMD8<Float>()
+                sums = SIMD8<Float>()
+                peaks = SIMD8<Float>()
+                clips = SIMD8<Int32>()
+                let infinity = SIMD8<Float>(repeating: .infinity)
+                while index < blockEnd {
+                    var x = UnsafeRawPointer(base + index).loadUnaligned(as: SIMD8<Float>.self)
+                    var magnitude = x.replacing(with: -x, where: x .< 0)
+                    let finite = magnitude .< infinity  // false for NaN and ±Inf
+                    x.replace(with: 0, where: .!finite)
+                    magnitude.replace(with: 0, where: .!finite)
+                    bad &+= SIMD8<Int32>(repeating: 1).replacing(with: 0, where: finite)
+                    clips &+= SIMD8<Int32>(repeating: 0).replacing(with: 1, where: magnitude .>= threshold)
+                    squares += x * x
+                    sums += x
+                    peaks.replace(with: magnitude, where: magnitude .> peaks)
+                    index += 8
+                }
             }
             for lane in 0..<8 {
                 sumSquares += Double(squares[lane])
                 sum += Double(sums[lane])
+                peak = Swift.max(peak, peaks[lane])
             }
-            peak = Swift.max(peak, peaks.max())
             clipped += Int(clips.wrappedSum())
             nonFinite += Int(bad.wrappedSum())
         }
