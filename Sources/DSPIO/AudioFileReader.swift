@@ -1,0 +1,338 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CSndFile
+
+/// An open audio file, read as interleaved 32-bit float frames.
+///
+/// A typed handle over a libsndfile `SNDFILE*` in the style of swift-system's
+/// `FileDescriptor`: ``read(into:)`` fills a caller-owned buffer and returns a count, 0 at the
+/// end of the audio. Reading streams in blocks, so memory use does not depend on the file's
+/// length, and the reading calls never allocate (codec libraries may allocate internally, e.g.
+/// libvorbis while decoding).
+///
+/// It reads every format the installed libsndfile reads: WAV (PCM 8/16/24/32, float, double,
+/// µ-law, A-law, ADPCM), WAVEX, RF64, W64, AIFF/AIFF-C, CAF, AU, FLAC, Ogg/Vorbis, Ogg/Opus, and
+/// MP3 when libsndfile was built with it.
+///
+/// ```swift
+/// let reader = try AudioFileReader(path: "speech.wav")
+/// let block = UnsafeMutableBufferPointer<Float>.allocate(capacity: 4096 * reader.channelCount)
+/// defer { block.deallocate() }
+/// while case let count = try reader.read(into: block), count > 0 {
+///     process(UnsafeBufferPointer(rebasing: block[..<count]))
+/// }
+/// ```
+///
+/// ## Sample values
+/// Integer encodings are normalised by libsndfile (`SFC_SET_NORM_FLOAT`, on) dividing by
+/// 2^(bits−1): a 16-bit sample `v` reads as exactly `Float(v) / 32768` and a 24-bit sample as
+/// `Float(v) / 8388608`, so the range is −1 ... 1 − 2^(1−bits) and full-scale negative reads as
+/// exactly −1. Float files read unchanged, values beyond ±1, infinities and NaN included.
+///
+/// ## Truncated and damaged files
+/// A file that ends before the audio its header declares is *truncated*. How it shows:
+/// - **WAV, WAVEX, AIFF, W64, RF64**: libsndfile notices at open, logs it and shrinks the frame
+///   count to the whole frames present. DSPIO reads that log (see ``headerLog``) and, under
+///   ``DamagePolicy/reject`` (the default), the initializer throws ``AudioFileError/Kind/truncated``.
+///   Under ``DamagePolicy/readAvailable`` it opens, ``frameCount`` is the number of whole frames
+///   present, reads deliver exactly those, and ``damage`` records the problem. Data sizes that
+///   streaming writers leave unpatched (`0xFFFFFFFF`, `0x7FFFFFFF`, `0x7FFFF000`) are not
+///   treated as truncation; a WAV whose `data` size is 0 reads as 0 frames (libsndfile's
+///   behaviour).
+/// - **Ogg**: a missing final page (libsndfile then reports an unknown length) is truncation
+///   and a hole in the page sequence is corruption, both found at open.
+/// - **A RIFF/FORM file cut inside its header** is truncated: libsndfile either fails to open it
+///   or finds 0 frames, and its RIFF/FORM size declares more bytes than the file holds. A
+///   metadata chunk cut off *after* complete audio is not reported.
+/// - **FLAC** and other decoded formats: damage shows while reading. A decoder error
+///   (`sf_error` after `sf_readf_float`) raises ``AudioFileError/Kind/corrupt`` — a FLAC file
+///   cut mid-frame is reported this way, because libFLAC reports "lost sync" for a cut and for
+///   damaged data alike — and a stream that ends cleanly before ``frameCount`` raises
+///   ``AudioFileError/Kind/truncated``. Under ``DamagePolicy/reject`` the frames decoded before
+///   the damage are returned first and the error is thrown by the next read (and every read
+///   after, until a seek); under ``DamagePolicy/readAvailable`` reading simply ends there.
+/// - **AU** and other headers that libsndfile does not cross-check read what is present,
+///   undetected.
+///
+/// The log checks use libsndfile 1.x wording (tested against 1.2.0).
+///
+/// An `AudioFileReader` is not `Sendable`: use it from one task or thread at a time. Readers on
+/// different threads are independent, except that libsndfile keeps the error of a failed
+/// `sf_open` in a global (`sf_error(NULL)`), so two opens failing at the same instant may report
+/// each other's libsndfile error (the path checks DSPIO makes itself are unaffected).
+public final class AudioFileReader {
+    /// What to do when a file turns out to be truncated or damaged.
+    public enum DamagePolicy: Hashable, Sendable {
+        /// Throw ``AudioFileError/Kind/truncated`` or ``AudioFileError/Kind/corrupt`` as soon as
+        /// the damage is found (the default).
+        case reject
+        /// Read the audio that is present and record the problem in ``AudioFileReader/damage``.
+        case readAvailable
+    }
+
+    /// Channel counts a file may declare; others are refused as ``AudioFileError/Kind/corrupt``.
+    /// The upper bound is libsndfile's own limit.
+    public static let supportedChannelCounts: ClosedRange<Int> = 1...1024
+    /// Sample rates (Hz) a file may declare; others are refused as ``AudioFileError/Kind/corrupt``.
+    public static let supportedSampleRates: ClosedRange<Int> = 1...1_000_000
+    /// Frames per block when a frame count must be found by decoding (see ``frameCount``).
+    private static let scanBlockFrames = 4096
+
+    /// The path the file was opened with.
+    public let path: String
+    /// Frames per second, in Hz.
+    public let sampleRate: Int
+    /// Interleaved channels per frame.
+    public let channelCount: Int
+    /// The container and sample encoding.
+    public let format: AudioFileFormat
+    /// Frames in the file (a frame is one sample per channel: samples = frames × channels).
+    ///
+    /// From the header (`SF_INFO.frames`). When a header does not say — a FLAC stream written
+    /// without a total, say — the initializer decodes the file once to count them. Under
+    /// ``DamagePolicy/readAvailable`` a truncated WAV-family file reports the whole frames present.
+    public let frameCount: Int
+    /// The policy given at open.
+    public let damagePolicy: DamagePolicy
+    /// Truncation or corruption found so far, `nil` for an intact file. Set at open under
+    /// ``DamagePolicy/readAvailable``, and by a read that hit damage under either policy.
+    public private(set) var damage: AudioFileError?
+    /// The index of the next frame ``read(into:)`` returns, 0 ... ``frameCount``.
+    public private(set) var framePosition: Int = 0
+
+    /// ``frameCount`` ÷ ``sampleRate``, in seconds.
+    public var durationSeconds: Double { Double(frameCount) / Double(sampleRate) }
+
+    /// Whether ``close()`` has been called.
+    public var isClosed: Bool { handle == nil }
+
+    private var handle: OpaquePointer?
+    /// A read failure that later reads repeat, until a seek (``DamagePolicy/reject``).
+    private var failure: AudioFileError?
+    /// Damage was met under ``DamagePolicy/readAvailable``: reads return 0 until a seek.
+    private var stopped = false
+
+    /// Opens the audio file at `path` for reading.
+    ///
+    /// Calls `stat` (to report missing files, directories and empty files precisely), then
+    /// `sf_open(path, SFM_READ, …)`, sets `SFC_SET_NORM_FLOAT`, checks the header's channel count
+    /// and sample rate against ``supportedChannelCounts`` and ``supportedSampleRates``, and
+    /// inspects libsndfile's parse log (`SFC_GET_LOG_INFO`) for truncation.
+    ///
+    /// - Parameters:
+    ///   - path: A file path. `"-"` means a file named `-`, not standard input.
+    ///   - damagePolicy: What to do with a truncated or damaged file; ``DamagePolicy/reject`` by
+    ///     default.
+    /// - Throws: ``AudioFileError`` with kind `notFound`, `permissionDenied`, `isDirectory`,
+    ///   `empty`, `truncated` (including a file cut inside its header), `corrupt` (a recognised
+    ///   but unparseable file, or header values out of range), `unsupportedFormat` (not audio
+    ///   libsndfile knows), or `ioFailure`.
+    public init(path: String, damagePolicy: DamagePolicy = .reject) throws(AudioFileError) {
+        try AudioFileError.checkReadablePath(path)
+        var info = SF_INFO()
+        guard let handle = sf_open(path == "-" ? "./-" : path, Int32(SFM_READ), &info) else {
+            let code = sf_error(nil)
+            let message = String(cString: sf_strerror(nil))
+            throw AudioFileError.classifyReadOpenFailure(path: path, code: code, message: message)
+        }
+        func fail(_ kind: AudioFileError.Kind, _ message: String) -> AudioFileError {
+            sf_close(handle)
+            return AudioFileError(kind: kind, path: path, message: message)
+        }
+        sf_command(handle, Int32(SFC_SET_NORM_FLOAT), nil, Int32(SF_TRUE))
+
+        let channels = Int(info.channels)
+        let rate = Int(info.samplerate)
+        guard Self.supportedChannelCounts.contains(channels) else {
+            throw fail(.corrupt, "header declares \(channels) channels (expected \(Self.supportedChannelCounts))")
+        }
+        guard Self.supportedSampleRates.contains(rate) else {
+            throw fail(.corrupt, "header declares a sample rate of \(rate) Hz (expected \(Self.supportedSampleRates))")
+        }
+        guard info.frames >= 0 else {
+            throw fail(.corrupt, "header declares \(info.frames) frames")
+        }
+        let format = AudioFileFormat(libsndfileFormat: info.format)
+        var damage: AudioFileError?
+        var finding = Self.inspect(headerLog: Self.headerLog(of: handle), container: format.container)
+        if finding == nil && format.container == .ogg && info.frames == sf_count_t.max {
+            // libsndfile takes an Ogg stream's length from its last page; without one the
+            // stream was cut off.
+            finding = HeaderFinding(kind: .truncated, evidence: "the Ogg stream has no final page (unknown length)")
+        }
+        if finding == nil && info.frames == 0 && FileSniff(path: path).headerIsCut {
+            // Cut inside the header, before libsndfile could learn the data size.
+            finding = HeaderFinding(kind: .truncated, evidence: "the RIFF/FORM size declares more bytes than the file holds")
+        }
+        if let finding {
+            let error = AudioFileError(kind: finding.kind, path: path, message: "libsndfile: \(finding.evidence)")
+            if damagePolicy == .reject {
+                sf_close(handle)
+                throw error
+            }
+            damage = error
+        }
+        var frameCount = Int(info.frames)
+        if info.frames == sf_count_t.max {
+            switch Self.countFrames(handle, channels: channels) {
+            case .success(let counted):
+                frameCount = counted
+            case .failure(let decodingError):
+                guard damagePolicy == .readAvailable else {
+                    throw fail(.corrupt, decodingError.message)
+                }
+                frameCount = decodingError.framesDecoded
+                damage = damage ?? AudioFileError(kind: .corrupt, path: path, message: decodingError.message)
+            }
+            guard sf_seek(handle, 0, SEEK_SET) == 0 else {
+                throw fail(.ioFailure, String(cString: sf_strerror(handle)))
+            }
+        }
+
+        self.path = path
+        self.handle = handle
+        self.sampleRate = rate
+        self.channelCount = channels
+        self.format = format
+        self.frameCount = frameCount
+        self.damagePolicy = damagePolicy
+        self.damage = damage
+    }
+
+    deinit {
+        if let handle { sf_close(handle) }
+    }
+
+    /// Closes the file (`sf_close`). Later reads and seeks throw ``AudioFileError/Kind/closed``;
+    /// closing again does nothing. `deinit` closes a file that is still open.
+    public func close() {
+        if let handle {
+            sf_close(handle)
+            self.handle = nil
+        }
+    }
+
+    /// Reads interleaved frames into `buffer`, returning the number of **samples** written
+    /// (a multiple of ``channelCount``); 0 at the end of the audio.
+    ///
+    /// Fills as many whole frames as fit (`buffer.count / channelCount`), calling
+    /// `sf_readf_float` once and then `sf_error` to tell the end of the audio from a decoding
+    /// failure. Does not allocate.
+    ///
+    /// - Throws: ``AudioFileError`` — `truncated` or `corrupt` when the audio ends early or fails
+    ///   to decode (see the type's discussion for when), `invalidParameters` for a non-empty
+    ///   buffer smaller than one frame, `closed` after ``close()``.
+    public func read(into buffer: UnsafeMutableBufferPointer<Float>) throws(AudioFileError) -> Int {
+        try readFrames(into: buffer) * channelCount
+    }
+
+    /// Reads interleaved frames into `buffer`, returning the number of **frames** written;
+    /// 0 at the end of the audio.
+    ///
+    /// The same as ``read(into:)`` but counting frames (`sf_readf_float`, then `sf_error`).
+    public func readFrames(into buffer: UnsafeMutableBufferPointer<Float>) throws(AudioFileError) -> Int {
+        guard let handle else { throw closedError() }
+        if let failure { throw failure }
+        if stopped { return 0 }
+        let capacity = buffer.count / channelCount
+        guard capacity > 0, let base = buffer.baseAddress else {
+            if buffer.isEmpty { return 0 }
+            throw AudioFileError(
+                kind: .invalidParameters, path: path,
+                message: "a buffer of \(buffer.count) samples holds less than one frame of \(channelCount) channels")
+        }
+        let got = max(0, Int(sf_readf_float(handle, base, sf_count_t(capacity))))
+        let code = sf_error(handle)
+        framePosition += got
+        if code == 0 && (got == capacity || framePosition >= frameCount) {
+            return got
+        }
+        // A decoder error, or the audio ended before the frame count the header declared.
+        let error =
+            code != 0
+            ? AudioFileError(
+                kind: .corrupt, path: path,
+                message: String(cString: sf_strerror(handle)) + " (at frame \(framePosition) of \(frameCount))")
+            : AudioFileError(
+                kind: .truncated, path: path,
+                message: "the audio ends at frame \(framePosition) but the header declares \(frameCount)")
+        damage = error
+        switch damagePolicy {
+        case .reject:
+            failure = error
+            if got > 0 { return got }
+            throw error
+        case .readAvailable:
+            stopped = true
+            return got
+        }
+    }
+
+    /// Moves the read position to `frame`, so that the next read starts there (`sf_seek` with
+    /// `SEEK_SET`). Clears a read failure, so a damaged file can be re-read up to the damage.
+    ///
+    /// - Parameter frame: 0 ... ``frameCount``; ``frameCount`` is the end.
+    /// - Throws: ``AudioFileError`` — `invalidParameters` for a frame outside the file,
+    ///   `corrupt` when libsndfile cannot reach it (damaged compressed data), `closed`.
+    public func seek(toFrame frame: Int) throws(AudioFileError) {
+        guard let handle else { throw closedError() }
+        guard frame >= 0 && frame <= frameCount else {
+            throw AudioFileError(
+                kind: .invalidParameters, path: path, message: "frame \(frame) is outside 0...\(frameCount)")
+        }
+        guard sf_seek(handle, sf_count_t(frame), SEEK_SET) >= 0 else {
+            throw AudioFileError(kind: .corrupt, path: path, message: String(cString: sf_strerror(handle)))
+        }
+        framePosition = frame
+        failure = nil
+        stopped = false
+    }
+
+    /// libsndfile's parse log for this file (`SFC_GET_LOG_INFO`): the header fields it read and
+    /// anything it found odd. For diagnostics; the wording is libsndfile's and may change
+    /// between its versions. Empty after ``close()``.
+    public var headerLog: String {
+        guard let handle else { return "" }
+        return Self.headerLog(of: handle)
+    }
+
+    private static func headerLog(of handle: OpaquePointer) -> String {
+        let capacity = 16_384
+        return String(unsafeUninitializedCapacity: capacity) { bytes in
+            bytes.initialize(repeating: 0)
+            sf_command(handle, Int32(SFC_GET_LOG_INFO), bytes.baseAddress, Int32(capacity - 1))
+            return bytes.firstIndex(of: 0) ?? capacity - 1
+        }
+    }
+
+    private func closedError() -> AudioFileError {
+        AudioFileError(kind: .closed, path: path, message: "the file was closed")
+    }
+
+    private struct ScanFailure: Error {
+        var message: String
+        var framesDecoded: Int
+    }
+
+    /// Decodes the whole stream once to count its frames (`sf_readf_float` in blocks), for
+    /// headers that do not declare a length.
+    private static func countFrames(_ handle: OpaquePointer, channels: Int) -> Result<Int, ScanFailure> {
+        let block = UnsafeMutableBufferPointer<Float>.allocate(capacity: scanBlockFrames * channels)
+        defer { block.deallocate() }
+        var total = 0
+        while true {
+            let got = Int(sf_readf_float(handle, block.baseAddress, sf_count_t(scanBlockFrames)))
+            if sf_error(handle) != 0 {
+                let message = String(cString: sf_strerror(handle)) + " (at frame \(total + max(0, got)))"
+                return .failure(ScanFailure(message: message, framesDecoded: total + max(0, got)))
+            }
+            guard got > 0 else { return .success(total) }
+            total += got
+        }
+    }
+}

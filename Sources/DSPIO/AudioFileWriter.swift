@@ -1,0 +1,159 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CSndFile
+
+/// A new audio file, written from interleaved 32-bit float frames.
+///
+/// A typed handle over a libsndfile `SNDFILE*` opened with `SFM_WRITE`. ``write(_:)`` takes
+/// caller-owned samples and never allocates; ``close()`` finishes the header and reports
+/// failures that `deinit` would have to swallow.
+///
+/// ```swift
+/// let writer = try AudioFileWriter(path: "out.wav", format: .wavPCM16, sampleRate: 16_000, channelCount: 1)
+/// try samples.withUnsafeBufferPointer { try writer.write($0) }
+/// try writer.close()
+/// ```
+///
+/// Any container/encoding pair libsndfile can write is accepted (checked with
+/// `sf_format_check`); ``AudioFileFormat`` has presets for WAV float and PCM, FLAC and
+/// Ogg/Vorbis.
+///
+/// ## Sample conversion
+/// Float encodings store the values unchanged, bit for bit (beyond ±1, infinities and NaN
+/// included). For integer encodings libsndfile converts, with clipping switched on
+/// (`SFC_SET_CLIPPING`) so that out-of-range values saturate instead of wrapping around. With
+/// `b` bits, a value `x` is scaled by 2^(b−1) and then:
+/// - **WAV, AIFF, W64, RF64, CAF, AU (PCM)**: rounded toward −∞ — libsndfile scales to 32 bits,
+///   rounds there and shifts right — and clipped to −2^(b−1) ... 2^(b−1)−1. For 16 bits:
+///   `floor(x · 32768)` clamped to −32768 ... 32767, so 1.5/32768 → 1 and −0.5/32768 → −1. The
+///   rounding carries a −½ LSB bias. NaN is written as −32768 (−1.0).
+/// - **FLAC**: rounded to nearest, ties to even (`lrintf`), then clipped the same way; so
+///   1.5/32768 → 2 and 2.5/32768 → 2. NaN makes libFLAC refuse the block, and ``write(_:)``
+///   throws ``AudioFileError/Kind/ioFailure``.
+///
+/// Either way `k / 2^(b−1)` for integer `k` in range is stored as exactly `k`, so it reads back
+/// (through ``AudioFileReader``) bit-exact, and +1.0 is stored as 2^(b−1)−1. No dither is added.
+///
+/// An `AudioFileWriter` is not `Sendable`: use it from one task or thread at a time.
+public final class AudioFileWriter {
+    /// Channel counts accepted; libsndfile's own limit.
+    public static let supportedChannelCounts: ClosedRange<Int> = 1...1024
+    /// Sample rates (Hz) accepted.
+    public static let supportedSampleRates: ClosedRange<Int> = 1...1_000_000
+
+    /// The path the file was created at.
+    public let path: String
+    /// Frames per second, in Hz.
+    public let sampleRate: Int
+    /// Interleaved channels per frame.
+    public let channelCount: Int
+    /// The container and sample encoding being written.
+    public let format: AudioFileFormat
+    /// Frames written so far.
+    public private(set) var framesWritten: Int = 0
+
+    /// Whether ``close()`` has been called.
+    public var isClosed: Bool { handle == nil }
+
+    private var handle: OpaquePointer?
+
+    /// Creates (or replaces) the file at `path`.
+    ///
+    /// Checks the parameters, asks `sf_format_check` whether libsndfile can write the format,
+    /// then calls `sf_open(path, SFM_WRITE, …)` and sets `SFC_SET_NORM_FLOAT` and
+    /// `SFC_SET_CLIPPING`.
+    ///
+    /// - Parameters:
+    ///   - path: Where to create the file; an existing file is overwritten.
+    ///   - format: The container and encoding, e.g. ``AudioFileFormat/wavFloat32``.
+    ///   - sampleRate: Hz, in ``supportedSampleRates``.
+    ///   - channelCount: Interleaved channels, in ``supportedChannelCounts``.
+    /// - Throws: ``AudioFileError`` — `invalidParameters` (rate or channel count out of range),
+    ///   `unsupportedFormat` (libsndfile cannot write this format with these parameters),
+    ///   `notFound` (no such directory), `permissionDenied`, `isDirectory`, `ioFailure`.
+    public init(path: String, format: AudioFileFormat, sampleRate: Int, channelCount: Int) throws(AudioFileError) {
+        guard Self.supportedSampleRates.contains(sampleRate) else {
+            throw AudioFileError(
+                kind: .invalidParameters, path: path,
+                message: "sample rate \(sampleRate) Hz (expected \(Self.supportedSampleRates))")
+        }
+        guard Self.supportedChannelCounts.contains(channelCount) else {
+            throw AudioFileError(
+                kind: .invalidParameters, path: path,
+                message: "channel count \(channelCount) (expected \(Self.supportedChannelCounts))")
+        }
+        var info = SF_INFO()
+        info.samplerate = Int32(sampleRate)
+        info.channels = Int32(channelCount)
+        info.format = format.libsndfileFormat
+        guard sf_format_check(&info) != 0 else {
+            throw AudioFileError(
+                kind: .unsupportedFormat, path: path,
+                message: "libsndfile cannot write \(format) at \(sampleRate) Hz with \(channelCount) channels")
+        }
+        guard let handle = sf_open(path == "-" ? "./-" : path, Int32(SFM_WRITE), &info) else {
+            let message = String(cString: sf_strerror(nil))
+            throw AudioFileError.classifyWriteOpenFailure(path: path, message: message)
+        }
+        sf_command(handle, Int32(SFC_SET_NORM_FLOAT), nil, Int32(SF_TRUE))
+        sf_command(handle, Int32(SFC_SET_CLIPPING), nil, Int32(SF_TRUE))
+
+        self.path = path
+        self.handle = handle
+        self.sampleRate = sampleRate
+        self.channelCount = channelCount
+        self.format = format
+    }
+
+    /// Closes a file that is still open, ignoring errors; call ``close()`` to see them.
+    deinit {
+        if let handle { sf_close(handle) }
+    }
+
+    /// Appends interleaved samples (`sf_writef_float`). Does not allocate.
+    ///
+    /// - Parameter samples: Whole frames: `samples.count` must be a multiple of
+    ///   ``channelCount``. Empty is fine.
+    /// - Throws: ``AudioFileError`` — `invalidParameters` for a partial frame, `ioFailure` when
+    ///   libsndfile writes fewer frames than given (disk full, or an encoder refusing the data,
+    ///   e.g. FLAC given NaN), `closed` after ``close()``.
+    public func write(_ samples: UnsafeBufferPointer<Float>) throws(AudioFileError) {
+        guard let handle else {
+            throw AudioFileError(kind: .closed, path: path, message: "the file was closed")
+        }
+        let frames = samples.count / channelCount
+        guard frames * channelCount == samples.count else {
+            throw AudioFileError(
+                kind: .invalidParameters, path: path,
+                message: "\(samples.count) samples is not a whole number of \(channelCount)-channel frames")
+        }
+        guard frames > 0, let base = samples.baseAddress else { return }
+        let written = max(0, Int(sf_writef_float(handle, base, sf_count_t(frames))))
+        framesWritten += written
+        guard written == frames else {
+            let code = sf_error(handle)
+            let detail = code != 0 ? String(cString: sf_strerror(handle)) : "the encoder refused the data"
+            throw AudioFileError(
+                kind: .ioFailure, path: path,
+                message: "libsndfile wrote \(written) of \(frames) frames: \(detail)")
+        }
+    }
+
+    /// Finishes the header and closes the file (`sf_close`). Closing again does nothing.
+    ///
+    /// - Throws: ``AudioFileError/Kind/ioFailure`` when libsndfile cannot flush or finish the
+    ///   file; the handle is closed either way.
+    public func close() throws(AudioFileError) {
+        guard let handle else { return }
+        self.handle = nil
+        let code = sf_close(handle)
+        guard code == 0 else {
+            throw AudioFileError(kind: .ioFailure, path: path, message: String(cString: sf_error_number(code)))
+        }
+    }
+}

@@ -1,0 +1,118 @@
+import CFFTW
+import DSPCore
+import Synchronization
+
+/// Serialises every FFTW call that is not `fftwf_execute*`.
+///
+/// FFTW's planner keeps global state (wisdom, the planner's tables) and is not thread-safe: only
+/// the `fftwf_execute*` family may run concurrently, each on its own plan. Plan creation, plan
+/// destruction and `fftwf_alloc_*`/`fftwf_free` all run under this one process-wide lock. It is
+/// only taken in ``FFTWBackend``'s `init` and `deinit`, never while transforming.
+let fftwPlannerLock = Mutex<Void>(())
+
+/// ``FFTBackend`` over FFTW 3 single precision (`libfftw3f`).
+///
+/// `init` allocates SIMD-aligned buffers (`fftwf_alloc_real`, `fftwf_alloc_complex`) and builds
+/// a forward plan (`fftwf_plan_dft_r2c_1d`) and an inverse plan (`fftwf_plan_dft_c2r_1d`) on them
+/// with `FFTW_ESTIMATE`, which picks an algorithm by heuristics instead of timing trials, so plans
+/// — and results — are the same on every run. Transforms copy into those buffers, call
+/// `fftwf_execute` and copy out (splitting FFTW's interleaved complex layout into real and
+/// imaginary parts); the copies are O(n) next to the O(n log n) transform.
+final class FFTWBackend: FFTBackend {
+    let size: Int
+    private let bins: Int
+    /// `size` reals, aligned; input of the forward plan, output of the inverse plan.
+    private let timeDomain: UnsafeMutablePointer<Float>
+    /// `size/2 + 1` complex values allocated as `fftwf_complex`, as FFTW sees them.
+    private let frequencyDomain: UnsafeMutablePointer<fftwf_complex>
+    /// The same memory as `frequencyDomain`, bound as `2·(size/2 + 1)` interleaved floats.
+    private let interleaved: UnsafeMutablePointer<Float>
+    private let forwardPlan: OpaquePointer
+    private let inversePlan: OpaquePointer
+
+    private struct Resources {
+        var timeDomain: UnsafeMutablePointer<Float>
+        var frequencyDomain: UnsafeMutablePointer<fftwf_complex>
+        var forwardPlan: OpaquePointer
+        var inversePlan: OpaquePointer
+    }
+
+    init(size: Int) throws(ConfigurationError) {
+        let bins = size / 2 + 1
+        let resources: Resources? = fftwPlannerLock.withLock { _ in
+            guard let timeDomain = fftwf_alloc_real(size) else { return nil }
+            guard let frequencyDomain = fftwf_alloc_complex(bins) else {
+                fftwf_free(timeDomain)
+                return nil
+            }
+            let flags = UInt32(FFTW_ESTIMATE)
+            let forwardPlan = fftwf_plan_dft_r2c_1d(Int32(size), timeDomain, frequencyDomain, flags)
+            let inversePlan = fftwf_plan_dft_c2r_1d(Int32(size), frequencyDomain, timeDomain, flags)
+            guard let forwardPlan, let inversePlan else {
+                if let forwardPlan { fftwf_destroy_plan(forwardPlan) }
+                if let inversePlan { fftwf_destroy_plan(inversePlan) }
+                fftwf_free(frequencyDomain)
+                fftwf_free(timeDomain)
+                return nil
+            }
+            return Resources(
+                timeDomain: timeDomain, frequencyDomain: frequencyDomain,
+                forwardPlan: forwardPlan, inversePlan: inversePlan)
+        }
+        guard let resources else {
+            throw ConfigurationError(parameter: "size", value: size, expected: "a size FFTW can plan")
+        }
+        self.size = size
+        self.bins = bins
+        self.timeDomain = resources.timeDomain
+        self.frequencyDomain = resources.frequencyDomain
+        self.interleaved = UnsafeMutableRawPointer(resources.frequencyDomain)
+            .bindMemory(to: Float.self, capacity: 2 * bins)
+        self.forwardPlan = resources.forwardPlan
+        self.inversePlan = resources.inversePlan
+        timeDomain.initialize(repeating: 0, count: size)
+        interleaved.initialize(repeating: 0, count: 2 * bins)
+    }
+
+    deinit {
+        let resources = Resources(
+            timeDomain: timeDomain, frequencyDomain: frequencyDomain,
+            forwardPlan: forwardPlan, inversePlan: inversePlan)
+        fftwPlannerLock.withLock { _ in
+            fftwf_destroy_plan(resources.forwardPlan)
+            fftwf_destroy_plan(resources.inversePlan)
+            fftwf_free(resources.frequencyDomain)
+            fftwf_free(resources.timeDomain)
+        }
+    }
+
+    func forward(
+        _ input: UnsafeBufferPointer<Float>,
+        real: UnsafeMutableBufferPointer<Float>,
+        imaginary: UnsafeMutableBufferPointer<Float>
+    ) {
+        timeDomain.update(from: input.baseAddress!, count: size)
+        fftwf_execute(forwardPlan)
+        for bin in 0..<bins {
+            real[bin] = interleaved[2 * bin]
+            imaginary[bin] = interleaved[2 * bin + 1]
+        }
+    }
+
+    func inverse(
+        real: UnsafeBufferPointer<Float>,
+        imaginary: UnsafeBufferPointer<Float>,
+        into output: UnsafeMutableBufferPointer<Float>
+    ) {
+        for bin in 0..<bins {
+            interleaved[2 * bin] = real[bin]
+            interleaved[2 * bin + 1] = imaginary[bin]
+        }
+        // FFTW reads the DC and Nyquist bins as real; zero their imaginary parts explicitly so
+        // the result does not depend on what the caller left there.
+        interleaved[1] = 0
+        interleaved[2 * (bins - 1) + 1] = 0
+        fftwf_execute(inversePlan)
+        output.baseAddress!.update(from: timeDomain, count: size)
+    }
+}

@@ -1,0 +1,38 @@
+import DSPCore
+
+/// The operations ``RealFFT`` needs from an FFT library, one conforming type per library and
+/// file (`FFTBackend+FFTW.swift`; a vDSP backend for Apple platforms would sit beside it).
+///
+/// A backend is built for one even transform size `n` and owns whatever the library needs for
+/// it (plans, aligned buffers), all made in `init`. Its transforms never allocate. Spectra are
+/// split into real and imaginary parts over the `n/2 + 1` bins 0 ... n/2, unnormalised in both
+/// directions:
+///
+///     X[k] = Σ_{t=0}^{n−1} x[t] · e^{−2πi·k·t/n}         (forward)
+///     y[t] = Σ_{k=0}^{n−1} X[k] · e^{+2πi·k·t/n}         (inverse, X Hermitian)
+///
+/// so an inverse of a forward returns `n · x`.
+protocol FFTBackend: AnyObject {
+    /// Prepares transforms of `size` real samples. `size` is already validated (even,
+    /// 2 ... 65536); the backend may still refuse it.
+    init(size: Int) throws(ConfigurationError)
+
+    /// The transform size in real samples.
+    var size: Int { get }
+
+    /// Forward real-to-complex transform of `input` (`size` samples) into `size/2 + 1` bins.
+    func forward(
+        _ input: UnsafeBufferPointer<Float>,
+        real: UnsafeMutableBufferPointer<Float>,
+        imaginary: UnsafeMutableBufferPointer<Float>)
+
+    /// Inverse complex-to-real transform of `size/2 + 1` bins into `size` samples. The
+    /// imaginary parts of bins 0 and `size/2` are ignored (a real signal has none).
+    func inverse(
+        real: UnsafeBufferPointer<Float>,
+        imaginary: UnsafeBufferPointer<Float>,
+        into output: UnsafeMutableBufferPointer<Float>)
+}
+
+/// The backend ``RealFFT`` uses on this platform.
+typealias PlatformFFTBackend = FFTWBackend

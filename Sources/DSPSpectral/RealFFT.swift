@@ -1,0 +1,116 @@
+import DSPCore
+
+/// A discrete Fourier transform of real signals, of one fixed even size.
+///
+/// Built once per size — the initializer makes the FFT plans and buffers — then used any number
+/// of times without allocating. Spectra hold the non-negative-frequency bins 0 ... `size/2`
+/// (``binCount`` = `size/2 + 1`), bin `k` at `k · sampleRate / size` Hz, split into real and
+/// imaginary parts. Neither direction is normalised:
+///
+///     X[k] = Σ_{t=0}^{N−1} x[t] · e^{−2πi·k·t/N}         forward, k = 0 ... N/2
+///     y[t] = Σ_{k=0}^{N−1} X[k] · e^{+2πi·k·t/N}         inverse (X[N−k] = conj X[k])
+///
+/// so `inverse(forward(x)) = N · x`; divide by N to recover `x`. A sine of amplitude `A` centred
+/// on bin `k` (0 < k < N/2) has `|X[k]| = A · N / 2`; a constant `c` has `X[0] = c · N`.
+///
+/// The transform is FFTW's (`fftwf_plan_dft_r2c_1d` / `fftwf_plan_dft_c2r_1d` planned with
+/// `FFTW_ESTIMATE`, run with `fftwf_execute`), behind a small backend protocol so that other
+/// libraries (vDSP) can be added per platform. Planning is serialised process-wide, so
+/// `RealFFT`s may be created on any number of threads at once. One instance is not `Sendable`:
+/// use it from one thread at a time, or give each thread its own.
+///
+/// ```swift
+/// let fft = try RealFFT(size: 512)
+/// fft.forward(frame, real: re, imaginary: im)        // 257 bins
+/// fft.powerSpectrum(frame, into: power)              // |X[k]|², 257 bins
+/// ```
+public final class RealFFT {
+    /// Accepted sizes: even, 2 ... 65536.
+    public static let supportedSizes: ClosedRange<Int> = 2...65_536
+
+    /// The transform size `N`, in real samples.
+    public let size: Int
+    /// Bins in a spectrum: `size/2 + 1` (0 Hz ... Nyquist).
+    public var binCount: Int { size / 2 + 1 }
+
+    private let backend: PlatformFFTBackend
+    /// Spectrum scratch for ``powerSpectrum(_:into:)``: real then imaginary parts.
+    private let scratch: UnsafeMutableBufferPointer<Float>
+
+    /// Prepares transforms of `size` real samples, building the FFT plans now.
+    ///
+    /// - Parameter size: Even, in ``supportedSizes``. Any even size works; sizes with only small
+    ///   prime factors (powers of two, 2^a·3^b·5^c) are fastest.
+    /// - Throws: ``ConfigurationError`` for an odd or out-of-range size.
+    public init(size: Int) throws(ConfigurationError) {
+        guard Self.supportedSizes.contains(size), size % 2 == 0 else {
+            throw ConfigurationError(
+                parameter: "size", value: size,
+                expected: "even, \(Self.supportedSizes.lowerBound)...\(Self.supportedSizes.upperBound)")
+        }
+        self.size = size
+        self.backend = try PlatformFFTBackend(size: size)
+        self.scratch = .allocate(capacity: 2 * (size / 2 + 1))
+        scratch.initialize(repeating: 0)
+    }
+
+    deinit {
+        scratch.deallocate()
+    }
+
+    /// The forward transform: `size` real samples to ``binCount`` complex bins.
+    ///
+    /// `X[k] = Σ x[t]·e^{−2πi·k·t/N}`, unnormalised. `imaginary[0]` and `imaginary[size/2]` are
+    /// always 0. Does not allocate; `input` is not modified.
+    ///
+    /// - Precondition: `input.count == size`; `real` and `imaginary` hold at least ``binCount``
+    ///   values (only the first ``binCount`` are written).
+    public func forward(
+        _ input: UnsafeBufferPointer<Float>,
+        real: UnsafeMutableBufferPointer<Float>,
+        imaginary: UnsafeMutableBufferPointer<Float>
+    ) {
+        precondition(input.count == size, "RealFFT.forward: input.count must equal size")
+        precondition(real.count >= binCount && imaginary.count >= binCount, "RealFFT.forward: spectrum buffers must hold binCount values")
+        backend.forward(input, real: real, imaginary: imaginary)
+    }
+
+    /// The inverse transform: ``binCount`` complex bins to `size` real samples, **unnormalised**.
+    ///
+    /// `y[t] = Σ_{k=0}^{N−1} X[k]·e^{+2πi·k·t/N}` with the negative-frequency bins taken as
+    /// conjugates, so `inverse` of `forward(x)` is `N · x`: multiply by `1/size` to invert. The
+    /// imaginary parts of bins 0 and `size/2` are ignored. Does not allocate; the spectrum is
+    /// not modified.
+    ///
+    /// - Precondition: `real` and `imaginary` hold at least ``binCount`` values;
+    ///   `output.count >= size`.
+    public func inverse(
+        real: UnsafeBufferPointer<Float>,
+        imaginary: UnsafeBufferPointer<Float>,
+        into output: UnsafeMutableBufferPointer<Float>
+    ) {
+        precondition(real.count >= binCount && imaginary.count >= binCount, "RealFFT.inverse: spectrum buffers must hold binCount values")
+        precondition(output.count >= size, "RealFFT.inverse: output must hold size values")
+        backend.inverse(real: real, imaginary: imaginary, into: output)
+    }
+
+    /// The power spectrum `P[k] = |X[k]|² = Re(X[k])² + Im(X[k])²` of `input`, for the
+    /// ``binCount`` bins, from the unnormalised forward transform.
+    ///
+    /// Units are squared input units times N²: a sine of amplitude `A` centred on bin `k`
+    /// (0 < k < N/2) gives `P[k] = A²·N²/4`. By Parseval,
+    /// `Σ x[t]² = (P[0] + 2·Σ_{k=1}^{N/2−1} P[k] + P[N/2]) / N`. Does not allocate.
+    ///
+    /// - Precondition: `input.count == size`; `power.count >= binCount`.
+    public func powerSpectrum(_ input: UnsafeBufferPointer<Float>, into power: UnsafeMutableBufferPointer<Float>) {
+        precondition(input.count == size, "RealFFT.powerSpectrum: input.count must equal size")
+        precondition(power.count >= binCount, "RealFFT.powerSpectrum: power must hold binCount values")
+        let bins = binCount
+        let real = UnsafeMutableBufferPointer(rebasing: scratch[0..<bins])
+        let imaginary = UnsafeMutableBufferPointer(rebasing: scratch[bins..<(2 * bins)])
+        backend.forward(input, real: real, imaginary: imaginary)
+        for bin in 0..<bins {
+            power[bin] = real[bin] * real[bin] + imaginary[bin] * imaginary[bin]
+        }
+    }
+}

@@ -1,0 +1,197 @@
+import DSPIO
+import Foundation
+import Testing
+
+@Suite("Round trips and sample values")
+struct AudioFileRoundTripTests {
+    @Test("Float32 WAV round trip is bit-exact, edge values included")
+    func float32BitExact() throws {
+        let directory = try TemporaryDirectory()
+        let edges: [Float] = [
+            0, -0.0, 1, -1, 1.5, -2.75, .greatestFiniteMagnitude, -.greatestFiniteMagnitude,
+            .leastNonzeroMagnitude, -.leastNormalMagnitude, .infinity, -.infinity, .nan, 1e-30,
+        ]
+        let samples = edges + testSignal(count: 10_000)
+        let path = try writeAudio(directory.path("float.wav"), samples, format: .wavFloat32, channelCount: 2)
+        let reader = try AudioFileReader(path: path)
+        #expect(reader.format == .wavFloat32)
+        #expect(reader.format.description == "WAV/FLOAT")
+        #expect(reader.channelCount == 2)
+        #expect(reader.frameCount == samples.count / 2)
+        let result = try readAll(reader)
+        #expect(result.map(\.bitPattern) == samples.map(\.bitPattern))
+    }
+
+    @Test("Int16 sample v reads as exactly Float(v) / 32768, for all 65536 values")
+    func int16Normalisation() throws {
+        let directory = try TemporaryDirectory()
+        let values = (Int(Int16.min)...Int(Int16.max)).map { Int16($0) }
+        let path = try directory.write(
+            "all16.wav",
+            bytes: WAVBuilder.file(channels: 1, sampleRate: 8000, bitsPerSample: 16, payload: WAVBuilder.pcm16(values)))
+        let reader = try AudioFileReader(path: path)
+        #expect(reader.format == .wavPCM16)
+        let result = try readAll(reader, blockFrames: 1000)
+        #expect(result == values.map { Float($0) / 32768 })
+        #expect(result.first == -1)
+        #expect(result.last == Float(32767) / 32768)
+    }
+
+    @Test("Int24 sample v reads as exactly Float(v) / 8388608")
+    func int24Normalisation() throws {
+        let directory = try TemporaryDirectory()
+        let values: [Int32] = [-8_388_608, -8_388_607, -65536, -1, 0, 1, 255, 256, 65535, 4_194_304, 8_388_607]
+        let path = try directory.write(
+            "some24.wav",
+            bytes: WAVBuilder.file(channels: 1, sampleRate: 48_000, bitsPerSample: 24, payload: WAVBuilder.pcm24(values)))
+        let reader = try AudioFileReader(path: path)
+        #expect(reader.format == .wavPCM24)
+        #expect(try readAll(reader) == values.map { Float($0) / 8_388_608 })
+    }
+
+    @Test("PCM round trip is exact for k / 2^(bits−1)", arguments: [
+        (AudioFileFormat.wavPCM16, 16), (.flacPCM16, 16), (.wavPCM24, 24), (.flacPCM24, 24),
+        (AudioFileFormat(container: .aiff, encoding: .pcm16), 16), (AudioFileFormat(container: .w64, encoding: .pcm24), 24),
+        (AudioFileFormat(container: .rf64, encoding: .pcm16), 16), (AudioFileFormat(container: .caf, encoding: .pcm24), 24),
+    ])
+    func pcmExact(format: AudioFileFormat, bits: Int) throws {
+        let directory = try TemporaryDirectory()
+        let scale = Float(1 << (bits - 1))
+        let maximum = Int(scale) - 1
+        // Every 16-bit value; for 24 bits a stride through the range plus both ends.
+        let step = bits == 16 ? 1 : 251
+        var codes = Array(stride(from: -Int(scale), through: maximum, by: step))
+        codes += [maximum, -1, 0, 1]
+        let samples = codes.map { Float($0) / scale }
+        let path = try writeAudio(directory.path("exact.\(format.container)"), samples, format: format, channelCount: 1)
+        let reader = try AudioFileReader(path: path)
+        #expect(reader.format == format)
+        #expect(reader.frameCount == samples.count)
+        #expect(try readAll(reader) == samples)
+    }
+
+    @Test("Multichannel frames stay interleaved in order", arguments: [AudioFileFormat.wavPCM16, .flacPCM24, .wavFloat32])
+    func interleaving(format: AudioFileFormat) throws {
+        let directory = try TemporaryDirectory()
+        let channels = 3
+        let frames = 5000
+        var samples = [Float](repeating: 0, count: frames * channels)
+        for frame in 0..<frames {
+            for channel in 0..<channels {
+                samples[frame * channels + channel] = Float((frame % 200) * (channel + 1) - 300) / 1024
+            }
+        }
+        let path = try writeAudio(directory.path("multi"), samples, format: format, sampleRate: 44_100, channelCount: channels)
+        let reader = try AudioFileReader(path: path)
+        #expect(reader.channelCount == channels)
+        #expect(reader.sampleRate == 44_100)
+        #expect(reader.frameCount == frames)
+        #expect(abs(reader.durationSeconds - Double(frames) / 44_100) < 1e-12)
+        #expect(try readAll(reader, blockFrames: 333) == samples)
+    }
+
+    /// libsndfile's float → 16-bit conversion with clipping on, pinned: WAV-family PCM floors,
+    /// FLAC rounds to nearest even; both clip; NaN differs.
+    @Test("PCM16 conversion rounds and clips as documented")
+    func pcm16Conversion() throws {
+        let directory = try TemporaryDirectory()
+        let input: [Float] = [1.5, -1.5, 1, -1, 0.5, 1.5, 2.5, -0.5, -1.5, 0.51, 32766.5, 32767.5, 1e9, -1e9]
+            .enumerated().map { index, value in index < 4 ? value : value / 32768 }
+        let inputWithInfinities = input + [.infinity, -.infinity]
+        let wavFloor: [Float] = [32767, -32768, 32767, -32768, 0, 1, 2, -1, -2, 0, 32766, 32767, 32767, -32768, 32767, -32768]
+        let flacNearestEven: [Float] = [32767, -32768, 32767, -32768, 0, 2, 2, 0, -2, 1, 32766, 32767, 32767, -32768, 32767, -32768]
+
+        let wav = try writeAudio(directory.path("conv.wav"), inputWithInfinities, format: .wavPCM16)
+        #expect(try readAll(wav).map { $0 * 32768 } == wavFloor)
+        let flac = try writeAudio(directory.path("conv.flac"), inputWithInfinities, format: .flacPCM16)
+        #expect(try readAll(flac).map { $0 * 32768 } == flacNearestEven)
+
+        // NaN: −32768 in WAV; FLAC's encoder refuses the block, which surfaces as ioFailure.
+        let nanWAV = try writeAudio(directory.path("nan.wav"), [0.25, .nan, 0.25], format: .wavPCM16)
+        #expect(try readAll(nanWAV) == [0.25, -1, 0.25])
+        let writer = try AudioFileWriter(path: directory.path("nan.flac"), format: .flacPCM16, sampleRate: 16_000, channelCount: 1)
+        expectError(.ioFailure) { try [Float.nan, 0].withUnsafeBufferPointer { try writer.write($0) } }
+    }
+
+    @Test("Ogg/Vorbis written by libsndfile reads back with its length and content")
+    func oggVorbis() throws {
+        let directory = try TemporaryDirectory()
+        let frames = 48_000
+        let samples = (0..<frames).map { Float(0.5 * sin(2 * Double.pi * 440 * Double($0) / 48_000)) }
+        let path = try writeAudio(directory.path("tone.ogg"), samples, format: .oggVorbis, sampleRate: 48_000)
+        let reader = try AudioFileReader(path: path)
+        #expect(reader.format == .oggVorbis)
+        #expect(reader.format.description == "OGG/VORBIS")
+        #expect(reader.frameCount == frames)
+        let result = try readAll(reader, blockFrames: 1000)
+        #expect(result.count == frames)
+        // Lossy: compare away from the edges, as a signal-to-error ratio.
+        var signal = 0.0
+        var error = 0.0
+        for index in 4800..<(frames - 4800) {
+            signal += Double(samples[index] * samples[index])
+            error += Double((result[index] - samples[index]) * (result[index] - samples[index]))
+        }
+        #expect(10 * log10(signal / error) > 20)
+    }
+
+    @Test("Files from sox (24-bit WAV, FLAC, AIFF, W64, 8-bit, µ-law) match sox's own float decode",
+          .enabled(if: Tool.sox.isAvailable, "sox is not installed"),
+          arguments: [
+            ("wav24.wav", ["-b", "24"], AudioFileFormat(container: .wavex, encoding: .pcm24)),  // sox writes WAVE_FORMAT_EXTENSIBLE above 16 bits
+            ("flac24.flac", ["-b", "24"], .flacPCM24),
+            ("flac16.flac", ["-b", "16"], .flacPCM16),
+            ("aiff16.aiff", ["-b", "16"], AudioFileFormat(container: .aiff, encoding: .pcm16)),
+            ("w64.w64", ["-b", "24"], AudioFileFormat(container: .w64, encoding: .pcm24)),
+            ("u8.wav", ["-b", "8"], AudioFileFormat(container: .wav, encoding: .pcmU8)),
+            ("ulaw.wav", ["-e", "u-law"], AudioFileFormat(container: .wav, encoding: .ulaw)),
+          ])
+    func soxFiles(name: String, options: [String], format: AudioFileFormat) throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path(name)
+        try Tool.sox.run(["-n", "-r", "22050", "-c", "2"] + options + [path, "synth", "0.5", "sine", "440", "sine", "1234", "gain", "-3"])
+        let raw = directory.path("decoded.f32")
+        try Tool.sox.run([path, "-t", "f32", raw])
+        let reader = try AudioFileReader(path: path)
+        #expect(reader.format == format)
+        #expect(reader.sampleRate == 22_050)
+        #expect(reader.channelCount == 2)
+        #expect(reader.frameCount == 11_025)
+        #expect(try readAll(reader, blockFrames: 777) == readRawFloats(raw))
+    }
+
+    @Test("A FLAC file from the flac encoder decodes to the WAV it was made from",
+          .enabled(if: Tool.flac.isAvailable, "flac is not installed"))
+    func flacEncoder() throws {
+        let directory = try TemporaryDirectory()
+        let samples = testSignal(count: 40_000)
+        let wav = try writeAudio(directory.path("source.wav"), samples, format: .wavPCM16, channelCount: 2)
+        let flac = directory.path("encoded.flac")
+        try Tool.flac.run(["-s", "-f", "-o", flac, wav])
+        let reader = try AudioFileReader(path: flac)
+        #expect(reader.format == .flacPCM16)
+        #expect(try readAll(reader) == readAll(wav))
+    }
+
+    @Test("An Ogg/Vorbis file from oggenc opens with the source's length",
+          .enabled(if: Tool.oggenc.isAvailable, "oggenc is not installed"))
+    func oggencFile() throws {
+        let directory = try TemporaryDirectory()
+        let wav = try writeAudio(directory.path("source.wav"), testSignal(count: 64_000), format: .wavPCM16, sampleRate: 32_000, channelCount: 2)
+        let ogg = directory.path("encoded.ogg")
+        try Tool.oggenc.run(["-Q", "-o", ogg, wav])
+        let reader = try AudioFileReader(path: ogg)
+        #expect(reader.format == .oggVorbis)
+        #expect(reader.sampleRate == 32_000)
+        #expect(reader.frameCount == 32_000)
+        #expect(try readAll(reader).count == 64_000)
+    }
+
+    @Test("Formats report their container and encoding names")
+    func formatNames() {
+        #expect(AudioFileFormat.wavPCM16.description == "WAV/PCM_16")
+        #expect(AudioFileFormat.flacPCM24.description == "FLAC/PCM_24")
+        #expect(AudioFileFormat(container: .rf64, encoding: .float64).description == "RF64/DOUBLE")
+        #expect(AudioFileFormat.Container(rawValue: 0x7F_0000).description == "0x7F0000")
+    }
+}
