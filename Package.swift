@@ -75,7 +75,7 @@ let tests: [Target] = [
     .testTarget(name: "DSPCoreTests", dependencies: ["DSPCore", "CSoxr"], exclude: ["Goldens"]),
     .testTarget(name: "DSPSpectralTests", dependencies: ["DSPSpectral"]),
     .testTarget(name: "DSPAnalysisTests", dependencies: ["DSPAnalysis", "CEBUR128"]),
-    .testTarget(name: "DSPIOTests", dependencies: ["DSPIO"]),
+    .testTarget(name: "DSPIOTests", dependencies: ["DSPIO", "DSPCore"]),
     .testTarget(name: "DSPScoringTests", dependencies: ["DSPScoring"], exclude: ["Goldens"]),
 ]
 

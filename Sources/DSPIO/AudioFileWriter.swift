@@ -6,6 +6,7 @@ import Musl
 import Darwin
 #endif
 import CSndFile
+import DSPCore
 
 /// A new audio file, written from interleaved 32-bit float frames.
 ///
@@ -25,19 +26,20 @@ import CSndFile
 ///
 /// ## Sample conversion
 /// Float encodings store the values unchanged, bit for bit (beyond ±1, infinities and NaN
-/// included). For integer encodings libsndfile converts, with clipping switched on
-/// (`SFC_SET_CLIPPING`) so that out-of-range values saturate instead of wrapping around. With
-/// `b` bits, a value `x` is scaled by 2^(b−1) and then:
-/// - **WAV, AIFF, W64, RF64, CAF, AU (PCM)**: rounded toward −∞ — libsndfile scales to 32 bits,
-///   rounds there and shifts right — and clipped to −2^(b−1) ... 2^(b−1)−1. For 16 bits:
-///   `floor(x · 32768)` clamped to −32768 ... 32767, so 1.5/32768 → 1 and −0.5/32768 → −1. The
-///   rounding carries a −½ LSB bias. NaN is written as −32768 (−1.0).
-/// - **FLAC**: rounded to nearest, ties to even (`lrintf`), then clipped the same way; so
-///   1.5/32768 → 2 and 2.5/32768 → 2. NaN makes libFLAC refuse the block, and ``write(_:)``
-///   throws ``AudioFileError/Kind/ioFailure``.
+/// included).
 ///
-/// Either way `k / 2^(b−1)` for integer `k` in range is stored as exactly `k`, so it reads back
-/// (through ``AudioFileReader``) bit-exact, and +1.0 is stored as 2^(b−1)−1. No dither is added.
+/// **16-bit PCM**, in every container, follows SpeechDSP's sample-format policy
+/// (`DSPCore.Int16Conversion`): `clamp(x · 32768, −32768, 32767)` rounded to nearest, ties to
+/// even; NaN → 0; +1.0 → 32767. The writer converts through a scratch block allocated at open
+/// and hands libsndfile shorts (`sf_writef_short`), so WAV, AIFF, W64, FLAC … store identical
+/// values and ``clippedSampleCount`` / ``nanSampleCount`` report what was clamped.
+///
+/// **Other integer encodings** (8, 24, 32 bits) are converted by libsndfile, with clipping
+/// switched on (`SFC_SET_CLIPPING`) so that out-of-range values saturate instead of wrapping.
+/// With `b` bits, `x` is scaled by 2^(b−1) and then rounded toward −∞ by the WAV, AIFF, W64,
+/// RF64, CAF and AU writers (a −½ LSB bias; NaN → −2^(b−1)) and to nearest, ties to even, by
+/// FLAC (whose encoder refuses NaN: ``write(_:)`` throws ``AudioFileError/Kind/ioFailure``).
+/// Either way `k / 2^(b−1)` for integer `k` in range is stored as exactly `k`. No dither is added.
 ///
 /// An `AudioFileWriter` is not `Sendable`: use it from one task or thread at a time.
 public final class AudioFileWriter {
@@ -61,6 +63,12 @@ public final class AudioFileWriter {
     public var isClosed: Bool { handle == nil }
 
     private var handle: OpaquePointer?
+    /// Int16 scratch for 16-bit PCM (nil for other encodings).
+    private let shortBlock: UnsafeMutableBufferPointer<Int16>?
+    /// Samples clamped by the 16-bit conversion so far (see "Sample conversion").
+    public private(set) var clippedSampleCount = 0
+    /// NaN samples written as 0 by the 16-bit conversion so far.
+    public private(set) var nanSampleCount = 0
 
     /// Creates (or replaces) the file at `path`.
     ///
@@ -108,11 +116,13 @@ public final class AudioFileWriter {
         self.sampleRate = sampleRate
         self.channelCount = channelCount
         self.format = format
+        shortBlock = format.encoding == .pcm16 ? .allocate(capacity: 4096 * channelCount) : nil
     }
 
     /// Closes a file that is still open, ignoring errors; call ``close()`` to see them.
     deinit {
         if let handle { sf_close(handle) }
+        shortBlock?.deallocate()
     }
 
     /// Appends interleaved samples (`sf_writef_float`). Does not allocate.
@@ -133,7 +143,12 @@ public final class AudioFileWriter {
                 message: "\(samples.count) samples is not a whole number of \(channelCount)-channel frames")
         }
         guard frames > 0, let base = samples.baseAddress else { return }
-        let written = max(0, Int(sf_writef_float(handle, base, sf_count_t(frames))))
+        let written: Int
+        if let shortBlock {
+            written = writeShorts(handle, samples, frames: frames, block: shortBlock)
+        } else {
+            written = max(0, Int(sf_writef_float(handle, base, sf_count_t(frames))))
+        }
         framesWritten += written
         guard written == frames else {
             let code = sf_error(handle)
@@ -148,6 +163,27 @@ public final class AudioFileWriter {
     ///
     /// - Throws: ``AudioFileError/Kind/ioFailure`` when libsndfile cannot flush or finish the
     ///   file; the handle is closed either way.
+    /// Converts to Int16 block by block (`Int16Conversion`) and writes with `sf_writef_short`;
+    /// returns frames written.
+    private func writeShorts(
+        _ handle: OpaquePointer, _ samples: UnsafeBufferPointer<Float>, frames: Int,
+        block: UnsafeMutableBufferPointer<Int16>
+    ) -> Int {
+        let blockFrames = block.count / channelCount
+        var done = 0
+        while done < frames {
+            let n = min(blockFrames, frames - done)
+            let slice = UnsafeBufferPointer(rebasing: samples[done * channelCount..<(done + n) * channelCount])
+            let report = Int16Conversion.convert(slice, into: block)
+            clippedSampleCount += report.clippedCount
+            nanSampleCount += report.nanCount
+            let written = max(0, Int(sf_writef_short(handle, block.baseAddress, sf_count_t(n))))
+            done += written
+            if written < n { break }
+        }
+        return done
+    }
+
     public func close() throws(AudioFileError) {
         guard let handle else { return }
         self.handle = nil

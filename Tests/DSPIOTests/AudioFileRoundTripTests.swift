@@ -1,5 +1,6 @@
 import DSPIO
 import Foundation
+import DSPCore
 import Testing
 
 @Suite("Round trips and sample values")
@@ -90,27 +91,32 @@ struct AudioFileRoundTripTests {
         #expect(try readAll(reader, blockFrames: 333) == samples)
     }
 
-    /// libsndfile's float → 16-bit conversion with clipping on, pinned: WAV-family PCM floors,
-    /// FLAC rounds to nearest even; both clip; NaN differs.
-    @Test("PCM16 conversion rounds and clips as documented")
-    func pcm16Conversion() throws {
+    /// 16-bit PCM follows DSPCore's policy in every container: nearest, ties to even, clamp,
+    /// NaN → 0 — the values `Int16Conversion.int16` gives, counted.
+    @Test("PCM16 writing rounds and clips by the library's policy in every container",
+          arguments: [AudioFileFormat.wavPCM16, .flacPCM16, AudioFileFormat(container: .aiff, encoding: .pcm16),
+                      AudioFileFormat(container: .w64, encoding: .pcm16)])
+    func pcm16Conversion(format: AudioFileFormat) throws {
         let directory = try TemporaryDirectory()
         let input: [Float] = [1.5, -1.5, 1, -1, 0.5, 1.5, 2.5, -0.5, -1.5, 0.51, 32766.5, 32767.5, 1e9, -1e9]
-            .enumerated().map { index, value in index < 4 ? value : value / 32768 }
-        let inputWithInfinities = input + [.infinity, -.infinity]
-        let wavFloor: [Float] = [32767, -32768, 32767, -32768, 0, 1, 2, -1, -2, 0, 32766, 32767, 32767, -32768, 32767, -32768]
-        let flacNearestEven: [Float] = [32767, -32768, 32767, -32768, 0, 2, 2, 0, -2, 1, 32766, 32767, 32767, -32768, 32767, -32768]
+            .enumerated().map { index, value in index < 4 ? value : value / 32768 } + [.infinity, -.infinity, .nan]
+        let nearestEven: [Float] = [32767, -32768, 32767, -32768, 0, 2, 2, 0, -2, 1, 32766, 32767, 32767, -32768, 32767, -32768, 0]
+        let path = directory.path("conv.\(format.container == .flac ? "flac" : "wav")")
+        let writer = try AudioFileWriter(path: path, format: format, sampleRate: 16_000, channelCount: 1)
+        try input.withUnsafeBufferPointer { try writer.write($0) }
+        try writer.close()
+        #expect(writer.clippedSampleCount == 8 && writer.nanSampleCount == 1)
+        #expect(try readAll(path).map { $0 * 32768 } == nearestEven)
+        #expect(nearestEven == input.map { Float(Int16Conversion.int16($0)) })
+    }
 
-        let wav = try writeAudio(directory.path("conv.wav"), inputWithInfinities, format: .wavPCM16)
-        #expect(try readAll(wav).map { $0 * 32768 } == wavFloor)
-        let flac = try writeAudio(directory.path("conv.flac"), inputWithInfinities, format: .flacPCM16)
-        #expect(try readAll(flac).map { $0 * 32768 } == flacNearestEven)
-
-        // NaN: −32768 in WAV; FLAC's encoder refuses the block, which surfaces as ioFailure.
-        let nanWAV = try writeAudio(directory.path("nan.wav"), [0.25, .nan, 0.25], format: .wavPCM16)
-        #expect(try readAll(nanWAV) == [0.25, -1, 0.25])
-        let writer = try AudioFileWriter(path: directory.path("nan.flac"), format: .flacPCM16, sampleRate: 16_000, channelCount: 1)
-        expectError(.ioFailure) { try [Float.nan, 0].withUnsafeBufferPointer { try writer.write($0) } }
+    @Test("PCM16 writing converts long buffers block by block, interleaved channels intact")
+    func pcm16Blocks() throws {
+        let directory = try TemporaryDirectory()
+        let frames = 10_001
+        let samples = (0..<frames * 3).map { Float(($0 * 7919) % 65536 - 32768) / 32768 }
+        let path = try writeAudio(directory.path("blocks.wav"), samples, format: .wavPCM16, channelCount: 3)
+        #expect(try readAll(path) == samples)
     }
 
     @Test("Ogg/Vorbis written by libsndfile reads back with its length and content")
