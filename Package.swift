@@ -12,6 +12,7 @@ let products: [Product] = [
     .library(name: "DSPIO", targets: ["DSPIO"]),
     .library(name: "DSPScoring", targets: ["DSPScoring"]),
     .executable(name: "dspscore", targets: ["dspscore"]),
+    .executable(name: "dspbench", targets: ["dspbench"]),
 ]
 
 // MARK: - System libraries
@@ -47,6 +48,17 @@ let implementation: [Target] = [
     .target(name: "DSPScoring", dependencies: ["DSPCore", "DSPAnalysis", "DSPIO"]),
     // Umbrella module re-exporting the public modules.
     .target(name: "SpeechDSP", dependencies: ["DSPCore", "DSPSpectral", "DSPAnalysis", "DSPIO", "DSPScoring"]),
+    // Plain C reference kernels and run-time (dlopen) bindings to peer libraries, for dspbench
+    // only: the library never links a peer, and dspbench runs where peers are absent.
+    .target(name: "CBenchSupport", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
+    .executableTarget(
+        name: "dspbench",
+        dependencies: [
+            "DSPCore", "DSPSpectral", "DSPAnalysis", "DSPIO", "CBenchSupport",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+        ]
+    ),
     .executableTarget(
         name: "dspscore",
         dependencies: [

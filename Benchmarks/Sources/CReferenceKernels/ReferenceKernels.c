@@ -4,17 +4,24 @@
 ref_conversion_report ref_float_to_int16(const float *in, int16_t *out, size_t n) {
     const float bias = 12582912.0f;  // 1.5 * 2^23
     size_t clipped = 0, nans = 0;
-    for (size_t i = 0; i < n; i++) {
-        float y = in[i] * 32768.0f;
-        int is_nan = y != y;
-        y = is_nan ? 0.0f : y;
-        int high = y > 32767.0f, low = y < -32768.0f;
-        y = high ? 32767.0f : y;
-        y = low ? -32768.0f : y;
-        nans += is_nan;
-        clipped += high | low;
-        union { float f; uint32_t u; } b = { .f = y + bias };
-        out[i] = (int16_t)(uint16_t)b.u;
+    // 32-bit counters per block of 2^20 samples, so the loop vectorises 4 (SSE) lanes wide.
+    for (size_t start = 0; start < n; start += (size_t)1 << 20) {
+        size_t end = n - start > ((size_t)1 << 20) ? start + ((size_t)1 << 20) : n;
+        uint32_t block_clipped = 0, block_nans = 0;
+        for (size_t i = start; i < end; i++) {
+            float y = in[i] * 32768.0f;
+            uint32_t is_nan = y != y;
+            y = is_nan ? 0.0f : y;
+            uint32_t high = y > 32767.0f, low = y < -32768.0f;
+            y = high ? 32767.0f : y;
+            y = low ? -32768.0f : y;
+            block_nans += is_nan;
+            block_clipped += high | low;
+            union { float f; uint32_t u; } b = { .f = y + bias };
+            out[i] = (int16_t)(uint16_t)b.u;
+        }
+        clipped += block_clipped;
+        nans += block_nans;
     }
     return (ref_conversion_report){ clipped, nans };
 }

@@ -54,13 +54,13 @@ public enum Int16Conversion {
         Float(y) * (1.0 / 32768.0)
     }
 
-    /// The vector kernel on 16 lanes: returns the rounded, clamped values and updates the
+    /// The vector kernel on 8 lanes (two SSE registers per vector, so the counters stay in registers): returns the rounded, clamped values and updates the
     /// clipped and NaN lane counters.
     @inlinable
     @inline(__always)
-    static func convert16(
-        _ scaled: SIMD16<Float>, clipped: inout SIMD16<Int32>, nans: inout SIMD16<Int32>
-    ) -> SIMD16<Int16> {
+    static func convert8(
+        _ scaled: SIMD8<Float>, clipped: inout SIMD8<Int32>, nans: inout SIMD8<Int32>
+    ) -> SIMD8<Int16> {
         var y = scaled
         let isNaN = y .!= y
         y.replace(with: 0, where: isNaN)
@@ -68,11 +68,11 @@ public enum Int16Conversion {
         let low = y .< -32768
         y.replace(with: 32767, where: high)
         y.replace(with: -32768, where: low)
-        nans &+= SIMD16<Int32>(repeating: 0).replacing(with: 1, where: isNaN)
-        clipped &+= SIMD16<Int32>(repeating: 0).replacing(with: 1, where: high .| low)
-        let biased = y + SIMD16<Float>(repeating: roundingBias)
-        let bits = unsafeBitCast(biased, to: SIMD16<Int32>.self)
-        return SIMD16<Int16>(truncatingIfNeeded: bits)
+        nans &+= SIMD8<Int32>(repeating: 0).replacing(with: 1, where: isNaN)
+        clipped &+= SIMD8<Int32>(repeating: 0).replacing(with: 1, where: high .| low)
+        let biased = y + SIMD8<Float>(repeating: roundingBias)
+        let bits = unsafeBitCast(biased, to: SIMD8<Int32>.self)
+        return SIMD8<Int16>(truncatingIfNeeded: bits)
     }
 
     /// Converts `input` into the first `input.count` elements of `output` (which must be at
@@ -87,18 +87,18 @@ public enum Int16Conversion {
             return ConversionReport()
         }
         var report = ConversionReport()
-        let scale = SIMD16<Float>(repeating: 32768)
+        let scale = SIMD8<Float>(repeating: 32768)
         var index = 0
         // Lane counters are flushed every block of 2^20 samples, far from Int32 overflow.
-        while count - index >= 16 {
-            var clipped = SIMD16<Int32>()
-            var nans = SIMD16<Int32>()
-            let blockEnd = index + Swift.min((count - index) & ~15, 1 << 20)
+        while count - index >= 8 {
+            var clipped = SIMD8<Int32>()
+            var nans = SIMD8<Int32>()
+            let blockEnd = index + Swift.min((count - index) & ~7, 1 << 20)
             while index < blockEnd {
-                let x = UnsafeRawPointer(source + index).loadUnaligned(as: SIMD16<Float>.self)
-                let value = convert16(x * scale, clipped: &clipped, nans: &nans)
-                UnsafeMutableRawPointer(destination + index).storeBytes(of: value, as: SIMD16<Int16>.self)
-                index += 16
+                let x = UnsafeRawPointer(source + index).loadUnaligned(as: SIMD8<Float>.self)
+                let value = convert8(x * scale, clipped: &clipped, nans: &nans)
+                UnsafeMutableRawPointer(destination + index).storeBytes(of: value, as: SIMD8<Int16>.self)
+                index += 8
             }
             report.clippedCount += Int(clipped.wrappedSum())
             report.nanCount += Int(nans.wrappedSum())
