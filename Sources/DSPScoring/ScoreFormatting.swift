@@ -32,6 +32,35 @@ public enum ScoreFormatting {
         return row
     }
 
+    /// The CSV header: the record's scalar fields. Empty cells are JSON `null` (−∞ levels, or
+    /// fields a failed file does not have).
+    public static let csvHeader = [
+        "audio_filepath", "duration", "sample_rate", "channels", "frames", "format", "status", "error_kind",
+        "rms_dbfs", "rms_dbfs_aes17", "peak_dbfs", "dc_offset", "clipped_samples", "non_finite_samples",
+        "loudest_frame_rms_dbfs", "quietest_frame_rms_dbfs",
+    ].joined(separator: ",")
+
+    /// One CSV row (RFC 4180 quoting for text fields).
+    public static func csvRow(_ score: FileScore) -> String {
+        func quoted(_ text: String?) -> String {
+            guard let text else { return "" }
+            let needsQuotes = text.contains { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }
+            return needsQuotes ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
+        }
+        func number(_ value: Double?) -> String { value.map { "\($0)" } ?? "" }
+        func count(_ value: Int?) -> String { value.map(String.init) ?? "" }
+        let levels = score.levels
+        var cells: [String] = [
+            quoted(score.audioFilepath), number(score.duration), count(score.sampleRate),
+            count(score.channels), count(score.frames), quoted(score.format),
+            score.status.rawValue, score.error?.kind ?? "",
+        ]
+        cells += [number(levels?.rmsDBFS), number(levels?.rmsDBFSAES17), number(levels?.peakDBFS), number(levels?.dcOffset)]
+        cells += [count(levels?.clippedSamples), count(levels?.nonFiniteSamples)]
+        cells += [number(levels?.loudestFrameRMSDBFS), number(levels?.quietestFrameRMSDBFS)]
+        return cells.joined(separator: ",")
+    }
+
     private static func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
         let count = text.count
         guard count < width else { return text + " " }
@@ -40,39 +69,3 @@ public enum ScoreFormatting {
     }
 }
 
-/// Finds audio files under the paths a user gives.
-public enum AudioFileDiscovery {
-    /// Extensions (lowercase, no dot) of formats libsndfile reads, used to filter directories.
-    public static let defaultExtensions: Set<String> = [
-        "wav", "wave", "flac", "ogg", "oga", "opus", "aif", "aiff", "aifc", "w64", "rf64", "caf", "au", "snd", "mp3",
-    ]
-
-    /// Expands `paths`: files are kept as given (whatever their extension); directories are
-    /// walked recursively for files with one of `extensions`, sorted by path so output order is
-    /// deterministic. A path that does not exist is kept, so it gets an error record.
-    public static func expand(_ paths: [String], extensions: Set<String> = defaultExtensions) -> [String] {
-        var result: [String] = []
-        let manager = FileManager.default
-        for path in paths {
-            var isDirectory: ObjCBool = false
-            guard manager.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
-                result.append(path)
-                continue
-            }
-            var found: [String] = []
-            if let enumerator = manager.enumerator(atPath: path) {
-                while let relative = enumerator.nextObject() as? String {
-                    let ext = (relative as NSString).pathExtension.lowercased()
-                    guard extensions.contains(ext) else { continue }
-                    let full = (path as NSString).appendingPathComponent(relative)
-                    var childIsDirectory: ObjCBool = false
-                    if manager.fileExists(atPath: full, isDirectory: &childIsDirectory), !childIsDirectory.boolValue {
-                        found.append(full)
-                    }
-                }
-            }
-            result += found.sorted()
-        }
-        return result
-    }
-}

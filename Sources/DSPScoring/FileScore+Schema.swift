@@ -1,0 +1,54 @@
+extension FileScore {
+    /// The JSON Schema (draft 2020-12) of one record, as `dspscore schema` prints it.
+    public static let jsonSchema = #"""
+    {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "$id": "https://speechdsp.example/schemas/dspscore-record.json",
+      "title": "dspscore record",
+      "description": "One audio file scored by SpeechDSP's dspscore. Levels are in dB relative to digital full scale; null stands for -infinity (digital silence).",
+      "type": "object",
+      "required": ["audio_filepath", "duration", "status", "provenance"],
+      "properties": {
+        "audio_filepath": {"type": "string", "description": "The path as given or found."},
+        "duration": {"type": "number", "minimum": 0, "description": "Seconds: frames / sample_rate; 0 for a failed file."},
+        "sample_rate": {"type": "integer", "minimum": 1, "description": "Hz."},
+        "channels": {"type": "integer", "minimum": 1},
+        "frames": {"type": "integer", "minimum": 0, "description": "Sample frames (per channel) read."},
+        "format": {"type": "string", "description": "Container/encoding, e.g. WAV/PCM_16."},
+        "status": {"enum": ["ok", "error"]},
+        "error": {
+          "type": "object", "required": ["kind", "message"],
+          "properties": {
+            "kind": {"enum": ["not_found", "permission_denied", "is_directory", "empty", "truncated", "corrupt",
+                              "unsupported_format", "invalid_parameters", "io_failure", "closed", "unsupported"]},
+            "message": {"type": "string"}
+          }
+        },
+        "levels": {
+          "type": "object",
+          "required": ["rms_dbfs", "rms_dbfs_aes17", "peak_dbfs", "dc_offset", "clipped_samples", "non_finite_samples",
+                       "loudest_frame_rms_dbfs", "quietest_frame_rms_dbfs"],
+          "properties": {
+            "rms_dbfs": {"type": ["number", "null"], "description": "10*log10(mean x^2) over all samples of all channels, dBFS."},
+            "rms_dbfs_aes17": {"type": ["number", "null"], "description": "rms_dbfs + 3.01 dB (sine-referenced, AES17)."},
+            "peak_dbfs": {"type": ["number", "null"], "description": "Sample peak 20*log10(max |x|), dBFS."},
+            "dc_offset": {"type": "number", "description": "Mean sample value, full-scale units."},
+            "clipped_samples": {"type": "integer", "minimum": 0, "description": "Samples with |x| >= clip_threshold."},
+            "non_finite_samples": {"type": "integer", "minimum": 0, "description": "NaN or infinite samples (float files), excluded from the levels."},
+            "loudest_frame_rms_dbfs": {"type": ["number", "null"], "description": "Largest RMS over frame_length-frame blocks, dBFS."},
+            "quietest_frame_rms_dbfs": {"type": ["number", "null"], "description": "Smallest RMS over frame_length-frame blocks, dBFS."}
+          }
+        },
+        "provenance": {
+          "type": "object", "required": ["library", "version", "frame_length", "clip_threshold"],
+          "properties": {
+            "library": {"const": "SpeechDSP"},
+            "version": {"type": "string"},
+            "frame_length": {"type": "integer", "minimum": 1},
+            "clip_threshold": {"type": "number", "exclusiveMinimum": 0}
+          }
+        }
+      }
+    }
+    """#
+}

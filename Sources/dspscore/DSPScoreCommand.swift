@@ -1,0 +1,205 @@
+// dspscore: score audio corpora — one record per file, in input order, as a table, JSON Lines
+// or CSV. Thin: argument parsing and I/O here, the work in DSPScoring.
+import ArgumentParser
+import DSPScoring
+import Foundation
+import Logging
+
+@main
+struct DSPScore: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "dspscore",
+        abstract: "Score audio files for corpus work: duration, rate, channels, levels, clipping.",
+        subcommands: [Score.self, Schema.self],
+        defaultSubcommand: Score.self)
+}
+
+struct Score: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Score files (the default subcommand).",
+        discussion: """
+            Inputs: files and directories (searched recursively by extension), --files-from \
+            (one path per line; '-' reads standard input and streams: one record out per path \
+            in), and --manifest (JSON Lines with an audio_filepath field). Records come out in \
+            input order whatever --jobs is. Data goes to stdout; logs and progress to stderr. \
+            A file that cannot be read gets an error record and the run goes on; the exit code \
+            is 1 when more than --max-failures files failed.
+            """)
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case table, jsonl, csv
+    }
+
+    @Argument(help: "Audio files or directories.")
+    var paths: [String] = []
+
+    @Option(name: .customLong("files-from"), help: "A file with one path per line, or - for standard input (streaming).")
+    var filesFrom: String?
+
+    @Option(help: "A JSON Lines manifest whose lines have an audio_filepath field (NeMo/Lhotse).")
+    var manifest: String?
+
+    @Option(help: "Output: table (for a terminal), jsonl (one JSON record per line) or csv.")
+    var format: Format = .table
+
+    @Option(help: "Comma-separated extensions to pick from directories.")
+    var extensions: String = AudioFileDiscovery.defaultExtensions.sorted().joined(separator: ",")
+
+    @Option(help: "Parallel jobs (default: the cores this process may use).")
+    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    @Option(help: "Score only shard i of n (0-based), e.g. 2/8: a deterministic subset by path hash.")
+    var shard: String?
+
+    @Option(name: .customLong("max-failures"), help: "Failed files tolerated before the exit code is 1.")
+    var maxFailures: Int = 0
+
+    @Option(help: "Sample frames per analysis frame.")
+    var frameLength: Int = 1024
+
+    @Option(help: "|x| at or above which a sample counts as clipped.")
+    var clipThreshold: Float = 1.0
+
+    func validate() throws {
+        if paths.isEmpty && filesFrom == nil && manifest == nil {
+            throw ValidationError("give files or directories, --files-from or --manifest")
+        }
+        if jobs < 1 { throw ValidationError("--jobs must be at least 1, got \(jobs)") }
+        if let shard, Shard(shard) == nil { throw ValidationError("--shard takes i/n with 0 <= i < n, got '\(shard)'") }
+        if maxFailures < 0 { throw ValidationError("--max-failures must be >= 0, got \(maxFailures)") }
+    }
+
+    mutating func run() throws {
+        LoggingSystem.bootstrap(StreamLogHandler.standardError)
+        let logger = Logger(label: "dspscore")
+        let configuration = FileScorer.Configuration(frameLength: frameLength, clipThreshold: clipThreshold)
+        do { _ = try FileScorer(configuration: configuration) } catch { throw ValidationError(error.description) }
+        let shard = self.shard.flatMap(Shard.init)
+        let output = RecordWriter(format: format)
+        output.header()
+
+        if filesFrom == "-" {
+            // Streaming mode for pipes (Spark RDD.pipe, Ray, GNU parallel): one path in, one record out.
+            let scorer = try FileScorer(configuration: configuration)
+            var failed = 0
+            while let line = readLine() {
+                let path = line.trimmingCharacters(in: .whitespaces)
+                guard !path.isEmpty, !path.hasPrefix("#"), shard?.contains(path) ?? true else { continue }
+                let record = scorer.score(path: path)
+                if record.status == .error { failed += 1 }
+                output.write(record)
+            }
+            if failed > maxFailures { throw ExitCode(1) }
+            return
+        }
+
+        var inputs = paths
+        if let filesFrom {
+            inputs += ScoringInputs.paths(fromLines: try String(contentsOfFile: filesFrom, encoding: .utf8))
+        }
+        if let manifest {
+            let text = try String(contentsOfFile: manifest, encoding: .utf8)
+            inputs += try ScoringInputs.paths(
+                fromManifest: text, manifestDirectory: (manifest as NSString).deletingLastPathComponent)
+        }
+        let wanted = Set(extensions.split(separator: ",").map { $0.lowercased().trimmingCharacters(in: .whitespaces) })
+        var files = AudioFileDiscovery.expand(inputs, extensions: wanted)
+        if let shard { files = files.filter(shard.contains) }
+        if files.isEmpty { logger.warning("no audio files found") }
+
+        let progress = Progress(total: files.count)
+        var failed = 0
+        var audioSeconds = 0.0
+        try ParallelScoring.score(files, jobs: jobs, configuration: configuration) { _, record in
+            if record.status == .error {
+                failed += 1
+                logger.error("\(record.error?.message ?? record.audioFilepath)")
+            }
+            audioSeconds += record.duration
+            output.write(record)
+            progress.update(done: 1, audioSeconds: record.duration, failed: record.status == .error)
+            return true
+        }
+        progress.finish()
+        logger.info(
+            "scored \(files.count - failed) of \(files.count) files ok, \(String(format: "%.2f", audioSeconds / 3600)) audio hours, \(String(format: "%.0f", progress.audioSecondsPerSecond))x real time")
+        if failed > maxFailures { throw ExitCode(1) }
+    }
+}
+
+struct Schema: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Print the JSON Schema of a dspscore record.")
+
+    func run() {
+        print(FileScore.jsonSchema)
+    }
+}
+
+/// Writes records to stdout in the chosen format, one line each, flushed per line so a pipe
+/// reader sees whole records as they come.
+struct RecordWriter {
+    var format: Score.Format
+
+    func header() {
+        switch format {
+        case .table: emit(ScoreFormatting.tableHeader)
+        case .csv: emit(ScoreFormatting.csvHeader)
+        case .jsonl: break
+        }
+    }
+
+    func write(_ record: FileScore) {
+        switch format {
+        case .table: emit(ScoreFormatting.tableRow(record))
+        case .jsonl: emit(ScoreFormatting.jsonLine(record))
+        case .csv: emit(ScoreFormatting.csvRow(record))
+        }
+    }
+
+    private func emit(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+}
+
+/// Progress on stderr: a self-overwriting line on a terminal, JSON events (one per second at
+/// most, and a final one) otherwise.
+final class Progress {
+    let total: Int
+    let start = Date()
+    let isTerminal = isatty(STDERR_FILENO) != 0
+    var done = 0
+    var failed = 0
+    var audioSeconds = 0.0
+    var lastReport = Date.distantPast
+
+    init(total: Int) { self.total = total }
+
+    var audioSecondsPerSecond: Double { audioSeconds / max(Date().timeIntervalSince(start), 1e-9) }
+
+    func update(done count: Int, audioSeconds seconds: Double, failed didFail: Bool) {
+        done += count
+        audioSeconds += seconds
+        if didFail { failed += 1 }
+        if Date().timeIntervalSince(lastReport) >= 1 || done == total { report(final: false) }
+    }
+
+    func finish() { report(final: true) }
+
+    private func report(final: Bool) {
+        lastReport = Date()
+        let elapsed = Date().timeIntervalSince(start)
+        let rate = Double(done) / max(elapsed, 1e-9)
+        let eta = rate > 0 ? Double(total - done) / rate : 0
+        if isTerminal {
+            let line = String(
+                format: "\r%d/%d files, %d failed, %.2f audio h, %.0fx real time, ETA %.0f s",
+                done, total, failed, audioSeconds / 3600, audioSecondsPerSecond, eta)
+            FileHandle.standardError.write(Data((line + (final ? "\n" : "")).utf8))
+        } else {
+            let event = String(
+                format: #"{"event":"%@","files_done":%d,"files_total":%d,"files_failed":%d,"audio_hours":%.6f,"elapsed_seconds":%.3f,"real_time_factor":%.1f,"eta_seconds":%.1f}"#,
+                final ? "done" : "progress", done, total, failed, audioSeconds / 3600, elapsed, audioSecondsPerSecond, eta)
+            FileHandle.standardError.write(Data((event + "\n").utf8))
+        }
+    }
+}

@@ -1,0 +1,117 @@
+import DSPScoring
+import Foundation
+import Testing
+
+@Suite("Corpus scoring: inputs, shards, parallel order, output formats")
+struct CorpusScoringTests {
+    @Test("parallel scoring emits records in input order, identical to sequential", arguments: [1, 2, 3, 8])
+    func parallelOrder(jobs: Int) throws {
+        // Mix in missing files so errors interleave with successes.
+        var files = testAudioFiles()
+        files.insert("/nonexistent/a.wav", at: 3)
+        files.append("/nonexistent/b.wav")
+        let scorer = try FileScorer()
+        let sequential = files.map { scorer.score(path: $0) }
+        var parallel: [FileScore] = []
+        var indices: [Int] = []
+        try ParallelScoring.score(files, jobs: jobs, configuration: .init()) { index, record in
+            indices.append(index)
+            parallel.append(record)
+            return true
+        }
+        #expect(indices == Array(files.indices))
+        #expect(parallel == sequential)
+    }
+
+    @Test("stopping early stops the workers")
+    func stopEarly() throws {
+        var seen = 0
+        try ParallelScoring.score(testAudioFiles(), jobs: 2, configuration: .init()) { _, _ in
+            seen += 1
+            return seen < 3
+        }
+        #expect(seen == 3)
+    }
+
+    @Test("shards are disjoint, cover the list and do not depend on its order")
+    func shards() throws {
+        let paths = (0..<1000).map { "corpus/speaker\($0 % 37)/utt\($0).wav" }
+        let shards = (0..<7).map { Shard(index: $0, count: 7)! }
+        let parts = shards.map { shard in paths.filter(shard.contains) }
+        #expect(parts.map(\.count).reduce(0, +) == paths.count)
+        #expect(Set(parts.flatMap { $0 }) == Set(paths))
+        #expect(parts.allSatisfy { $0.count > 80 })  // roughly balanced (1000/7 ≈ 143)
+        let reversed = shards.map { shard in paths.reversed().filter(shard.contains) }
+        #expect(zip(parts, reversed).allSatisfy { Set($0) == Set($1) })
+        #expect(Shard("2/8") == Shard(index: 2, count: 8))
+        #expect(Shard("8/8") == nil && Shard("x/2") == nil && Shard("1/0") == nil)
+    }
+
+    @Test("three shards scored separately hold exactly the unsharded records")
+    func shardedRunEqualsWhole() throws {
+        let files = testAudioFiles()
+        let scorer = try FileScorer()
+        let whole = Dictionary(uniqueKeysWithValues: files.map { ($0, scorer.score(path: $0)) })
+        var merged: [String: FileScore] = [:]
+        for i in 0..<3 {
+            let shard = Shard(index: i, count: 3)!
+            for file in files where shard.contains(file) {
+                #expect(merged[file] == nil)
+                merged[file] = scorer.score(path: file)
+            }
+        }
+        #expect(merged == whole)
+    }
+
+    @Test("files-from and NeMo manifests")
+    func inputs() throws {
+        #expect(ScoringInputs.paths(fromLines: "a.wav\n\n# comment\n b.flac\r\nc.ogg") == ["a.wav", " b.flac", "c.ogg"])
+        let manifest = """
+            {"audio_filepath": "/abs/x.wav", "duration": 1.5, "text": "hi"}
+
+            {"audio_filepath": "rel/y.flac", "offset": 0}
+            """
+        #expect(try ScoringInputs.paths(fromManifest: manifest, manifestDirectory: "/data") == ["/abs/x.wav", "/data/rel/y.flac"])
+        #expect(throws: ScoringInputs.ManifestError.self) {
+            try ScoringInputs.paths(fromManifest: "{\"path\": \"x\"}", manifestDirectory: "/")
+        }
+        #expect(throws: ScoringInputs.ManifestError.self) {
+            try ScoringInputs.paths(fromManifest: "not json", manifestDirectory: "/")
+        }
+    }
+
+    @Test("CSV rows have the header's columns, quote text, leave nulls empty")
+    func csv() throws {
+        let columns = ScoreFormatting.csvHeader.split(separator: ",").count
+        let scorer = try FileScorer()
+        for file in [testAudio.appendingPathComponent("silence_16k.wav").path, "/tmp/has,comma \"q\".wav"] {
+            let row = ScoreFormatting.csvRow(scorer.score(path: file))
+            // Count fields outside quotes.
+            var fields = 1
+            var inQuotes = false
+            for character in row {
+                if character == "\"" { inQuotes.toggle() } else if character == ",", !inQuotes { fields += 1 }
+            }
+            #expect(fields == columns, "\(row)")
+        }
+        let silence = ScoreFormatting.csvRow(scorer.score(path: testAudio.appendingPathComponent("silence_16k.wav").path))
+        #expect(silence.contains(",ok,,,,,0.0,0,0,,"))  // −∞ levels are empty cells
+        #expect(ScoreFormatting.csvRow(scorer.score(path: "/tmp/has,comma \"q\".wav")).hasPrefix("\"/tmp/has,comma \"\"q\"\".wav\""))
+    }
+
+    @Test("the JSON Schema parses and names every key a record writes")
+    func schema() throws {
+        let schema = try #require(JSONSerialization.jsonObject(with: Data(FileScore.jsonSchema.utf8)) as? [String: Any])
+        let properties = try #require(schema["properties"] as? [String: Any])
+        let levelProperties = try #require(((properties["levels"] as? [String: Any])?["properties"]) as? [String: Any])
+        let scorer = try FileScorer()
+        for file in [testAudio.appendingPathComponent("speech_en-us_16k.wav").path, "/nonexistent.wav"] {
+            let line = ScoreFormatting.jsonLine(scorer.score(path: file))
+            let record = try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            #expect(Set(record.keys).isSubset(of: Set(properties.keys)), "\(record.keys)")
+            if let levels = record["levels"] as? [String: Any] {
+                #expect(Set(levels.keys) == Set(levelProperties.keys))
+            }
+        }
+    }
+}
