@@ -10,7 +10,7 @@ struct DSPScore: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dspscore",
         abstract: "Score audio files for corpus work: duration, rate, channels, levels, clipping.",
-        subcommands: [Score.self, Schema.self],
+        subcommands: [Score.self, Schema.self, Merge.self],
         defaultSubcommand: Score.self)
 }
 
@@ -132,6 +132,33 @@ struct Schema: ParsableCommand {
 
     func run() {
         print(FileScore.jsonSchema)
+    }
+}
+
+struct Merge: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Join JSON Lines outputs (e.g. shards) into one, validating them.",
+        discussion: """
+            Every line must be a dspscore record; a path recorded twice must have identical \
+            records. Output is sorted by audio_filepath (the order of a run over the same \
+            directories), or follows --order.
+            """)
+
+    @Argument(help: "JSON Lines files written by dspscore --format jsonl.")
+    var inputs: [String]
+
+    @Option(help: "A file with one path per line giving the output order; every path must have a record.")
+    var order: String?
+
+    func run() throws {
+        let texts = try inputs.map { (label: $0, text: try String(contentsOfFile: $0, encoding: .utf8)) }
+        let orderPaths = try order.map { ScoringInputs.paths(fromLines: try String(contentsOfFile: $0, encoding: .utf8)) }
+        do {
+            for line in try ScoreMerging.merge(texts, order: orderPaths) { print(line) }
+        } catch {
+            FileHandle.standardError.write(Data("dspscore merge: \(error)\n".utf8))
+            throw ExitCode(1)
+        }
     }
 }
 

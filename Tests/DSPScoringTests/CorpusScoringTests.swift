@@ -115,3 +115,37 @@ struct CorpusScoringTests {
         }
     }
 }
+
+@Suite("Merging shard outputs")
+struct ScoreMergingTests {
+    private func jsonl(_ files: [String]) throws -> String {
+        let scorer = try FileScorer()
+        return files.map { ScoreFormatting.jsonLine(scorer.score(path: $0)) + "\n" }.joined()
+    }
+
+    @Test("merging three shards gives exactly the unsharded run")
+    func mergeShards() throws {
+        let files = testAudioFiles() + [testAudio.appendingPathComponent("zz-missing.wav").path]  // sorted, as a directory run
+        let whole = try jsonl(files)
+        let shards = try (0..<3).map { i in
+            (label: "shard\(i).jsonl", text: try jsonl(files.filter(Shard(index: i, count: 3)!.contains)))
+        }
+        let merged = try ScoreMerging.merge(shards).map { $0 + "\n" }.joined()
+        #expect(merged == whole)
+        // With an explicit order (reversed input order).
+        let reversed = try ScoreMerging.merge(shards, order: files.reversed())
+        #expect(reversed == whole.split(separator: "\n").map(String.init).reversed())
+    }
+
+    @Test("duplicates must agree; bad lines and missing paths are errors")
+    func validation() throws {
+        let a = try jsonl([testAudio.appendingPathComponent("silence_16k.wav").path])
+        #expect(try ScoreMerging.merge([("a", a), ("b", a)]).count == 1)
+        let changed = a.replacingOccurrences(of: "\"frames\":16000", with: "\"frames\":15999")
+        #expect(throws: ScoreMerging.MergeError.self) { try ScoreMerging.merge([("a", a), ("b", changed)]) }
+        #expect(throws: ScoreMerging.MergeError(source: "c", line: 2, message: "not a dspscore record")) {
+            try ScoreMerging.merge([("c", a + "{oops\n")])
+        }
+        #expect(throws: ScoreMerging.MergeError.self) { try ScoreMerging.merge([("a", a)], order: ["/missing.wav"]) }
+    }
+}
