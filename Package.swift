@@ -33,8 +33,13 @@ let systemLibraries: [Target] = [
 // MARK: - Implementation
 
 let implementation: [Target] = [
-    // Foundation-free: sample formats, conversion, dB math, re-framing, the processor contract.
-    .target(name: "DSPCore", dependencies: [.product(name: "RealModule", package: "swift-numerics")]),
+    // C kernels with run-time CPU dispatch (target_clones) for the hottest inner loops.
+    .target(name: "CDSPKernels"),
+    // Foundation-free: sample formats, conversion, dB math, re-framing, resampling, the processor contract.
+    .target(
+        name: "DSPCore",
+        dependencies: ["CDSPKernels", .product(name: "RealModule", package: "swift-numerics")]
+    ),
     // Real FFT over FFTW, windows.
     .target(name: "DSPSpectral", dependencies: ["DSPCore", "CFFTW"]),
     // Meters and detectors.
