@@ -13,6 +13,11 @@ let package = Package(
     targets: [
         // Plain C reference kernels built by the same toolchain, for side-by-side ratios.
         .target(name: "CReferenceKernels", path: "Sources/CReferenceKernels"),
+        // libebur128, the loudness peer (Debian libebur128-dev).
+        .systemLibrary(
+            name: "CLibEBUR128", path: "Sources/CLibEBUR128", pkgConfig: "libebur128",
+            providers: [.apt(["libebur128-dev"])]
+        ),
         .executableTarget(
             name: "CoreBenchmarks",
             dependencies: [
@@ -22,6 +27,16 @@ let package = Package(
                 "CReferenceKernels",
             ],
             path: "Benchmarks/CoreBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+        ),
+        .executableTarget(
+            name: "LoudnessBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "package-benchmark"),
+                .product(name: "DSPAnalysis", package: "main"),
+                "CLibEBUR128",
+            ],
+            path: "Benchmarks/LoudnessBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
         ),
     ]

@@ -1,1 +1,0 @@
-#include "CBenchSupport.h"

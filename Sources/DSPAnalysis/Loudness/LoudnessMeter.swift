@@ -1,0 +1,456 @@
+import DSPCore
+import RealModule
+
+/// Momentary and short-term loudness at one point of the 10 ms grid.
+@frozen
+public struct LoudnessReading: Equatable, Sendable {
+    /// Zero-based reading number: the reading at the end of the `index + 1`-th 10 ms step.
+    public var index: Int64
+    /// Stream position (frames per channel from the stream start) where the windows end.
+    public var endFrame: Int64
+    /// `endFrame / sampleRate`, in seconds.
+    public var timeSeconds: Double
+    /// Momentary loudness, LUFS: the last 400 ms. −∞ for silence.
+    public var momentaryLUFS: Double
+    /// Short-term loudness, LUFS: the last 3 s. −∞ for silence.
+    public var shortTermLUFS: Double
+
+    /// Creates a reading.
+    @inlinable
+    public init(index: Int64, endFrame: Int64, timeSeconds: Double, momentaryLUFS: Double, shortTermLUFS: Double) {
+        self.index = index
+        self.endFrame = endFrame
+        self.timeSeconds = timeSeconds
+        self.momentaryLUFS = momentaryLUFS
+        self.shortTermLUFS = shortTermLUFS
+    }
+}
+
+/// Loudness and peaks of a whole stream.
+public struct LoudnessSummary: Equatable, Sendable {
+    /// Gated integrated (programme) loudness, LUFS (BS.1770-5 gating). −∞ when no 400 ms block
+    /// reaches −70 LUFS (silence, or less than 400 ms of input).
+    public var integratedLUFS: Double = -.infinity
+    /// The relative gate the integrated loudness used, LUFS (−∞ when none).
+    public var relativeGateLUFS: Double = -.infinity
+    /// 400 ms blocks (100 ms apart) that passed both gates.
+    public var gatedBlockCount: Int = 0
+    /// Loudness range, LU (EBU Tech 3342): the 95th minus the 10th percentile of the gated
+    /// short-term loudness. 0 when no 3 s block passes the gates.
+    public var loudnessRangeLU: Double = 0
+    /// The 10th percentile of the gated short-term loudness, LUFS (−∞ when none).
+    public var loudnessRangeLowLUFS: Double = -.infinity
+    /// The 95th percentile of the gated short-term loudness, LUFS (−∞ when none).
+    public var loudnessRangeHighLUFS: Double = -.infinity
+    /// Largest true peak over all channels (LFE included), dBTP; `nil` when not measured,
+    /// −∞ for silence.
+    public var truePeakDBTP: Double? = nil
+    /// Largest sample peak over all channels (LFE included), dBFS; −∞ for silence.
+    public var samplePeakDBFS: Double = -.infinity
+    /// Largest momentary loudness on the 10 ms grid, LUFS (−∞ when none).
+    public var maxMomentaryLUFS: Double = -.infinity
+    /// Largest short-term loudness on the 10 ms grid, LUFS (−∞ when none).
+    public var maxShortTermLUFS: Double = -.infinity
+    /// Frames (per channel) consumed.
+    public var frameCount: Int64 = 0
+    /// Duration in seconds, `frameCount / sampleRate`.
+    public var durationSeconds: Double = 0
+    /// NaN and ±Inf samples seen, measured as 0.
+    public var nonFiniteCount: Int = 0
+
+    /// Creates an empty summary.
+    public init() {}
+}
+
+/// Loudness per ITU-R BS.1770-5 and EBU R 128 (Tech 3341 "EBU mode", Tech 3342 loudness
+/// range), with sample and true peak, for mono, stereo, 5.0, 5.1 or any weighted layout.
+///
+/// **Measure.** Each channel `c` is K-weighted (``KWeightingFilter``, designed at the input
+/// rate) to `y_c`; the loudness of an interval is
+/// `L = −0.691 + 10·log10( Σ_c G_c · (1/N) Σ_n y_c[n]² )` LUFS, with the ``ChannelLayout``
+/// weights `G_c` (1.0 for L, R, C; 1.41 for Ls, Rs; 0 for LFE). A full-scale 997 Hz sine in one
+/// channel reads −3.01 LUFS; silence reads −∞.
+///
+/// **The 10 ms grid.** The weighted energy `Σ_c G_c Σ y²` of every 10 ms step (frames
+/// `⌊k·f_s/100⌋ ..< ⌊(k+1)·f_s/100⌋`) goes into a ring of 300. At the end of each step the
+/// momentary loudness (last 40 steps, 400 ms) and short-term loudness (last 300 steps, 3 s)
+/// are summed afresh from the ring — exactly, with no drift — and written as a
+/// ``LoudnessReading``. Before the first 400 ms / 3 s the missing past counts as silence (so
+/// readings ramp up, as in libebur128). Readings depend only on stream positions, never on
+/// how the input was chunked.
+///
+/// **Integrated loudness** (BS.1770-5 gating): 400 ms blocks every 100 ms (75 % overlap) —
+/// the momentary value at every 10th step from 400 ms on — gated at −70 LUFS and then at
+/// 10 LU below the mean of the blocks that passed. **Loudness range** (Tech 3342): 3 s blocks
+/// every ``Configuration/loudnessRangeHopMilliseconds`` (100 ms by default) from 3 s on,
+/// gated at −70 LUFS and 20 LU below their mean, then `L₉₅ − L₁₀`. Both gate from a fixed
+/// histogram of 0.01 LU bins that keeps exact per-bin energy sums (see <doc:Loudness>):
+/// fixed memory (320 kB), no allocation per block, within 0.01 LU of exact.
+///
+/// **Peaks.** Sample peak and true peak (``TruePeakMeter``: 4× below 96 kHz, 2× below
+/// 192 kHz) per channel, every channel including LFE.
+///
+/// **Edge cases.** NaN and ±Inf samples are measured as 0 and counted
+/// (``LoudnessSummary/nonFiniteCount``). A buffer may end inside a frame; the partial frame is
+/// carried. Silence gives −∞ loudness and peaks and 0 LU range.
+///
+/// **Streaming.** ``process(_:)`` measures and keeps only the running values;
+/// ``process(_:into:)`` also writes one ``LoudnessReading`` per completed 10 ms step.
+/// ``flush(into:)`` completes a final partial step with silence and writes its reading
+/// (padding never creates integrated or range blocks) and runs the true-peak interpolator out.
+/// ``finalize()`` flushes, returns the ``LoudnessSummary`` and resets. Nothing allocates after
+/// `init`.
+///
+/// References: ITU-R BS.1770-5 (2023); EBU R 128 (2023); EBU Tech 3341 v4 (2023); EBU Tech
+/// 3342 v4 (2023). The tests compare against libebur128 1.2.6 (default, non-histogram mode).
+public final class LoudnessMeter: StreamingProcessor {
+    /// The settings this meter was built with.
+    public let configuration: Configuration
+    /// The K-weighting filter in use.
+    public let kWeighting: KWeightingFilter
+    /// Interleaved channels.
+    public let channelCount: Int
+    /// Sample rate in Hz.
+    public var sampleRate: Int { configuration.sampleRate }
+    /// True-peak oversampling factor (4, 2 or 1), or 0 when true peak is off.
+    public let truePeakOversampling: Int
+
+    private let kernel: KWeightingKernel
+    private let frontEnd: ChannelFrontEnd
+    /// Filtered channels (weight > 0) and their weights times the high-pass gain².
+    private let filtered: UnsafeMutablePointer<Int>
+    private let filteredCount: Int
+    private let weights: UnsafeMutablePointer<Double>
+    private let filterState: UnsafeMutablePointer<Double>
+    private let channelEnergy: UnsafeMutablePointer<Double>
+    private let carry: UnsafeMutablePointer<Float>
+    private var carryCount = 0
+
+    private static let ringLength = 300
+    private let ring: UnsafeMutablePointer<Double>
+    private var ringPosition = 0
+    /// Completed 10 ms steps.
+    private var stepCount: Int64 = 0
+    /// Frames of the current step consumed, and its length.
+    private var stepFill = 0
+    private var stepLength: Int
+    private let momentaryScale: Double
+    private let shortTermScale: Double
+    private let rangeHopSteps: Int64
+    private var momentaryEnergy = 0.0
+    private var shortTermEnergy = 0.0
+    private var maxMomentaryEnergy = 0.0
+    private var maxShortTermEnergy = 0.0
+    private var consumedFrames: Int64 = 0
+    private let blocks = GatingHistogram()
+    private let shortTermBlocks = GatingHistogram()
+
+    /// Creates a meter; throws if a setting is out of range.
+    public init(configuration: Configuration = Configuration()) throws(ConfigurationError) {
+        try configuration.validate()
+        self.configuration = configuration
+        let fs = configuration.sampleRate
+        kWeighting = try KWeightingFilter(sampleRate: Double(fs), design: configuration.kWeighting)
+        kernel = KWeightingKernel(kWeighting)
+        let weights = configuration.channelLayout.weights
+        channelCount = weights.count
+        truePeakOversampling = configuration.measuresTruePeak ? TruePeakMeter.oversamplingFactor(forSampleRate: fs) : 0
+        let maxStep = (fs + 99) / 100
+        frontEnd = ChannelFrontEnd(channelCount: channelCount, maxChunkFrames: maxStep, oversampling: truePeakOversampling)
+        let used = weights.indices.filter { weights[$0] > 0 }
+        filteredCount = used.count
+        filtered = .allocate(capacity: Swift.max(used.count, 1))
+        self.weights = .allocate(capacity: Swift.max(used.count, 1))
+        for (i, c) in used.enumerated() {
+            (filtered + i).initialize(to: c)
+            (self.weights + i).initialize(to: weights[c] * kernel.gainSquared)
+        }
+        filterState = .allocate(capacity: Swift.max(used.count, 1) * KWeightingKernel.stateCount)
+        filterState.initialize(repeating: 0, count: Swift.max(used.count, 1) * KWeightingKernel.stateCount)
+        channelEnergy = .allocate(capacity: Swift.max(used.count, 1))
+        channelEnergy.initialize(repeating: 0, count: Swift.max(used.count, 1))
+        carry = .allocate(capacity: channelCount)
+        carry.initialize(repeating: 0, count: channelCount)
+        ring = .allocate(capacity: Self.ringLength)
+        ring.initialize(repeating: 0, count: Self.ringLength)
+        stepLength = fs / 100
+        momentaryScale = 1 / (0.4 * Double(fs))
+        shortTermScale = 1 / (3 * Double(fs))
+        rangeHopSteps = Int64(configuration.loudnessRangeHopMilliseconds / 10)
+    }
+
+    deinit {
+        filtered.deallocate()
+        weights.deallocate()
+        filterState.deallocate()
+        channelEnergy.deallocate()
+        carry.deallocate()
+        ring.deallocate()
+    }
+
+    // MARK: Streaming contract
+
+    /// Readings are emitted at the end of each 10 ms step: no delay beyond the step.
+    public var outputDelay: Int { 0 }
+
+    /// Stream position (frames) of the end of step `k`: `⌊k·f_s/100⌋`.
+    @inline(__always)
+    private func boundary(_ k: Int64) -> Int64 { k * Int64(configuration.sampleRate) / 100 }
+
+    /// Readings that `inputCount` more samples complete.
+    public func maxOutputCount(forInputCount inputCount: Int) -> Int {
+        let position = consumedFrames + Int64((carryCount + inputCount) / channelCount)
+        // Steps k with boundary(k) ≤ position: k ≤ (100·(position + 1) − 1) / f_s.
+        return Int((100 * (position + 1) - 1) / Int64(configuration.sampleRate) - stepCount)
+    }
+
+    /// At most one reading (the padded final step).
+    public var maxFlushOutputCount: Int { 1 }
+
+    /// Measures `input` (interleaved), keeping the running values and summary; no readings
+    /// are written. Never allocates (checked by the compiler where `@_noAllocation` exists).
+    #if hasAttribute(_noAllocation)
+    @_noAllocation
+    #endif
+    public func process(_ input: UnsafeBufferPointer<Float>) {
+        run(input, into: nil)
+    }
+
+    /// Measures `input` (interleaved) and writes one ``LoudnessReading`` per completed 10 ms
+    /// step into `output`. Consumes only as much input as there is room for readings. Never
+    /// allocates (checked by the compiler where `@_noAllocation` exists).
+    #if hasAttribute(_noAllocation)
+    @_noAllocation
+    #endif
+    public func process(
+        _ input: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<LoudnessReading>
+    ) -> ProcessResult {
+        var limit = input.count
+        if maxOutputCount(forInputCount: input.count) > output.count {
+            // Frames up to one before the end of step stepCount + room + 1, plus a partial frame.
+            let lastFrame = boundary(stepCount + Int64(output.count) + 1) - 1 - consumedFrames
+            limit = Swift.max(0, Swift.min(input.count, Int(lastFrame) * channelCount + channelCount - 1 - carryCount))
+        }
+        let produced = run(UnsafeBufferPointer(rebasing: input[..<limit]), into: output.baseAddress)
+        return ProcessResult(consumed: limit, produced: produced)
+    }
+
+    /// Ends the stream: a carried partial frame is completed with zeros; a partial 10 ms step
+    /// is completed with silence and its reading written (no integrated or range block comes
+    /// from padding); the true-peak interpolator runs out against silence. Returns the
+    /// readings written (0 or 1). The summary stays until ``finalize()`` or ``reset()``. Never
+    /// allocates.
+    #if hasAttribute(_noAllocation)
+    @_noAllocation
+    #endif
+    public func flush(into output: UnsafeMutableBufferPointer<LoudnessReading>) -> Int {
+        var produced = 0
+        let destination = output.isEmpty ? nil : output.baseAddress
+        if carryCount > 0 {
+            // Completes at most one step; then stepFill == 0 and no padded step follows.
+            zeroFloats(carry + carryCount, channelCount - carryCount)
+            carryCount = 0
+            measure(carry, frames: 1, into: destination, produced: &produced)
+        }
+        if stepFill > 0 {
+            let n = stepLength - stepFill
+            frontEnd.loadSilence(frames: n)
+            filterChunk(frames: n)
+            frontEnd.finishChunk(frames: n)
+            stepFill = stepLength
+            let reading = closeStep(padded: true)
+            if let destination {
+                destination.initialize(to: reading)
+                produced = 1
+            }
+        }
+        frontEnd.flushTail()
+        return produced
+    }
+
+    /// Flushes (discarding the final reading), returns the stream's summary and resets.
+    public func finalize() -> LoudnessSummary {
+        var scratch = LoudnessReading(index: 0, endFrame: 0, timeSeconds: 0, momentaryLUFS: 0, shortTermLUFS: 0)
+        _ = withUnsafeMutablePointer(to: &scratch) { flush(into: UnsafeMutableBufferPointer(start: $0, count: 1)) }
+        let result = summary
+        reset()
+        return result
+    }
+
+    /// Forgets the stream.
+    public func reset() {
+        frontEnd.reset()
+        filterState.update(repeating: 0, count: Swift.max(filteredCount, 1) * KWeightingKernel.stateCount)
+        channelEnergy.update(repeating: 0, count: Swift.max(filteredCount, 1))
+        carryCount = 0
+        ring.update(repeating: 0, count: Self.ringLength)
+        ringPosition = 0
+        stepCount = 0
+        stepFill = 0
+        stepLength = configuration.sampleRate / 100
+        momentaryEnergy = 0
+        shortTermEnergy = 0
+        maxMomentaryEnergy = 0
+        maxShortTermEnergy = 0
+        consumedFrames = 0
+        blocks.reset()
+        shortTermBlocks.reset()
+    }
+
+    // MARK: Current values
+
+    /// Momentary loudness at the last completed 10 ms step, LUFS (−∞ for silence).
+    public var momentaryLUFS: Double { GatingHistogram.loudness(momentaryEnergy) }
+    /// Short-term loudness at the last completed 10 ms step, LUFS (−∞ for silence).
+    public var shortTermLUFS: Double { GatingHistogram.loudness(shortTermEnergy) }
+    /// Integrated loudness so far, LUFS. Computed from the histogram on each call (10 000 bins).
+    public var integratedLUFS: Double { LoudnessGating.integrated(blocks).lufs }
+    /// Loudness range so far, LU. Computed from the histogram on each call.
+    public var loudnessRangeLU: Double { LoudnessGating.range(shortTermBlocks).lu }
+    /// Sample peak of `channel` so far, dBFS.
+    public func samplePeakDBFS(channel: Int) -> Double { Decibels.fromAmplitude(Double(frontEnd.samplePeaks[channel])) }
+    /// True peak of `channel` so far, dBTP (the sample peak when true peak is off).
+    public func truePeakDBTP(channel: Int) -> Double {
+        Decibels.fromAmplitude(Double(Swift.max(frontEnd.truePeaks[channel], frontEnd.samplePeaks[channel])))
+    }
+
+    /// The summary of the stream so far (without flushing).
+    public var summary: LoudnessSummary {
+        var s = LoudnessSummary()
+        let integrated = LoudnessGating.integrated(blocks)
+        s.integratedLUFS = integrated.lufs
+        s.relativeGateLUFS = integrated.gateLUFS
+        s.gatedBlockCount = integrated.count
+        let range = LoudnessGating.range(shortTermBlocks)
+        s.loudnessRangeLU = range.lu
+        s.loudnessRangeLowLUFS = range.low
+        s.loudnessRangeHighLUFS = range.high
+        s.samplePeakDBFS = Decibels.fromAmplitude(Double(frontEnd.maximumSamplePeak))
+        s.truePeakDBTP = truePeakOversampling > 0 ? Decibels.fromAmplitude(Double(frontEnd.maximumTruePeak)) : nil
+        s.maxMomentaryLUFS = GatingHistogram.loudness(maxMomentaryEnergy)
+        s.maxShortTermLUFS = GatingHistogram.loudness(maxShortTermEnergy)
+        s.frameCount = consumedFrames
+        s.durationSeconds = Double(consumedFrames) / Double(configuration.sampleRate)
+        s.nonFiniteCount = frontEnd.nonFiniteCount
+        return s
+    }
+
+    // MARK: Processing
+
+    @discardableResult
+    private func run(_ input: UnsafeBufferPointer<Float>, into output: UnsafeMutablePointer<LoudnessReading>?) -> Int {
+        guard var source = input.baseAddress, !input.isEmpty else { return 0 }
+        var remaining = input.count
+        var produced = 0
+        if carryCount > 0 {
+            let n = Swift.min(channelCount - carryCount, remaining)
+            copyFloats(carry + carryCount, source, n)
+            carryCount += n
+            source += n
+            remaining -= n
+            guard carryCount == channelCount else { return 0 }
+            carryCount = 0
+            measure(carry, frames: 1, into: output, produced: &produced)
+        }
+        let frames = remaining / channelCount
+        measure(source, frames: frames, into: output, produced: &produced)
+        remaining -= frames * channelCount
+        if remaining > 0 {
+            copyFloats(carry, source + frames * channelCount, remaining)
+            carryCount = remaining
+        }
+        return produced
+    }
+
+    /// Measures whole frames, step by step.
+    private func measure(
+        _ source: UnsafePointer<Float>, frames: Int, into output: UnsafeMutablePointer<LoudnessReading>?,
+        produced: inout Int
+    ) {
+        var done = 0
+        while done < frames {
+            let n = Swift.min(frames - done, stepLength - stepFill)
+            frontEnd.load(source + done * channelCount, frames: n)
+            filterChunk(frames: n)
+            frontEnd.finishChunk(frames: n)
+            stepFill += n
+            done += n
+            consumedFrames += Int64(n)
+            if stepFill == stepLength {
+                let reading = closeStep(padded: false)
+                if let output {
+                    (output + produced).initialize(to: reading)
+                    produced += 1
+                }
+            }
+        }
+    }
+
+    /// K-weights the loaded chunk of every weighted channel, two channels per loop.
+    private func filterChunk(frames n: Int) {
+        var i = 0
+        let k = kernel
+        while i + 1 < filteredCount {
+            let c0 = filtered[i], c1 = filtered[i + 1]
+            k.run(
+                frontEnd.channel(c0), frontEnd.channel(c1), count: n,
+                state: filterState + i * KWeightingKernel.stateCount, filterState + (i + 1) * KWeightingKernel.stateCount,
+                energy: &channelEnergy[i], &channelEnergy[i + 1])
+            i += 2
+        }
+        if i < filteredCount {
+            k.run(frontEnd.channel(filtered[i]), count: n, state: filterState + i * KWeightingKernel.stateCount, energy: &channelEnergy[i])
+        }
+    }
+
+    /// Sum of the last `count` ring entries, oldest first.
+    @inline(__always)
+    private func ringSum(last count: Int) -> Double {
+        var start = ringPosition - count
+        if start < 0 { start += Self.ringLength }
+        var s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0
+        var j = 0
+        while j + 4 <= count {
+            var p = start + j
+            if p >= Self.ringLength { p -= Self.ringLength }
+            if p + 4 <= Self.ringLength {
+                s0 += ring[p]; s1 += ring[p + 1]; s2 += ring[p + 2]; s3 += ring[p + 3]
+            } else {
+                for q in 0..<4 {
+                    let e = ring[(p + q) % Self.ringLength]
+                    switch q { case 0: s0 += e; case 1: s1 += e; case 2: s2 += e; default: s3 += e }
+                }
+            }
+            j += 4
+        }
+        return (s0 + s1) + (s2 + s3)
+    }
+
+    /// Ends the current 10 ms step: stores its weighted energy, updates momentary and
+    /// short-term loudness, their maxima and (unless `padded`) the gating histograms.
+    private func closeStep(padded: Bool) -> LoudnessReading {
+        var energy = 0.0
+        for i in 0..<filteredCount {
+            energy += weights[i] * channelEnergy[i]
+            channelEnergy[i] = 0
+            KWeightingKernel.settle(filterState + i * KWeightingKernel.stateCount)
+        }
+        ring[ringPosition] = energy
+        ringPosition = ringPosition + 1 == Self.ringLength ? 0 : ringPosition + 1
+        stepCount += 1
+        momentaryEnergy = ringSum(last: 40) * momentaryScale
+        shortTermEnergy = ringSum(last: Self.ringLength) * shortTermScale
+        maxMomentaryEnergy = Swift.max(maxMomentaryEnergy, momentaryEnergy)
+        maxShortTermEnergy = Swift.max(maxShortTermEnergy, shortTermEnergy)
+        if !padded {
+            if stepCount >= 40 && stepCount % 10 == 0 { blocks.add(momentaryEnergy) }
+            if stepCount >= 300 && (stepCount - 300) % rangeHopSteps == 0 { shortTermBlocks.add(shortTermEnergy) }
+        }
+        let end = boundary(stepCount)
+        stepFill = 0
+        stepLength = Int(boundary(stepCount + 1) - end)
+        return LoudnessReading(
+            index: stepCount - 1, endFrame: end, timeSeconds: Double(end) / Double(configuration.sampleRate),
+            momentaryLUFS: GatingHistogram.loudness(momentaryEnergy), shortTermLUFS: GatingHistogram.loudness(shortTermEnergy))
+    }
+}

@@ -1,0 +1,176 @@
+// The result of `dspbench run`: what the JSON holds and the table shows.
+import DSPCore
+
+/// One run: provenance, settings, peers and a result per kernel. Schema `dspbench.run/1`
+/// (documented in docs/benchmarks.md).
+struct RunReport: Codable {
+    static let schemaName = "dspbench.run/1"
+
+    var schema = RunReport.schemaName
+    var library: LibraryInfo
+    /// `debug` or `release` (`#if DEBUG`).
+    var buildConfiguration: String
+    /// ISO 8601, UTC.
+    var date: String
+    var commandLine: String
+    var machine: MachineInfo
+    var settings: RunSettings
+    /// Peers tried (`--compare` only).
+    var peers: [PeerStatus]
+    var kernels: [KernelResult]
+    var notes: [String]
+
+    enum CodingKeys: String, CodingKey {
+        case schema, library, buildConfiguration = "build_configuration", date, commandLine = "command_line"
+        case machine, settings, peers, kernels, notes
+    }
+
+    struct LibraryInfo: Codable, Equatable {
+        var name: String
+        var version: String
+
+        static let current = LibraryInfo(name: "SpeechDSP", version: SpeechDSPVersion.current)
+    }
+}
+
+/// How the run measured.
+struct RunSettings: Codable {
+    var suites: [Suite]
+    /// Description of the audio.
+    var input: String
+    var inputPath: String?
+    var sampleRate: Int
+    var durationSeconds: Double
+    /// Samples per push (per channel).
+    var frameLength: Int
+    var repetitions: Int
+    var warmupPasses: Int
+    var compare: Bool
+    /// Median cost of one CLOCK_MONOTONIC read, subtracted from per-frame times, ns.
+    var clockOverheadNs: Double
+    /// Whether allocation calls were counted (Linux/glibc).
+    var allocationCounting: Bool
+
+    enum CodingKeys: String, CodingKey {
+        case suites, input, inputPath = "input_path", sampleRate = "sample_rate"
+        case durationSeconds = "duration_seconds", frameLength = "frame_length", repetitions
+        case warmupPasses = "warmup_passes", compare, clockOverheadNs = "clock_overhead_ns"
+        case allocationCounting = "allocation_counting"
+    }
+}
+
+/// One kernel's figures.
+struct KernelResult: Codable {
+    /// `suite/group/implementation-slug`, stable across runs.
+    var id: String
+    var suite: Suite
+    var group: String
+    var name: String
+    var implementation: String
+    var isSpeechDSP: Bool
+    /// The SpeechDSP kernel of its group that the table compares peers with.
+    var isGroupReference: Bool
+    /// Frames per pass and samples (all channels) per frame.
+    var framesPerPass: Int
+    var samplesPerFrame: Int
+    var audioSecondsPerPass: Double
+    /// Audio seconds per CPU second (thread CPU time, median pass). Equals real-time streams
+    /// per core.
+    var xRealtime: Double?
+    /// From the fastest pass.
+    var xRealtimeBest: Double?
+    /// Audio seconds per wall second (median pass).
+    var xRealtimeWall: Double?
+    var realtimeStreamsPerCore: Double?
+    /// Input samples (all channels) per CPU second.
+    var samplesPerSecond: Double?
+    /// Per-push wall time, clock overhead subtracted, ns.
+    var nsPerFrameP50: Double?
+    var nsPerFrameP99: Double?
+    var nsPerFrameMax: Double?
+    /// Heap allocation calls per push (malloc family, this thread), and bytes they requested.
+    var allocationsPerFrame: Double?
+    var allocatedBytesPerFrame: Double?
+    var cpuSecondsPerPass: [Double]
+    var wallSecondsPerPass: [Double]
+    /// Output samples of one pass (resamplers).
+    var outputSamplesPerPass: Int?
+    /// For peers: SpeechDSP kernels of the group ÷ this peer, in × real time.
+    var oursOverPeer: [Ratio]?
+    var failure: String?
+
+    struct Ratio: Codable {
+        /// The SpeechDSP kernel's id.
+        var ours: String
+        var ratio: Double
+        /// Whether it is the group's reference (the one the table shows).
+        var isReference: Bool
+
+        enum CodingKeys: String, CodingKey { case ours, ratio, isReference = "is_reference" }
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, suite, group, name, implementation, isSpeechDSP = "is_speechdsp", isGroupReference = "is_group_reference"
+        case framesPerPass = "frames_per_pass", samplesPerFrame = "samples_per_frame"
+        case audioSecondsPerPass = "audio_seconds_per_pass", xRealtime = "x_realtime"
+        case xRealtimeBest = "x_realtime_best", xRealtimeWall = "x_realtime_wall"
+        case realtimeStreamsPerCore = "realtime_streams_per_core", samplesPerSecond = "samples_per_second"
+        case nsPerFrameP50 = "ns_per_frame_p50", nsPerFrameP99 = "ns_per_frame_p99", nsPerFrameMax = "ns_per_frame_max"
+        case allocationsPerFrame = "allocations_per_frame", allocatedBytesPerFrame = "allocated_bytes_per_frame"
+        case cpuSecondsPerPass = "cpu_seconds_per_pass", wallSecondsPerPass = "wall_seconds_per_pass"
+        case outputSamplesPerPass = "output_samples_per_pass", oursOverPeer = "ours_over_peer", failure
+    }
+
+    init(kernel: Kernel, measurement m: KernelMeasurement) {
+        id = kernel.id
+        suite = kernel.suite
+        group = kernel.group
+        name = kernel.name
+        implementation = kernel.implementation
+        isSpeechDSP = kernel.isOurs
+        isGroupReference = kernel.isGroupReference
+        framesPerPass = kernel.framesPerPass
+        samplesPerFrame = kernel.samplesPerFrame
+        audioSecondsPerPass = kernel.audioSecondsPerPass
+        cpuSecondsPerPass = m.cpuSecondsPerPass
+        wallSecondsPerPass = m.wallSecondsPerPass
+        failure = m.failure
+        guard m.failure == nil, !m.cpuSecondsPerPass.isEmpty else { return }
+        let audio = kernel.audioSecondsPerPass
+        xRealtime = finite(audio / m.medianCPUSeconds)
+        xRealtimeBest = finite(audio / (m.cpuSecondsPerPass.min() ?? .nan))
+        xRealtimeWall = finite(audio / m.medianWallSeconds)
+        realtimeStreamsPerCore = xRealtime
+        samplesPerSecond = finite(Double(kernel.framesPerPass * kernel.samplesPerFrame) / m.medianCPUSeconds)
+        nsPerFrameP50 = m.nsPerFrameP50
+        nsPerFrameP99 = m.nsPerFrameP99
+        nsPerFrameMax = m.nsPerFrameMax
+        allocationsPerFrame = m.allocationsPerFrame
+        allocatedBytesPerFrame = m.allocatedBytesPerFrame
+        outputSamplesPerPass = m.producedSamplesPerPass
+    }
+
+    /// The ratio the table shows (against the group's reference SpeechDSP kernel).
+    var referenceRatio: Double? { oursOverPeer?.first(where: \.isReference)?.ratio }
+}
+
+/// `value` if finite, else nil (JSON has no infinities).
+func finite(_ value: Double) -> Double? { value.isFinite ? value : nil }
+
+extension RunReport {
+    /// Fills `oursOverPeer` of every peer kernel: SpeechDSP's × real time ÷ the peer's, for
+    /// every SpeechDSP kernel of the same suite and group.
+    mutating func computeRatios() {
+        for index in kernels.indices where !kernels[index].isSpeechDSP {
+            let peer = kernels[index]
+            guard let peerSpeed = peer.xRealtime, peerSpeed > 0 else { continue }
+            let ours = kernels.filter { $0.isSpeechDSP && $0.suite == peer.suite && $0.group == peer.group }
+            let ratios = ours.compactMap { kernel -> KernelResult.Ratio? in
+                guard let speed = kernel.xRealtime else { return nil }
+                let isReference = kernel.isGroupReference
+                return KernelResult.Ratio(ours: kernel.id, ratio: speed / peerSpeed, isReference: isReference)
+            }
+            kernels[index].oursOverPeer = ratios.isEmpty ? nil : ratios
+        }
+    }
+}

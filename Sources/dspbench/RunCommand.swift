@@ -1,0 +1,131 @@
+// dspbench run [SUITE…]: measure the kernels of the chosen suites (and their peers).
+import ArgumentParser
+import DSPIO
+import Foundation
+import Logging
+
+struct RunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Measure kernels: × real time, ns per frame (p50, p99), samples/s, allocations per frame.",
+        discussion: """
+            Suites: \(Suite.helpList) (all when none is named). Each kernel runs warm-up passes, \
+            then --repetitions timed passes over the audio pushed in --frame-sample frames. \
+            With --compare the same work also runs through peers found on this machine \
+            (libsoxr, libsamplerate, speexdsp, libebur128, loaded with dlopen) and plain C \
+            loops, with the ratio SpeechDSP ÷ peer.
+            """)
+
+    @Argument(help: ArgumentHelp("Suites to run: \(Suite.helpList).", valueName: "suite"))
+    var suites: [Suite] = []
+
+    @Option(help: "Seconds of generated audio (default 60); with --input, the most of the file to use.")
+    var seconds: Double?
+
+    @Option(help: "Sample rate of the generated audio, in Hz (default 48000).")
+    var rate: Int?
+
+    @Option(help: "Read the audio from this file (any format DSPIO reads) instead of generating it.")
+    var input: String?
+
+    @Option(help: "Timed passes per kernel.")
+    var repetitions: Int = 5
+
+    @Option(help: "Untimed warm-up passes per kernel.")
+    var warmup: Int = 1
+
+    @Option(help: "Samples (per channel) per push.")
+    var frame: Int = 1024
+
+    @Flag(help: "Also run the peers found on this machine and plain C loops, with ratios.")
+    var compare = false
+
+    @Flag(help: "Write one JSON document to stdout instead of the table.")
+    var json = false
+
+    @OptionGroup var logging: LoggingOptions
+
+    func validate() throws {
+        guard repetitions >= 1 else { throw ValidationError("--repetitions must be at least 1") }
+        guard warmup >= 0 else { throw ValidationError("--warmup must be 0 or more") }
+        guard (1...65_536).contains(frame) else { throw ValidationError("--frame must be in 1...65536") }
+        if let seconds { guard seconds > 0, seconds <= 3600 else { throw ValidationError("--seconds must be in (0, 3600]") } }
+        if let rate { guard (8_000...768_000).contains(rate) else { throw ValidationError("--rate must be in 8000...768000 Hz") } }
+    }
+
+    func run() throws {
+        let logger = logging.bootstrap(label: "dspbench")
+        let chosen = suites.isEmpty ? Suite.allCases : Suite.allCases.filter(suites.contains)
+
+        let audio: BenchAudio
+        if let input {
+            if rate != nil { logger.warning("--rate is ignored with --input: the file's rate is used") }
+            do {
+                audio = try BenchAudio(path: input, seconds: seconds)
+            } catch {
+                logger.error("cannot read \(input): \(error)")
+                throw ExitCode(2)
+            }
+        } else {
+            audio = BenchAudio(generatedSeconds: seconds ?? 60, sampleRate: rate ?? 48_000)
+        }
+        logger.info("input: \(audio.source)")
+
+        let notes = Notes()
+        var peers = PeerLibraries.none
+        if compare {
+            peers = PeerLibraries.load(for: chosen)
+            for status in peers.orderedStatuses where !status.available {
+                notes.add("\(status.name) (\(status.soname)) omitted: \(status.reason ?? "not found")")
+            }
+        }
+        if !AllocationCounter.isSupported { notes.add("allocations are not counted on this platform") }
+        if buildConfiguration == "debug" { notes.add("debug build: the figures say nothing about release performance") }
+
+        let overhead = Clock.monotonicReadOverhead()
+        let settings = MeasurementSettings(repetitions: repetitions, warmupPasses: warmup, clockOverheadNanoseconds: overhead)
+        let context = SuiteContext(audio: audio, frameLength: frame, compare: compare, peers: peers, notes: notes)
+
+        var results: [KernelResult] = []
+        for suite in chosen {
+            let kernels = suite.makeKernels(context)
+            // Kernels doing the same work are measured together, passes interleaved.
+            var groups: [[Kernel]] = []
+            for kernel in kernels {
+                if let last = groups.last?.last, last.group == kernel.group {
+                    groups[groups.count - 1].append(kernel)
+                } else {
+                    groups.append([kernel])
+                }
+            }
+            for group in groups {
+                logger.info("\(suite.rawValue)/\(group[0].group): \(group.map(\.implementation).joined(separator: ", "))")
+                let measurements = measure(group: group, settings: settings)
+                for (kernel, measurement) in zip(group, measurements) {
+                    let result = KernelResult(kernel: kernel, measurement: measurement)
+                    if let failure = result.failure {
+                        logger.error("\(kernel.id): \(failure)")
+                    } else {
+                        logger.info("\(kernel.id): \(RunReport.speed(result.xRealtime))× real time")
+                    }
+                    results.append(result)
+                }
+            }
+        }
+
+        var report = RunReport(
+            library: .current, buildConfiguration: buildConfiguration, date: isoDateNow,
+            commandLine: commandLineText, machine: .current(),
+            settings: RunSettings(
+                suites: chosen, input: audio.source, inputPath: audio.inputPath, sampleRate: audio.sampleRate,
+                durationSeconds: audio.durationSeconds, frameLength: frame, repetitions: repetitions,
+                warmupPasses: warmup, compare: compare, clockOverheadNs: Double(overhead),
+                allocationCounting: AllocationCounter.isSupported),
+            peers: peers.orderedStatuses, kernels: results, notes: notes.lines)
+        report.computeRatios()
+        print(json ? try report.renderJSON() : report.renderTable())
+        if results.contains(where: { $0.failure != nil }) { throw ExitCode(1) }
+    }
+}
+
+extension Suite: ExpressibleByArgument {}
