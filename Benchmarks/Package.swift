@@ -13,6 +13,11 @@ let package = Package(
     targets: [
         // Plain C reference kernels built by the same toolchain, for side-by-side ratios.
         .target(name: "CReferenceKernels", path: "Sources/CReferenceKernels"),
+        // libsoxr, libsamplerate, speexdsp: the resampling peers (Debian -dev packages).
+        .target(
+            name: "CPeerResamplers", path: "Sources/CPeerResamplers",
+            linkerSettings: [.linkedLibrary("soxr"), .linkedLibrary("samplerate"), .linkedLibrary("speexdsp")]
+        ),
         // libebur128, the loudness peer (Debian libebur128-dev).
         .systemLibrary(
             name: "CLibEBUR128", path: "Sources/CLibEBUR128", pkgConfig: "libebur128",
@@ -27,6 +32,16 @@ let package = Package(
                 "CReferenceKernels",
             ],
             path: "Benchmarks/CoreBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+        ),
+        .executableTarget(
+            name: "ResamplerBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "package-benchmark"),
+                .product(name: "DSPCore", package: "main"),
+                "CPeerResamplers",
+            ],
+            path: "Benchmarks/ResamplerBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
         ),
         .executableTarget(
