@@ -1,5 +1,38 @@
 // Small C kernels with run-time CPU dispatch (target_clones) for SpeechDSP's hottest loops,
 // where default x86-64 Swift codegen (SSE2, no FMA) cannot reach the hardware's throughput.
+//
+// Every kernel is plain C: no allocation, no locks, no global state (the dispatcher's CPU
+// probe runs once, in the loader's IFUNC resolver, before any call). On x86-64 each exported
+// kernel is compiled three times — AVX-512F, AVX2+FMA and baseline SSE2 — and the loader
+// binds the best one for the CPU, once per process.
 #pragma once
 #include <stddef.h>
 #include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// MARK: - Polyphase resampler (DSPCore.Resampler)
+//
+// Determinism: each output is one dot product summed in a fixed order that depends only on the
+// tap count — 16 lane accumulators over the taps in steps of 16 (a multiply-add per lane, fused
+// where the CPU has FMA), an 8-wide then a 4-wide tail, then a fixed pairwise tree over the
+// lanes. How many outputs one call computes, or how they are grouped inside it, never changes a
+// bit, so a stream's output does not depend on how its input was chunked. It may differ in
+// the last bits between CPUs (fused vs separate multiply-add), never between runs on one CPU.
+
+/// Polyphase outputs: `count` output frames of `channels` channels, interleaved, into
+/// `out`. Output frame k uses coefficient row `bank + phase_k * taps` (`taps` a multiple of 8)
+/// and, for channel c, the `taps` contiguous history floats starting at
+/// `window + c * stride + (frame_k − frame_0)`, where (frame, phase) advances per output by
+/// `frame_step` frames and `phase_step` phases with carry at `phases` (= L), starting at
+/// `(0, phase)`. Mono computes four consecutive outputs at a time; multichannel shares each
+/// row across four channels at a time.
+void cdsp_polyphase(
+    const float *bank, size_t taps, const float *window, size_t stride, size_t channels,
+    size_t phase, size_t frame_step, size_t phase_step, size_t phases, size_t count, float *out);
+
+#ifdef __cplusplus
+}
+#endif

@@ -40,8 +40,8 @@ struct PolyphaseLayout {
     var step: Int
     /// Prototype length K, in taps at the rate L × inputRate. Odd, so its delay is whole.
     var prototypeLength: Int
-    /// Taps per phase row, a multiple of 8 (one SIMD8 step); rows are zero-padded at the front.
-    /// For L = 1 the row (K = T − 1 symmetric taps) is folded into T/2 pairs, a multiple of 4.
+    /// Taps per phase row, a multiple of 8 (the kernel's narrowest step); rows are zero-padded
+    /// at the front.
     var tapsPerPhase: Int
     /// The design.
     var method: Resampler.DesignMethod
@@ -55,9 +55,6 @@ struct PolyphaseLayout {
 
     /// Coefficient count of the bank.
     var coefficientCount: Int { phaseCount * tapsPerPhase }
-
-    /// Whether the bank is one symmetric row that ``Resampler`` folds: L = 1, K = T − 1 > 1.
-    var isFolded: Bool { phaseCount == 1 && prototypeLength > 1 && prototypeLength == tapsPerPhase - 1 }
 
     /// Longest equiripple design attempted; longer ones use the Kaiser window.
     static let maximumEquirippleLength = 640

@@ -14,7 +14,10 @@
 /// - Interleaved multichannel: every channel uses the same filter.
 /// - Input counts need not be whole frames: a trailing partial frame is carried to the next
 ///   call; ``flush(into:)`` completes a still-partial frame with zeros.
-/// - Output is bit-identical however the input is chunked.
+/// - Output is bit-identical however the input is chunked. The dot products run in a C kernel
+///   dispatched at load time to the CPU's widest unit (AVX-512F, AVX+FMA or SSE2 on x86-64);
+///   its summation order is fixed, so results never vary between runs on one machine, but may
+///   differ in the last bits between CPUs (fused vs separate multiply-add).
 ///
 /// ```swift
 /// let resampler = try Resampler(inputRate: 48_000, outputRate: 16_000)
@@ -81,18 +84,6 @@ public final class Resampler: StreamingProcessor {
     let history: UnsafeMutablePointer<Float>
     /// The partial interleaved frame carried between calls, channelCount floats.
     let carry: UnsafeMutablePointer<Float>
-    /// L = 1 with a symmetric row of K = T − 1 taps: outputs are computed folded,
-    /// Σⱼ f[j]·(x[m₀ + j] + x[m₀ − j]) over P = T/2 pairs, a third fewer operations.
-    let folded: Bool
-    /// P = T/2, folded pairs per output (a multiple of 4).
-    let foldedTaps: Int
-    /// Folded coefficients: f[0] = centre tap / 2 (its pair is the centre sample twice, so the
-    /// product is exact), f[j] = row[T/2 + j]. P floats (1 when not folded).
-    let foldedRow: UnsafeMutablePointer<Float>
-    /// Planar history in reverse order (index `historyCapacity − 1 − i` holds history index
-    /// `i`), so the mirrored half of a folded window is read forwards. channelCount ×
-    /// historyCapacity floats when folded, else 1.
-    let reversedHistory: UnsafeMutablePointer<Float>
 
     // MARK: Stream state
 
@@ -147,33 +138,23 @@ public final class Resampler: StreamingProcessor {
         frameStep = layout.step / layout.phaseCount
         phaseStep = layout.step % layout.phaseCount
         historyCapacity = layout.tapsPerPhase - 1 + Swift.max(4096, layout.tapsPerPhase)
-        bank = .allocate(capacity: layout.coefficientCount)
+        // 64-byte aligned: with T a multiple of 16 every row starts on a cache line, so the
+        // kernel's 16-float coefficient loads never split one (measurable at L > 1, where
+        // rows are read from L2).
+        bank = UnsafeMutableRawPointer.allocate(byteCount: layout.coefficientCount * MemoryLayout<Float>.stride, alignment: 64)
+            .bindMemory(to: Float.self, capacity: layout.coefficientCount)
         layout.fill(bank, inputRate: inputRate)
         history = .allocate(capacity: channelCount * historyCapacity)
         history.initialize(repeating: 0, count: channelCount * historyCapacity)
         carry = .allocate(capacity: channelCount)
         carry.initialize(repeating: 0, count: channelCount)
-        folded = layout.isFolded
-        let t = layout.tapsPerPhase
-        foldedTaps = folded ? t / 2 : 0
-        foldedRow = .allocate(capacity: Swift.max(1, foldedTaps))
-        foldedRow.initialize(repeating: 0, count: Swift.max(1, foldedTaps))
-        if folded {
-            foldedRow[0] = bank[t / 2] / 2
-            for j in 1..<foldedTaps { foldedRow[j] = bank[t / 2 + j] }
-        }
-        let reversedCount = folded ? channelCount * historyCapacity : 1
-        reversedHistory = .allocate(capacity: reversedCount)
-        reversedHistory.initialize(repeating: 0, count: reversedCount)
         reset()
     }
 
     deinit {
-        bank.deallocate()
+        UnsafeMutableRawPointer(bank).deallocate()
         history.deallocate()
         carry.deallocate()
-        foldedRow.deallocate()
-        reversedHistory.deallocate()
     }
 
     // MARK: StreamingProcessor
@@ -307,9 +288,6 @@ public final class Resampler: StreamingProcessor {
         let kept = layout.tapsPerPhase - 1
         for channel in 0..<channelCount {
             PolyphaseKernel.zero(history + channel * historyCapacity, kept)
-            if folded {
-                PolyphaseKernel.zero(reversedHistory + (channel + 1) * historyCapacity - kept, kept)
-            }
         }
         writeIndex = kept
         nextFrame = kept + gridOffset / layout.phaseCount
@@ -370,11 +348,6 @@ public final class Resampler: StreamingProcessor {
         for channel in 0..<channelCount {
             let base = history + channel * historyCapacity
             PolyphaseKernel.copy(base, base + shift, kept)
-            if folded {
-                // Reversed: [cap − w, cap − w + kept) → [cap − kept, cap); w ≥ 2·kept, no overlap.
-                let end = reversedHistory + (channel + 1) * historyCapacity
-                PolyphaseKernel.copy(end - kept, end - writeIndex, kept)
-            }
         }
         writeIndex -= shift
         nextFrame -= shift
@@ -407,13 +380,6 @@ public final class Resampler: StreamingProcessor {
             }
         }
         let end = start + frameCount
-        if folded {
-            for channel in 0..<channels {
-                let forward = history + channel * capacity
-                let mirror = reversedHistory + (channel + 1) * capacity - 1
-                PolyphaseKernel.copyReversed(mirror - start, forward + start, frameCount)
-            }
-        }
         writeIndex = end
         if source != nil { streamFrames += frameCount }
 
@@ -421,106 +387,28 @@ public final class Resampler: StreamingProcessor {
         var phase = nextPhase
         var skip = skipRemaining
         var walked = 0
-        var written = 0
-        let taps = layout.tapsPerPhase
         let l = layout.phaseCount
         let m = layout.step
-        let frameStep = self.frameStep
-        let phaseStep = self.phaseStep
-        let bank = UnsafePointer(self.bank)
-        let history = UnsafePointer(self.history)
-        let back = taps - 1
-        let folded = self.folded
-        let pairs = foldedTaps
-        let foldedRow = UnsafePointer(self.foldedRow)
-        let half = taps / 2
-        // Folded window of the output whose newest frame is `frame`: forward from m₀ = frame −
-        // T/2 + 1, mirrored from history index m₀ downwards = reversed index cap − 1 − m₀ upwards.
-        let reversed = UnsafePointer(self.reversedHistory) + (capacity - 1)
-        while frame < end && walked < limit {
-            if skip > 0 {
-                skip -= 1
-            } else if channels == 1 {
-                // Four outputs at once when they are all due: independent accumulator chains
-                // (and, for L = 1, one coefficient load for four products).
-                let fourth = frame + (phase + 3 * m) / l
-                if fourth < end && limit - walked >= 4 {
-                    let out = output + written
-                    if folded {
-                        let m0 = frame - half + 1
-                        PolyphaseKernel.foldedDot4(
-                            foldedRow,
-                            history + m0, reversed - m0,
-                            history + (m0 + m), reversed - (m0 + m),
-                            history + (m0 + 2 * m), reversed - (m0 + 2 * m),
-                            history + (m0 + 3 * m), reversed - (m0 + 3 * m),
-                            pairs, out)
-                        frame += 3 * m
-                    } else if l == 1 {
-                        PolyphaseKernel.dot4(
-                            bank, history + (frame - back), history + (frame - back + m),
-                            history + (frame - back + 2 * m), history + (frame - back + 3 * m), taps, out)
-                        frame += 3 * m
-                    } else {
-                        let row0 = bank + phase * taps
-                        let window0 = history + (frame - back)
-                        PolyphaseKernel.advance(&frame, &phase, frameStep, phaseStep, l)
-                        let row1 = bank + phase * taps
-                        let window1 = history + (frame - back)
-                        PolyphaseKernel.advance(&frame, &phase, frameStep, phaseStep, l)
-                        let row2 = bank + phase * taps
-                        let window2 = history + (frame - back)
-                        PolyphaseKernel.advance(&frame, &phase, frameStep, phaseStep, l)
-                        let row3 = bank + phase * taps
-                        let window3 = history + (frame - back)
-                        PolyphaseKernel.dot4(row0, window0, row1, window1, row2, window2, row3, window3, taps, out)
-                    }
-                    written += 4
-                    walked += 3
-                } else if folded {
-                    let m0 = frame - half + 1
-                    output[written] = PolyphaseKernel.foldedDot(foldedRow, history + m0, reversed - m0, pairs)
-                    written += 1
-                } else {
-                    output[written] = PolyphaseKernel.dot(bank + phase * taps, history + (frame - back), taps)
-                    written += 1
-                }
-            } else if folded {
-                let m0 = frame - half + 1
-                let out = output + written * channels
-                var channel = 0
-                while channel + 4 <= channels {
-                    let f = history + (channel * capacity + m0)
-                    let r = reversed + (channel * capacity - m0)
-                    PolyphaseKernel.foldedDot4(
-                        foldedRow, f, r, f + capacity, r + capacity, f + 2 * capacity, r + 2 * capacity,
-                        f + 3 * capacity, r + 3 * capacity, pairs, out + channel)
-                    channel += 4
-                }
-                while channel < channels {
-                    out[channel] = PolyphaseKernel.foldedDot(
-                        foldedRow, history + (channel * capacity + m0), reversed + (channel * capacity - m0), pairs)
-                    channel += 1
-                }
-                written += 1
-            } else {
-                let row = bank + phase * taps
-                let window = history + (frame - back)
-                let out = output + written * channels
-                var channel = 0
-                while channel + 4 <= channels {
-                    let w = window + channel * capacity
-                    PolyphaseKernel.dot4(row, w, w + capacity, w + 2 * capacity, w + 3 * capacity, taps, out + channel)
-                    channel += 4
-                }
-                while channel < channels {
-                    out[channel] = PolyphaseKernel.dot(row, window + channel * capacity, taps)
-                    channel += 1
-                }
-                written += 1
-            }
+        // Leading outputs to drop (trimsLeadingDelay): at most d of them per stream.
+        while skip > 0 && frame < end && walked < limit {
+            skip -= 1
             walked += 1
             PolyphaseKernel.advance(&frame, &phase, frameStep, phaseStep, l)
+        }
+        // Every remaining due output (frame + ⌊(phase + k·M)/L⌋ < end), up to the limit, in one
+        // call of the dispatched C kernel.
+        var written = 0
+        if frame < end && walked < limit {
+            written = Swift.min((((end - frame) * l - phase) + m - 1) / m, limit - walked)
+        }
+        if written > 0 {
+            let taps = layout.tapsPerPhase
+            PolyphaseKernel.polyphase(
+                bank, taps, history + (frame - (taps - 1)), capacity, channels,
+                phase, frameStep, phaseStep, l, written, output)
+            let advance = phase + written * m
+            frame += advance / l
+            phase = advance % l
         }
         nextFrame = frame
         nextPhase = phase
