@@ -39,6 +39,18 @@ extension FileScore {
             "quietest_frame_rms_dbfs": {"type": ["number", "null"], "description": "Smallest RMS over frame_length-frame blocks, dBFS."}
           }
         },
+        "loudness": {
+          "type": "object", "description": "ITU-R BS.1770-4 / EBU R128. Absent for failed files and rates below 8 kHz.",
+          "required": ["integrated_lufs", "loudness_range_lu", "true_peak_dbtp", "max_momentary_lufs", "max_short_term_lufs", "channel_layout"],
+          "properties": {
+            "integrated_lufs": {"type": ["number", "null"], "description": "Integrated (gated) loudness, LUFS; null when all blocks are below the -70 LUFS gate."},
+            "loudness_range_lu": {"type": "number", "minimum": 0, "description": "Loudness range (EBU Tech 3342), LU."},
+            "true_peak_dbtp": {"type": ["number", "null"], "description": "Maximum true peak over channels, dBTP."},
+            "max_momentary_lufs": {"type": ["number", "null"], "description": "Maximum momentary (400 ms) loudness, LUFS."},
+            "max_short_term_lufs": {"type": ["number", "null"], "description": "Maximum short-term (3 s) loudness, LUFS."},
+            "channel_layout": {"enum": ["mono", "stereo", "5.0", "5.1", "equal"], "description": "BS.1770 channel weighting used."}
+          }
+        },
         "provenance": {
           "type": "object", "required": ["library", "version", "frame_length", "clip_threshold"],
           "properties": {

@@ -68,6 +68,42 @@ public struct FileScore: Codable, Equatable, Sendable {
         }
     }
 
+    /// Loudness per ITU-R BS.1770-4 / EBU R128 (see ``LoudnessSummary``).
+    public struct Loudness: Codable, Equatable, Sendable {
+        /// Integrated (gated) loudness, LUFS; `null` when every block is below the −70 LUFS gate.
+        public var integratedLUFS: Double?
+        /// Loudness range (EBU Tech 3342), LU.
+        public var loudnessRangeLU: Double
+        /// Maximum true peak over channels (BS.1770-4 Annex 2, 4× oversampling below 96 kHz), dBTP; `null` for silence.
+        public var truePeakDBTP: Double?
+        /// Maximum momentary (400 ms) loudness, LUFS; `null` for silence.
+        public var maxMomentaryLUFS: Double?
+        /// Maximum short-term (3 s) loudness, LUFS; `null` for silence.
+        public var maxShortTermLUFS: Double?
+        /// The channel weighting used: `mono`, `stereo`, `5.0`, `5.1`, or `equal` (other counts).
+        public var channelLayout: String
+
+        enum CodingKeys: String, CodingKey {
+            case integratedLUFS = "integrated_lufs"
+            case loudnessRangeLU = "loudness_range_lu"
+            case truePeakDBTP = "true_peak_dbtp"
+            case maxMomentaryLUFS = "max_momentary_lufs"
+            case maxShortTermLUFS = "max_short_term_lufs"
+            case channelLayout = "channel_layout"
+        }
+
+        /// Encodes every field, writing `null` (not omitting the key) for −∞.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(integratedLUFS, forKey: .integratedLUFS)
+            try container.encode(loudnessRangeLU, forKey: .loudnessRangeLU)
+            try container.encode(truePeakDBTP, forKey: .truePeakDBTP)
+            try container.encode(maxMomentaryLUFS, forKey: .maxMomentaryLUFS)
+            try container.encode(maxShortTermLUFS, forKey: .maxShortTermLUFS)
+            try container.encode(channelLayout, forKey: .channelLayout)
+        }
+    }
+
     /// Where the record came from.
     public struct Provenance: Codable, Equatable, Sendable {
         /// Always `"SpeechDSP"`.
@@ -100,6 +136,9 @@ public struct FileScore: Codable, Equatable, Sendable {
     public var format: String?
     /// Levels; absent for failed files.
     public var levels: Levels?
+    /// Loudness; absent for failed files and for rates the loudness meter does not take
+    /// (below 8 kHz).
+    public var loudness: Loudness?
     /// `ok` or `error`.
     public var status: Status
     /// The failure, for `status == .error`.
@@ -111,7 +150,7 @@ public struct FileScore: Codable, Equatable, Sendable {
         case audioFilepath = "audio_filepath"
         case duration
         case sampleRate = "sample_rate"
-        case channels, frames, format, levels, status, error, provenance
+        case channels, frames, format, levels, loudness, status, error, provenance
     }
 }
 
@@ -127,5 +166,18 @@ extension FileScore.Levels {
         nonFiniteSamples = summary.overall.nonFiniteCount
         loudestFrameRMSDBFS = finite(summary.loudestFrameRMSDBFS)
         quietestFrameRMSDBFS = finite(summary.quietestFrameRMSDBFS)
+    }
+}
+
+extension FileScore.Loudness {
+    /// Loudness from a meter summary; −∞ becomes `nil`.
+    public init(_ summary: LoudnessSummary, channelLayout: String) {
+        func finite(_ value: Double?) -> Double? { value.flatMap { $0.isFinite ? $0 : nil } }
+        integratedLUFS = finite(summary.integratedLUFS)
+        loudnessRangeLU = summary.loudnessRangeLU
+        truePeakDBTP = finite(summary.truePeakDBTP)
+        maxMomentaryLUFS = finite(summary.maxMomentaryLUFS)
+        maxShortTermLUFS = finite(summary.maxShortTermLUFS)
+        self.channelLayout = channelLayout
     }
 }

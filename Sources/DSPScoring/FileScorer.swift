@@ -64,21 +64,40 @@ public final class FileScorer {
                 record.error = .init(kind: "unsupported", message: "\(path): \(error)")
                 return record
             }
+            let (layout, layoutName) = Self.loudnessLayout(channelCount: reader.channelCount)
+            let loudness = try? LoudnessMeter(configuration: .init(sampleRate: reader.sampleRate, channelLayout: layout))
             ensureCapacity(channels: reader.channelCount)
             while true {
                 let count = try reader.read(into: buffer)
                 if count == 0 { break }
-                analyzer.process(UnsafeBufferPointer(rebasing: buffer[..<count])) { _ in }
+                let block = UnsafeBufferPointer(rebasing: buffer[..<count])
+                analyzer.process(block) { _ in }
+                loudness?.process(block)
             }
             let summary = analyzer.finalize()
             record.frames = Int(summary.sampleFrameCount)
             record.duration = summary.durationSeconds
             record.levels = FileScore.Levels(summary)
+            if let loudness {
+                record.loudness = FileScore.Loudness(loudness.finalize(), channelLayout: layoutName)
+            }
             record.status = .ok
         } catch {
             record.error = .init(kind: Self.kindName(error.kind), message: error.description)
         }
         return record
+    }
+
+    /// BS.1770 channel weights by channel count: mono, stereo, 5.0 (L R C Ls Rs), 5.1
+    /// (L R C LFE Ls Rs, the WAVE/SMPTE order); other counts weigh every channel 1.0.
+    static func loudnessLayout(channelCount: Int) -> (LoudnessMeter.ChannelLayout, String) {
+        switch channelCount {
+        case 1: (.mono, "mono")
+        case 2: (.stereo, "stereo")
+        case 5: (.surround5_0, "5.0")
+        case 6: (.surround5_1, "5.1")
+        default: (.custom(weights: Array(repeating: 1, count: channelCount)), "equal")
+        }
     }
 
     private func ensureCapacity(channels: Int) {

@@ -112,6 +112,10 @@ struct CorpusScoringTests {
             if let levels = record["levels"] as? [String: Any] {
                 #expect(Set(levels.keys) == Set(levelProperties.keys))
             }
+            if let loudness = record["loudness"] as? [String: Any] {
+                let loudnessProperties = try #require(((properties["loudness"] as? [String: Any])?["properties"]) as? [String: Any])
+                #expect(Set(loudness.keys) == Set(loudnessProperties.keys))
+            }
         }
     }
 }

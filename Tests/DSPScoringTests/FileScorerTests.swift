@@ -51,6 +51,26 @@ struct FileScorerTests {
         }
     }
 
+    @Test("loudness of the synthetic files: analytic values per BS.1770")
+    func loudness() throws {
+        let scorer = try FileScorer()
+        func loudness(_ name: String) throws -> FileScore.Loudness {
+            try #require(scorer.score(path: testAudio.appendingPathComponent(name).path).loudness)
+        }
+        // A 1 kHz sine: K-weighting gain at 1 kHz is +0.691 dB, cancelling the −0.691 LU offset, so
+        // L = 10·log10(mean x²) = peak dBFS − 3.01: −20 dBFS peak → −23.01 LUFS (mono).
+        let sine = try loudness("sine_1k_-20dBFS_48k_f32.wav")
+        #expect(abs(sine.integratedLUFS! - -23.0103) < 0.02)
+        #expect(sine.loudnessRangeLU < 0.1)
+        #expect(abs(sine.truePeakDBTP! - -20) < 0.05)
+        #expect(sine.channelLayout == "mono")
+        let silence = try loudness("silence_16k.wav")
+        #expect(silence.integratedLUFS == nil && silence.truePeakDBTP == nil && silence.loudnessRangeLU == 0)
+        #expect(try loudness("music_piano_bass_drums_44k1.flac").channelLayout == "stereo")
+        // Hard-clipped speech: true peak at or above 0 dBTP (inter-sample overs).
+        #expect(try loudness("speech_clipped_16k.wav").truePeakDBTP! >= 0)
+    }
+
     @Test("analytic expectations for the synthetic files")
     func analytic() throws {
         let scorer = try FileScorer()
@@ -125,6 +145,23 @@ struct FileScorerTests {
                 }
             }
             #expect(abs(e.dcOffset - a.dcOffset) <= 1e-9, "\(actual.audioFilepath) dc")
+            // Loudness: the same tier (deterministic code on the same samples).
+            #expect((expected.loudness == nil) == (actual.loudness == nil), "\(actual.audioFilepath) loudness")
+            if let el = expected.loudness, let al = actual.loudness {
+                let loudnessPairs: [(Double?, Double?, String)] = [
+                    (el.integratedLUFS, al.integratedLUFS, "integrated"), (el.loudnessRangeLU, al.loudnessRangeLU, "LRA"),
+                    (el.truePeakDBTP, al.truePeakDBTP, "true peak"), (el.maxMomentaryLUFS, al.maxMomentaryLUFS, "max M"),
+                    (el.maxShortTermLUFS, al.maxShortTermLUFS, "max S"),
+                ]
+                for (x, y, name) in loudnessPairs {
+                    if let x, let y {
+                        #expect(abs(x - y) <= Self.regressionToleranceDB, "\(actual.audioFilepath) \(name): golden \(x), now \(y)")
+                    } else {
+                        #expect(x == nil && y == nil, "\(actual.audioFilepath) \(name)")
+                    }
+                }
+                #expect(el.channelLayout == al.channelLayout)
+            }
         }
     }
 }
