@@ -29,6 +29,7 @@ let package = Package(
                 .product(name: "Benchmark", package: "package-benchmark"),
                 .product(name: "DSPCore", package: "main"),
                 .product(name: "DSPAnalysis", package: "main"),
+                .product(name: "DSPSpectral", package: "main"),
                 "CReferenceKernels",
             ],
             path: "Benchmarks/CoreBenchmarks",

@@ -5,6 +5,7 @@ import Benchmark
 import CReferenceKernels
 import DSPAnalysis
 import DSPCore
+import DSPSpectral
 
 /// Deterministic test audio: a sine sweep plus noise at about −12 dBFS, with some clipping.
 func makeSignal(count: Int) -> UnsafeMutableBufferPointer<Float> {
@@ -154,6 +155,25 @@ let benchmarks: @Sendable () -> Void = {
             blackHole(analyzer.process(UnsafeBufferPointer(input), into: levels))
         }
     }
+    // MARK: Spectral
+
+    let fft = try! RealFFT(size: 1024)
+    let real = UnsafeMutableBufferPointer<Float>.allocate(capacity: fft.binCount)
+    let imaginary = UnsafeMutableBufferPointer<Float>.allocate(capacity: fft.binCount)
+    Benchmark("Spectral.RealFFT_forward_1024", configuration: frameConfiguration) { benchmark in
+        for _ in benchmark.scaledIterations {
+            fft.forward(UnsafeBufferPointer(input), real: real, imaginary: imaginary)
+            blackHole(real[1])
+        }
+    }
+    let window = try! Window(.hann, length: 1024)
+    Benchmark("Spectral.Window_hann_apply_1024", configuration: frameConfiguration) { benchmark in
+        for _ in benchmark.scaledIterations {
+            window.apply(UnsafeBufferPointer(input), into: floatFrame)
+            blackHole(floatFrame[0])
+        }
+    }
+
     var ballistics = try! LevelBallistics(configuration: .init(frameDurationSeconds: 1024.0 / 48_000))
     let level = meter.measure(UnsafeBufferPointer(input))
     Benchmark("Metering.LevelBallistics_update", configuration: frameConfiguration) { benchmark in
