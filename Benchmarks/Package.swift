@@ -7,7 +7,7 @@ let package = Package(
     name: "SpeechDSPBenchmarks",
     platforms: [.macOS(.v15)],
     dependencies: [
-        .package(path: "../"),
+        .package(name: "SpeechDSP", path: "../"),
         .package(url: "https://github.com/ordo-one/package-benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
@@ -27,9 +27,9 @@ let package = Package(
             name: "CoreBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "package-benchmark"),
-                .product(name: "DSPCore", package: "main"),
-                .product(name: "DSPAnalysis", package: "main"),
-                .product(name: "DSPSpectral", package: "main"),
+                .product(name: "DSPCore", package: "SpeechDSP"),
+                .product(name: "DSPAnalysis", package: "SpeechDSP"),
+                .product(name: "DSPSpectral", package: "SpeechDSP"),
                 "CReferenceKernels",
             ],
             path: "Benchmarks/CoreBenchmarks",
@@ -39,7 +39,7 @@ let package = Package(
             name: "ResamplerBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "package-benchmark"),
-                .product(name: "DSPCore", package: "main"),
+                .product(name: "DSPCore", package: "SpeechDSP"),
                 "CPeerResamplers",
             ],
             path: "Benchmarks/ResamplerBenchmarks",
@@ -49,7 +49,7 @@ let package = Package(
             name: "LoudnessBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "package-benchmark"),
-                .product(name: "DSPAnalysis", package: "main"),
+                .product(name: "DSPAnalysis", package: "SpeechDSP"),
                 "CLibEBUR128",
             ],
             path: "Benchmarks/LoudnessBenchmarks",
