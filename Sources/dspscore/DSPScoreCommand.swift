@@ -51,6 +51,15 @@ struct Score: ParsableCommand {
     @Option(help: "Score only shard i of n (0-based), e.g. 2/8: a deterministic subset by path hash.")
     var shard: String?
 
+    @Option(help: """
+        Write records to FILE instead of stdout: appended to FILE.partial as they come (one whole \
+        line each), renamed to FILE when the run completes.
+        """)
+    var output: String?
+
+    @Flag(help: "With --output: skip files already recorded as ok in FILE or FILE.partial (JSON Lines only).")
+    var resume = false
+
     @Option(name: .customLong("max-failures"), help: "Failed files tolerated before the exit code is 1.")
     var maxFailures: Int = 0
 
@@ -67,6 +76,8 @@ struct Score: ParsableCommand {
         if jobs < 1 { throw ValidationError("--jobs must be at least 1, got \(jobs)") }
         if let shard, Shard(shard) == nil { throw ValidationError("--shard takes i/n with 0 <= i < n, got '\(shard)'") }
         if maxFailures < 0 { throw ValidationError("--max-failures must be >= 0, got \(maxFailures)") }
+        if resume && (output == nil || format != .jsonl) { throw ValidationError("--resume needs --output and --format jsonl") }
+        if output != nil && filesFrom == "-" { throw ValidationError("--output does not combine with --files-from - (streaming)") }
     }
 
     mutating func run() throws {
@@ -75,11 +86,11 @@ struct Score: ParsableCommand {
         let configuration = FileScorer.Configuration(frameLength: frameLength, clipThreshold: clipThreshold)
         do { _ = try FileScorer(configuration: configuration) } catch { throw ValidationError(error.description) }
         let shard = self.shard.flatMap(Shard.init)
-        let output = RecordWriter(format: format)
-        output.header()
 
         if filesFrom == "-" {
             // Streaming mode for pipes (Spark RDD.pipe, Ray, GNU parallel): one path in, one record out.
+            let output = try RecordWriter(format: format, path: nil)
+            output.header()
             let scorer = try FileScorer(configuration: configuration)
             var failed = 0
             while let line = readLine() {
@@ -107,10 +118,33 @@ struct Score: ParsableCommand {
         if let shard { files = files.filter(shard.contains) }
         if files.isEmpty { logger.warning("no audio files found") }
 
-        let progress = Progress(total: files.count)
+        // Resuming: ok records of the earlier run are kept verbatim, in input order.
+        var kept: [String: String] = [:]
+        if resume, let path = self.output {
+            for candidate in [path, path + ".partial"] {
+                if let text = try? String(contentsOfFile: candidate, encoding: .utf8) {
+                    kept.merge(ScoreResume.completedRecords(fromJSONL: text)) { _, new in new }
+                }
+            }
+            logger.info("resuming: \(kept.count) files already scored")
+        }
+        let output = try RecordWriter(format: format, path: self.output.map { $0 + ".partial" })
+        output.header()
+        let pending = files.indices.filter { kept[files[$0]] == nil }
+        var nextFull = 0
+        func writeKept(upTo end: Int) {
+            while nextFull < end {
+                if let line = kept[files[nextFull]] { output.writeLine(line) }
+                nextFull += 1
+            }
+        }
+
+        let progress = Progress(total: pending.count)
         var failed = 0
         var audioSeconds = 0.0
-        try ParallelScoring.score(files, jobs: jobs, configuration: configuration) { _, record in
+        try ParallelScoring.score(pending.map { files[$0] }, jobs: jobs, configuration: configuration) { index, record in
+            writeKept(upTo: pending[index])
+            nextFull = pending[index] + 1
             if record.status == .error {
                 failed += 1
                 logger.error("\(record.error?.message ?? record.audioFilepath)")
@@ -120,7 +154,9 @@ struct Score: ParsableCommand {
             progress.update(done: 1, audioSeconds: record.duration, failed: record.status == .error)
             return true
         }
+        writeKept(upTo: files.count)
         progress.finish()
+        try output.finish(renamingTo: self.output)
         logger.info(
             "scored \(files.count - failed) of \(files.count) files ok, \(String(format: "%.2f", audioSeconds / 3600)) audio hours, \(String(format: "%.0f", progress.audioSecondsPerSecond))x real time")
         if failed > maxFailures { throw ExitCode(1) }
@@ -162,29 +198,55 @@ struct Merge: ParsableCommand {
     }
 }
 
-/// Writes records to stdout in the chosen format, one line each, flushed per line so a pipe
-/// reader sees whole records as they come.
-struct RecordWriter {
-    var format: Score.Format
+/// Writes records in the chosen format, one whole line per write, flushed, so a pipe reader
+/// (or a resumed run) sees only complete records: to stdout, or to a `.partial` file that
+/// ``finish(renamingTo:)`` renames into place.
+final class RecordWriter {
+    let format: Score.Format
+    let handle: FileHandle
+    let partialPath: String?
+
+    init(format: Score.Format, path: String?) throws {
+        self.format = format
+        partialPath = path
+        if let path {
+            if !FileManager.default.fileExists(atPath: path) {
+                FileManager.default.createFile(atPath: path, contents: nil)
+            }
+            handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+            try handle.truncate(atOffset: 0)
+        } else {
+            handle = FileHandle.standardOutput
+        }
+    }
 
     func header() {
         switch format {
-        case .table: emit(ScoreFormatting.tableHeader)
-        case .csv: emit(ScoreFormatting.csvHeader)
+        case .table: writeLine(ScoreFormatting.tableHeader)
+        case .csv: writeLine(ScoreFormatting.csvHeader)
         case .jsonl: break
         }
     }
 
     func write(_ record: FileScore) {
         switch format {
-        case .table: emit(ScoreFormatting.tableRow(record))
-        case .jsonl: emit(ScoreFormatting.jsonLine(record))
-        case .csv: emit(ScoreFormatting.csvRow(record))
+        case .table: writeLine(ScoreFormatting.tableRow(record))
+        case .jsonl: writeLine(ScoreFormatting.jsonLine(record))
+        case .csv: writeLine(ScoreFormatting.csvRow(record))
         }
     }
 
-    private func emit(_ line: String) {
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    func writeLine(_ line: String) {
+        handle.write(Data((line + "\n").utf8))
+    }
+
+    /// Closes a `.partial` file and renames it to `path` (atomic within one file system).
+    func finish(renamingTo path: String?) throws {
+        guard let partialPath, let path else { return }
+        try handle.synchronize()
+        try handle.close()
+        if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
+        try FileManager.default.moveItem(atPath: partialPath, toPath: path)
     }
 }
 

@@ -153,3 +153,20 @@ struct ScoreMergingTests {
         #expect(throws: ScoreMerging.MergeError.self) { try ScoreMerging.merge([("a", a)], order: ["/missing.wav"]) }
     }
 }
+
+@Suite("Resuming")
+struct ScoreResumeTests {
+    @Test("ok records are kept verbatim; errors and a cut-off last line are dropped")
+    func completed() throws {
+        let scorer = try FileScorer()
+        let ok = ScoreFormatting.jsonLine(scorer.score(path: testAudio.appendingPathComponent("silence_16k.wav").path))
+        let other = ScoreFormatting.jsonLine(scorer.score(path: testAudio.appendingPathComponent("noise_white_16k.wav").path))
+        let failed = ScoreFormatting.jsonLine(scorer.score(path: "/nonexistent.wav"))
+        let text = [ok, failed, other].joined(separator: "\n") + "\n" + String(other.prefix(40))
+        let kept = ScoreResume.completedRecords(fromJSONL: text)
+        #expect(kept.count == 2)
+        #expect(kept[testAudio.appendingPathComponent("silence_16k.wav").path] == ok)
+        #expect(kept["/nonexistent.wav"] == nil)
+        #expect(ScoreResume.completedRecords(fromJSONL: "").isEmpty)
+    }
+}
