@@ -27,8 +27,9 @@ extern "C" {
 /// and, for channel c, the `taps` contiguous history floats starting at
 /// `window + c * stride + (frame_k − frame_0)`, where (frame, phase) advances per output by
 /// `frame_step` frames and `phase_step` phases with carry at `phases` (= L), starting at
-/// `(0, phase)`. Mono computes four consecutive outputs at a time; multichannel shares each
-/// row across four channels at a time.
+/// `(0, phase)`. Mono computes four outputs at a time (consecutive ones; or, for L > 1 and
+/// `count` ≥ 2L, in phase order, two rows × two outputs each); multichannel shares each row
+/// across four channels at a time.
 void cdsp_polyphase(
     const float *bank, size_t taps, const float *window, size_t stride, size_t channels,
     size_t phase, size_t frame_step, size_t phase_step, size_t phases, size_t count, float *out);
