@@ -9,6 +9,7 @@ let products: [Product] = [
     .library(name: "DSPCore", targets: ["DSPCore"]),
     .library(name: "DSPSpectral", targets: ["DSPSpectral"]),
     .library(name: "DSPAnalysis", targets: ["DSPAnalysis"]),
+    .library(name: "DSPDetection", targets: ["DSPDetection"]),
     .library(name: "DSPIO", targets: ["DSPIO"]),
     .library(name: "DSPScoring", targets: ["DSPScoring"]),
     .executable(name: "dspscore", targets: ["dspscore"]),
@@ -42,7 +43,9 @@ let implementation: [Target] = [
     ),
     // Real FFT over FFTW, windows.
     .target(name: "DSPSpectral", dependencies: ["DSPCore", "CFFTW"]),
-    // Meters and detectors.
+    // Voice activity, music and multiple-speaker detection (spectral, so over FFTW).
+    .target(name: "DSPDetection", dependencies: ["DSPCore", "DSPSpectral"]),
+    // Meters and the environment analyzer (no FFTW).
     .target(
         name: "DSPAnalysis",
         dependencies: ["DSPCore", .product(name: "RealModule", package: "swift-numerics")]
@@ -52,14 +55,14 @@ let implementation: [Target] = [
     // Whole-file scoring for corpora: reads files, runs the analyzers, renders records.
     .target(name: "DSPScoring", dependencies: ["DSPCore", "DSPAnalysis", "DSPIO"]),
     // Umbrella module re-exporting the public modules.
-    .target(name: "SpeechDSP", dependencies: ["DSPCore", "DSPSpectral", "DSPAnalysis", "DSPIO", "DSPScoring"]),
+    .target(name: "SpeechDSP", dependencies: ["DSPCore", "DSPSpectral", "DSPDetection", "DSPAnalysis", "DSPIO", "DSPScoring"]),
     // Plain C reference kernels and run-time (dlopen) bindings to peer libraries, for dspbench
     // only: the library never links a peer, and dspbench runs where peers are absent.
     .target(name: "CBenchSupport", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
     .executableTarget(
         name: "dspbench",
         dependencies: [
-            "DSPCore", "DSPSpectral", "DSPAnalysis", "DSPIO", "CBenchSupport",
+            "DSPCore", "DSPSpectral", "DSPDetection", "DSPAnalysis", "DSPIO", "CBenchSupport",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]
@@ -91,6 +94,7 @@ let peerLibraries: [Target] = [
 let tests: [Target] = [
     .testTarget(name: "DSPCoreTests", dependencies: ["DSPCore", "CSoxr"], exclude: ["Goldens"]),
     .testTarget(name: "DSPSpectralTests", dependencies: ["DSPSpectral"]),
+    .testTarget(name: "DSPDetectionTests", dependencies: ["DSPDetection", "DSPSpectral", "DSPIO"]),
     .testTarget(name: "DSPAnalysisTests", dependencies: ["DSPAnalysis", "CEBUR128"]),
     .testTarget(name: "DSPIOTests", dependencies: ["DSPIO", "DSPCore"]),
     .testTarget(name: "DSPScoringTests", dependencies: ["DSPScoring"], exclude: ["Goldens"]),

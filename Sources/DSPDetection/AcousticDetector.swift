@@ -1,0 +1,300 @@
+import DSPCore
+import DSPSpectral
+
+/// One frame of detection: the spectral features, the cues, the three probabilities, the
+/// live decisions and any segment boundary the frame confirmed.
+public struct DetectionFrame: Sendable {
+    /// The frame's spectral features (its time and hop are in there).
+    public var features: SpectralFeatures
+    /// The cues the decisions were made from.
+    public var cues: DetectionCues
+    /// Probability that the hop contains speech, 0…1 (smoothed).
+    public var speechProbability: Float
+    /// Probability that music is playing, 0…1 (smoothed).
+    public var musicProbability: Float
+    /// Probability that two or more people talk at once, 0…1 (smoothed).
+    public var multiSpeakerProbability: Float
+    /// Whether a speech segment is open after this frame.
+    public var isSpeech: Bool
+    /// Whether a music segment is open after this frame.
+    public var isMusic: Bool
+    /// Whether a multi-speaker segment is open after this frame.
+    public var isMultiSpeaker: Bool
+    /// A speech segment that opened (with its back-dated start) or closed at this frame.
+    public var speechChange: ActivitySegmenter.Transition
+    /// The same for music.
+    public var musicChange: ActivitySegmenter.Transition
+    /// The same for multiple speakers.
+    public var multiSpeakerChange: ActivitySegmenter.Transition
+
+    /// Start of the frame's hop, seconds.
+    public var time: Double { features.time }
+}
+
+/// What a stream's end reports: where still-open segments end, and the summary.
+public struct DetectionEnd: Sendable {
+    /// End of the stream, seconds (input samples / sample rate).
+    public var time: Double
+    /// End of the speech segment still open at the end of the stream, if any.
+    public var speechEndedAt: Double?
+    /// End of the music segment still open, if any.
+    public var musicEndedAt: Double?
+    /// End of the multi-speaker segment still open, if any.
+    public var multiSpeakerEndedAt: Double?
+    /// The stream's summary.
+    public var summary: DetectionSummary
+}
+
+/// A stream's totals.
+public struct DetectionSummary: Equatable, Sendable {
+    /// Stream length, seconds.
+    public var durationSeconds: Double = 0
+    /// Analysis frames.
+    public var frameCount: Int = 0
+    /// Total length of the speech segments, seconds.
+    public var speechSeconds: Double = 0
+    /// Total length of the music segments, seconds.
+    public var musicSeconds: Double = 0
+    /// Total length of the multi-speaker segments, seconds.
+    public var multiSpeakerSeconds: Double = 0
+    /// Number of speech segments.
+    public var speechSegmentCount: Int = 0
+    /// Number of music segments.
+    public var musicSegmentCount: Int = 0
+    /// Number of multi-speaker segments.
+    public var multiSpeakerSegmentCount: Int = 0
+    /// Median of the tracked noise floor over the frames with sound, dBFS (0.5 dB
+    /// resolution); −∞ when every frame was digital silence.
+    public var medianNoiseFloorDBFS: Float = -.infinity
+
+    /// `speechSeconds / durationSeconds`, 0 for an empty stream.
+    public var speechRatio: Double { durationSeconds > 0 ? min(1, speechSeconds / durationSeconds) : 0 }
+    /// `musicSeconds / durationSeconds`.
+    public var musicRatio: Double { durationSeconds > 0 ? min(1, musicSeconds / durationSeconds) : 0 }
+    /// `multiSpeakerSeconds / durationSeconds`.
+    public var multiSpeakerRatio: Double { durationSeconds > 0 ? min(1, multiSpeakerSeconds / durationSeconds) : 0 }
+
+    /// An empty summary.
+    public init() {}
+}
+
+/// Voice activity, music and multiple-speaker detection in one streaming pass.
+///
+/// Samples (mono, at ``Configuration-swift.struct/analysis``'s sample rate, 16 kHz by
+/// default) are pushed in buffers of any size. A ``SpectralAnalyzer`` cuts them into 64 ms
+/// Hann frames every 16 ms; a cue tracker puts each frame in context (noise floor, SNR,
+/// syllable-rate modulation, low-energy ratio, spectral-peak persistence, rhythm, voicing,
+/// pitch stability, second-pitch salience, zero-crossing statistics — ``DetectionCues``);
+/// three ``LogisticModel``s turn cues into probabilities, smoothed over time; and three
+/// ``ActivitySegmenter``s turn probabilities into segments. See `docs/detection.md` for the
+/// algorithms and their evaluation.
+///
+/// All state is allocated in `init`; ``process(_:_:)`` neither allocates nor locks, and
+/// results do not depend on how the input was chunked. One instance serves one stream from one
+/// thread at a time.
+public final class AcousticDetector {
+    /// Everything the detector can be told. Defaults suit 16 kHz speech.
+    public struct Configuration: Equatable, Sendable {
+        /// The spectral analysis (sample rate, window, hop). Default: 16 kHz, 1024 / 256.
+        public var analysis: SpectralAnalyzer.Configuration
+        /// Frames quieter than this (frame level, dBFS) are silence for every detector.
+        /// −120…0; default −70.
+        public var silenceFloorDBFS: Float
+        /// Voice activity: the model over ``VoiceActivityCues`` lanes.
+        public var speechModel: LogisticModel
+        /// Voice activity: smoothing of the probability per frame, 0…0.99 (`p ← a·p + (1−a)·p_new`).
+        public var speechSmoothing: Float
+        /// Voice activity: segment decisions.
+        public var speechSegments: ActivitySegmenter.Configuration
+        /// Music: the model over ``MusicCues`` lanes.
+        public var musicModel: LogisticModel
+        /// Music: probability smoothing per frame, 0…0.99.
+        public var musicSmoothing: Float
+        /// Music: segment decisions.
+        public var musicSegments: ActivitySegmenter.Configuration
+        /// Multiple speakers: the model over ``MultiSpeakerCues`` lanes.
+        public var multiSpeakerModel: LogisticModel
+        /// Multiple speakers: probability smoothing per frame, 0…0.99.
+        public var multiSpeakerSmoothing: Float
+        /// Multiple speakers: segment decisions.
+        public var multiSpeakerSegments: ActivitySegmenter.Configuration
+
+        /// The documented defaults.
+        public init() {
+            analysis = SpectralAnalyzer.Configuration()
+            silenceFloorDBFS = -70
+            speechModel = VoiceActivityCues.defaultModel
+            speechSmoothing = 0.5
+            speechSegments = .init(onThreshold: 0.5, offThreshold: 0.35, minimumActiveSeconds: 0.064, hangoverSeconds: 0.2, paddingSeconds: 0.048)
+            musicModel = MusicCues.defaultModel
+            musicSmoothing = 0.9
+            musicSegments = .init(onThreshold: 0.6, offThreshold: 0.4, minimumActiveSeconds: 0.5, hangoverSeconds: 0.5, paddingSeconds: 0)
+            multiSpeakerModel = MultiSpeakerCues.defaultModel
+            multiSpeakerSmoothing = 0.8
+            multiSpeakerSegments = .init(onThreshold: 0.5, offThreshold: 0.35, minimumActiveSeconds: 0.25, hangoverSeconds: 0.25, paddingSeconds: 0)
+        }
+    }
+
+    /// The configuration, as validated.
+    public let configuration: Configuration
+    /// The spectral front end.
+    public let analyzer: SpectralAnalyzer
+    /// Sample rate, Hz.
+    public var sampleRate: Double { configuration.analysis.sampleRate }
+
+    private let cues: CueTracker
+    private var speech: ActivitySegmenter
+    private var music: ActivitySegmenter
+    private var multiSpeaker: ActivitySegmenter
+    private var speechProbability: Float = 0
+    private var musicProbability: Float = 0
+    private var multiSpeakerProbability: Float = 0
+    private var samples: Int64 = 0
+    private var summary = DetectionSummary()
+    /// Noise-floor histogram for the median: 0.5 dB bins from −140 to +10 dBFS.
+    private let noiseHistogram: UnsafeMutableBufferPointer<Int>
+
+    /// Validates the configuration and allocates everything.
+    ///
+    /// - Throws: ``ConfigurationError`` naming the first bad parameter.
+    public init(configuration: Configuration = Configuration()) throws(ConfigurationError) {
+        let c = configuration
+        try ConfigurationError.check("silenceFloorDBFS", Double(c.silenceFloorDBFS), in: -120...0)
+        for (name, smoothing) in [("speechSmoothing", c.speechSmoothing), ("musicSmoothing", c.musicSmoothing), ("multiSpeakerSmoothing", c.multiSpeakerSmoothing)] {
+            try ConfigurationError.check(name, Double(smoothing), in: 0...0.99)
+        }
+        for (name, s) in [("speechSegments", c.speechSegments), ("musicSegments", c.musicSegments), ("multiSpeakerSegments", c.multiSpeakerSegments)] {
+            guard s.onThreshold >= 0, s.onThreshold <= 1, s.offThreshold >= 0, s.offThreshold <= s.onThreshold,
+                  s.minimumActiveSeconds >= 0, s.hangoverSeconds >= 0, s.paddingSeconds >= 0,
+                  s.minimumActiveSeconds.isFinite, s.hangoverSeconds.isFinite, s.paddingSeconds.isFinite
+            else {
+                throw ConfigurationError(parameter: name, value: "\(s)", expected: "0 ≤ off ≤ on ≤ 1, finite non-negative durations")
+            }
+        }
+        for (name, model) in [("speechModel", c.speechModel), ("musicModel", c.musicModel), ("multiSpeakerModel", c.multiSpeakerModel)] {
+            guard model.bias.isFinite, (0..<8).allSatisfy({ model.weights[$0].isFinite }) else {
+                throw ConfigurationError(parameter: name, value: "\(model)", expected: "finite bias and weights")
+            }
+        }
+        self.configuration = c
+        analyzer = try SpectralAnalyzer(configuration: c.analysis)
+        cues = CueTracker(analyzer: analyzer)
+        speech = ActivitySegmenter(configuration: c.speechSegments)
+        music = ActivitySegmenter(configuration: c.musicSegments)
+        multiSpeaker = ActivitySegmenter(configuration: c.multiSpeakerSegments)
+        noiseHistogram = .allocate(capacity: 300)
+        noiseHistogram.initialize(repeating: 0)
+    }
+
+    deinit { noiseHistogram.deallocate() }
+
+    /// Latency of the per-frame results: one hop (a frame is complete at its hop's end).
+    /// Segment starts are back-dated; segment ends are known a hangover after they happen.
+    public var outputDelay: Int { analyzer.hopLength }
+
+    /// Pushes mono samples and calls `body` for each frame they complete, in order.
+    /// Never allocates. Non-finite samples are the caller's to screen (the front end and the
+    /// scorer replace them by 0 and count them); here they make the affected frames' cues NaN,
+    /// which every probability treats as 0.
+    public func process(_ input: UnsafeBufferPointer<Float>, _ body: (DetectionFrame) -> Void) {
+        samples += Int64(input.count)
+        analyzer.process(input) { frame in body(detect(frame)) }
+    }
+
+    /// Ends the stream: emits the frame of a final partial hop, closes open segments at the
+    /// end of the stream, returns where they end and the summary, and resets.
+    public func flush(_ body: (DetectionFrame) -> Void) -> DetectionEnd {
+        analyzer.flush { frame in body(detect(frame)) }
+        let end = Double(samples) / sampleRate
+        var result = DetectionEnd(time: end, summary: summary)
+        result.summary.durationSeconds = end
+        result.summary.medianNoiseFloorDBFS = medianNoiseFloor()
+        result.speechEndedAt = Self.close(&speech, at: end, seconds: &result.summary.speechSeconds)
+        result.musicEndedAt = Self.close(&music, at: end, seconds: &result.summary.musicSeconds)
+        result.multiSpeakerEndedAt = Self.close(&multiSpeaker, at: end, seconds: &result.summary.multiSpeakerSeconds)
+        reset()
+        return result
+    }
+
+    /// Forgets the stream.
+    public func reset() {
+        analyzer.reset()
+        cues.reset()
+        speech.reset(); music.reset(); multiSpeaker.reset()
+        speechProbability = 0; musicProbability = 0; multiSpeakerProbability = 0
+        samples = 0
+        summary = DetectionSummary()
+        noiseHistogram.update(repeating: 0)
+    }
+
+    private static func close(_ segmenter: inout ActivitySegmenter, at end: Double, seconds: inout Double) -> Double? {
+        let start = segmenter.activeStart
+        guard case .ended(let t) = segmenter.finish(at: end) else { return nil }
+        seconds += t - start
+        return t
+    }
+
+    private func medianNoiseFloor() -> Float {
+        let total = noiseHistogram.reduce(0, +)
+        guard total > 0 else { return -.infinity }
+        var seen = 0
+        for (i, n) in noiseHistogram.enumerated() {
+            seen += n
+            if 2 * seen >= total { return -140 + 0.5 * Float(i) + 0.25 }
+        }
+        return -.infinity
+    }
+
+    private func detect(_ frame: SpectralFrame) -> DetectionFrame {
+        let c = cues.update(frame)
+        let f = frame.features
+        let silent = !(c.levelDBFS >= configuration.silenceFloorDBFS)
+        let duration = Double(f.validCount) / sampleRate
+
+        let pSpeech = silent ? 0 : Self.finite(configuration.speechModel.probability(VoiceActivityCues.vector(f, c, music: musicProbability)))
+        speechProbability = Self.smooth(speechProbability, pSpeech, configuration.speechSmoothing)
+        let pMusic = silent ? 0 : Self.finite(configuration.musicModel.probability(MusicCues.vector(f, c)))
+        musicProbability = Self.smooth(musicProbability, pMusic, configuration.musicSmoothing)
+        let pMulti = silent ? 0 : Self.finite(configuration.multiSpeakerModel.probability(
+            MultiSpeakerCues.vector(f, c, speech: speechProbability, music: musicProbability)))
+        multiSpeakerProbability = Self.smooth(multiSpeakerProbability, pMulti, configuration.multiSpeakerSmoothing)
+
+        let speechStart = speech.activeStart, musicStart = music.activeStart, multiStart = multiSpeaker.activeStart
+        let speechChange = speech.update(probability: speechProbability, time: f.time, duration: duration)
+        let musicChange = music.update(probability: musicProbability, time: f.time, duration: duration)
+        let multiChange = multiSpeaker.update(probability: multiSpeakerProbability, time: f.time, duration: duration)
+        var totals = summary
+        Self.account(speechChange, previousStart: speechStart, seconds: &totals.speechSeconds, count: &totals.speechSegmentCount)
+        Self.account(musicChange, previousStart: musicStart, seconds: &totals.musicSeconds, count: &totals.musicSegmentCount)
+        Self.account(multiChange, previousStart: multiStart, seconds: &totals.multiSpeakerSeconds, count: &totals.multiSpeakerSegmentCount)
+        totals.frameCount += 1
+        summary = totals
+        if !silent, c.noiseFloorDBFS.isFinite {
+            let bin = Int(((c.noiseFloorDBFS + 140) * 2).rounded(.down))
+            noiseHistogram[min(noiseHistogram.count - 1, max(0, bin))] += 1
+        }
+
+        return DetectionFrame(
+            features: f, cues: c,
+            speechProbability: speechProbability, musicProbability: musicProbability,
+            multiSpeakerProbability: multiSpeakerProbability,
+            isSpeech: speech.isActive, isMusic: music.isActive, isMultiSpeaker: multiSpeaker.isActive,
+            speechChange: speechChange, musicChange: musicChange, multiSpeakerChange: multiChange)
+    }
+
+    @inline(__always)
+    private static func finite(_ p: Float) -> Float { p.isFinite ? p : 0 }
+
+    @inline(__always)
+    private static func smooth(_ previous: Float, _ new: Float, _ a: Float) -> Float {
+        a * previous + (1 - a) * new
+    }
+
+    private static func account(_ change: ActivitySegmenter.Transition, previousStart: Double, seconds: inout Double, count: inout Int) {
+        switch change {
+        case .started: count += 1
+        case .ended(let end): seconds += end - previousStart
+        case .none: break
+        }
+    }
+}

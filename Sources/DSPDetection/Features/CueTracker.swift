@@ -1,0 +1,295 @@
+import DSPCore
+import DSPSpectral
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A fixed-capacity ring of the last `capacity` values, with their running sum.
+struct FloatRing {
+    let storage: UnsafeMutableBufferPointer<Float>
+    private(set) var count = 0
+    private var next = 0
+    private(set) var sum: Double = 0
+
+    init(capacity: Int) {
+        storage = .allocate(capacity: max(1, capacity))
+        storage.initialize(repeating: 0)
+    }
+
+    func deallocate() { storage.deallocate() }
+    var capacity: Int { storage.count }
+    var mean: Float { count > 0 ? Float(sum / Double(count)) : 0 }
+
+    mutating func push(_ value: Float) {
+        if count == capacity { sum -= Double(storage[next]) } else { count += 1 }
+        storage[next] = value
+        sum += Double(value)
+        next = (next + 1) % capacity
+    }
+
+    /// The value pushed `age` pushes ago (0 = the latest); 0 when not yet there.
+    func value(age: Int) -> Float {
+        guard age < count else { return 0 }
+        return storage[(next - 1 - age + 2 * capacity) % capacity]
+    }
+
+    mutating func reset() {
+        storage.update(repeating: 0)
+        count = 0
+        next = 0
+        sum = 0
+    }
+}
+
+/// Computes ``DetectionCues`` from the stream of ``SpectralFrame``s: noise tracking, the
+/// rolling summaries and the two-pitch analysis. Allocates in `init` only.
+final class CueTracker {
+    let hopSeconds: Double
+    let bandCount: Int
+    let noise: NoiseFloorTracker
+    private let speechBands: Range<Int>
+
+    // Rolling windows (1 s, 0.5 s, 3 s of hops).
+    private var hopPowers: FloatRing
+    private var zeroCrossings: FloatRing
+    private var fluxes: FloatRing
+    private var persistence: FloatRing
+    private var voiced: FloatRing
+    private var stable: FloatRing
+    private var harmonicities: FloatRing
+    private var secondSalience: FloatRing
+    private var voicedHalfSecond: FloatRing
+    private var pitches: FloatRing
+
+    // 4 Hz band-pass of the speech-band level (a biquad at the frame rate) and its power.
+    private let bandPass: (b0: Float, b2: Float, a1: Float, a2: Float)
+    private var x1: Float = 0, x2: Float = 0, y1: Float = 0, y2: Float = 0
+    private var modulationPower: Float = 0
+    private let modulationSmoothing: Float
+    private var levelStarted = false
+
+    // Spectral peak masks, one bit per bin, for the last `peakLag + 1` frames.
+    private let peakWords: Int
+    private let peakLag = 8
+    private let peakMasks: UnsafeMutableBufferPointer<UInt64>
+    private var peakFrame = 0
+    private let peakBins: Range<Int>
+
+    // Pulse: recomputed every 4 frames.
+    private let pulseLags: ClosedRange<Int>
+    private var lastPulse: Float = 0
+    private var frameCounter = 0
+    private let fluxScratch: UnsafeMutableBufferPointer<Float>
+
+    // Harmonic sieve.
+    private let sieve: HarmonicSieve
+
+    private var cues = DetectionCues()
+
+    init(analyzer: SpectralAnalyzer) {
+        let c = analyzer.configuration
+        hopSeconds = Double(c.hopLength) / c.sampleRate
+        bandCount = c.bandCount
+        noise = NoiseFloorTracker(bandCount: c.bandCount, frameSeconds: hopSeconds)
+        let edges = analyzer.bandEdgesHz
+        let first = edges.firstIndex { $0 >= 300 } ?? 0
+        let last = max(first + 1, edges.lastIndex { $0 <= 4000 } ?? c.bandCount)
+        speechBands = max(0, first - 1)..<min(c.bandCount, last)
+        let second = max(1, Int((1 / hopSeconds).rounded()))
+        let half = max(1, Int((0.5 / hopSeconds).rounded()))
+        hopPowers = FloatRing(capacity: second)
+        zeroCrossings = FloatRing(capacity: half)
+        fluxes = FloatRing(capacity: max(8, Int((3 / hopSeconds).rounded())))
+        persistence = FloatRing(capacity: second)
+        voiced = FloatRing(capacity: second)
+        stable = FloatRing(capacity: second)
+        harmonicities = FloatRing(capacity: second)
+        secondSalience = FloatRing(capacity: half)
+        voicedHalfSecond = FloatRing(capacity: half)
+        pitches = FloatRing(capacity: 8)
+        // RBJ band-pass (constant 0 dB peak gain) at 4 Hz, Q 0.7, at the frame rate.
+        let frameRate = 1 / hopSeconds
+        let w0 = 2 * Double.pi * min(4, frameRate / 4) / frameRate
+        let alpha = sin(w0) / (2 * 0.7)
+        let a0 = 1 + alpha
+        bandPass = (Float(alpha / a0), Float(-alpha / a0), Float(-2 * cos(w0) / a0), Float((1 - alpha) / a0))
+        modulationSmoothing = Float(exp(-hopSeconds / 0.5))
+        let binHz = c.sampleRate / Double(c.windowLength)
+        let bins = c.windowLength / 2 + 1
+        peakBins = max(2, Int(100 / binHz))..<min(bins - 2, Int(5000 / binHz))
+        peakWords = (bins + 63) / 64
+        peakMasks = .allocate(capacity: peakWords * (peakLag + 1))
+        peakMasks.initialize(repeating: 0)
+        pulseLags = max(1, Int((0.3 / hopSeconds).rounded()))...max(2, Int((1.0 / hopSeconds).rounded()))
+        fluxScratch = .allocate(capacity: fluxes.capacity)
+        fluxScratch.initialize(repeating: 0)
+        sieve = HarmonicSieve(binCount: bins, binHz: Float(binHz))
+    }
+
+    deinit {
+        hopPowers.deallocate(); zeroCrossings.deallocate(); fluxes.deallocate()
+        persistence.deallocate(); voiced.deallocate(); stable.deallocate()
+        harmonicities.deallocate(); secondSalience.deallocate(); voicedHalfSecond.deallocate()
+        pitches.deallocate(); peakMasks.deallocate(); fluxScratch.deallocate()
+    }
+
+    func reset() {
+        noise.reset()
+        hopPowers.reset(); zeroCrossings.reset(); fluxes.reset(); persistence.reset()
+        voiced.reset(); stable.reset(); harmonicities.reset(); secondSalience.reset()
+        voicedHalfSecond.reset(); pitches.reset()
+        x1 = 0; x2 = 0; y1 = 0; y2 = 0; modulationPower = 0; levelStarted = false
+        peakMasks.update(repeating: 0); peakFrame = 0
+        lastPulse = 0; frameCounter = 0
+        cues = DetectionCues()
+    }
+
+    /// Updates every cue with one frame and returns them.
+    func update(_ frame: SpectralFrame) -> DetectionCues {
+        let f = frame.features
+        cues.levelDBFS = f.framePower > 0 ? FastLog.decibels(f.framePower) : -.infinity
+
+        // Noise floor and SNRs.
+        noise.update(frame.bandPowers)
+        let noisePowers = noise.noisePowers
+        let smoothed = noise.smoothedPowers
+        var noiseTotal: Float = 0
+        var snrSum: Float = 0
+        var speechSNRSum: Float = 0
+        var speechPower: Float = 0
+        for b in 0..<bandCount {
+            noiseTotal += noisePowers[b]
+            let snr = FastLog.decibels((smoothed[b] + 1e-12) / (noisePowers[b] + 1e-12))
+            let clamped = min(40, max(0, snr))
+            snrSum += clamped
+            if speechBands.contains(b) {
+                speechSNRSum += clamped
+                speechPower += frame.bandPowers[b]
+            }
+        }
+        cues.noiseFloorDBFS = noiseTotal > 0 ? FastLog.decibels(noiseTotal) : -.infinity
+        cues.snrDB = snrSum / Float(bandCount)
+        cues.speechBandSNRDB = speechSNRSum / Float(max(1, speechBands.count))
+
+        // Syllable-rate modulation of the speech-band level.
+        let level = FastLog.decibels(speechPower + 1e-10)
+        if !levelStarted { x1 = level; x2 = level; levelStarted = true }
+        let y = bandPass.b0 * level + bandPass.b2 * x2 - bandPass.a1 * y1 - bandPass.a2 * y2
+        x2 = x1; x1 = level; y2 = y1; y1 = y
+        modulationPower = modulationSmoothing * modulationPower + (1 - modulationSmoothing) * y * y
+        cues.modulationDB = modulationPower.squareRoot()
+
+        // Low-energy frames over the last second.
+        hopPowers.push(f.hopPower)
+        let halfMean = 0.5 * hopPowers.mean
+        var low = 0
+        for i in 0..<hopPowers.count where hopPowers.storage[i] < halfMean { low += 1 }
+        cues.lowEnergyRatio = hopPowers.count > 0 && halfMean > 0 ? Float(low) / Float(hopPowers.count) : 0
+
+        // Zero crossings over the last half second.
+        zeroCrossings.push(f.zeroCrossingRate)
+        let zcrMean = zeroCrossings.mean
+        var zcrVariance: Float = 0
+        for i in 0..<zeroCrossings.count {
+            let d = zeroCrossings.storage[i] - zcrMean
+            zcrVariance += d * d
+        }
+        cues.zeroCrossingMean = zcrMean
+        cues.zeroCrossingDeviation = (zcrVariance / Float(max(1, zeroCrossings.count))).squareRoot()
+
+        // Voicing, pitch stability, harmonicity.
+        let isVoiced = f.harmonicity >= 0.5 && cues.snrDB >= 3
+        voiced.push(isVoiced ? 1 : 0)
+        cues.voicedRatio = voiced.mean
+        harmonicities.push(f.harmonicity)
+        cues.harmonicityMean = harmonicities.mean
+        let earlier = pitches.value(age: 3)
+        pitches.push(isVoiced ? f.pitchHz : 0)
+        if isVoiced {
+            let steady = earlier > 0 && abs(f.pitchHz - earlier) <= 0.02 * earlier
+            stable.push(steady ? 1 : 0)
+        }
+        cues.stablePitchRatio = stable.mean
+
+        // Peak persistence over 128 ms.
+        cues.peakPersistence = updatePeaks(frame.powerSpectrum)
+
+        // Rhythm.
+        fluxes.push(f.fluxDB)
+        frameCounter += 1
+        if frameCounter % 4 == 0 { lastPulse = computePulse() }
+        cues.pulse = lastPulse
+
+        // Two pitches.
+        if isVoiced || (cues.snrDB >= 6 && f.harmonicity >= 0.3) {
+            let result = sieve.analyze(frame.powerSpectrum)
+            cues.dominantPitchHz = result.first
+            cues.secondPitchHz = result.second
+            secondSalience.push(result.ratio)
+            voicedHalfSecond.push(1)
+        } else {
+            cues.dominantPitchHz = 0
+            cues.secondPitchHz = 0
+            secondSalience.push(0)
+            voicedHalfSecond.push(0)
+        }
+        let voicedCount = voicedHalfSecond.sum
+        cues.secondPitchSalience = voicedCount > 0 ? Float(secondSalience.sum / voicedCount) : 0
+        return cues
+    }
+
+    private func updatePeaks(_ power: UnsafeBufferPointer<Float>) -> Float {
+        let slot = peakFrame % (peakLag + 1)
+        let old = (peakFrame + 1) % (peakLag + 1)     // the frame `peakLag` ago
+        let mask = peakMasks.baseAddress! + slot * peakWords
+        let previous = peakMasks.baseAddress! + old * peakWords
+        mask.update(repeating: 0, count: peakWords)
+        var peaks = 0
+        var kept = 0
+        for k in peakBins {
+            let p = power[k]
+            let threshold = 4 * max(power[k - 2], power[k + 2])      // 6 dB
+            if p > threshold, p >= power[k - 1], p >= power[k + 1], p > 1e-11 {
+                mask[k >> 6] |= 1 << UInt64(k & 63)
+                peaks += 1
+                if peakFrame >= peakLag,
+                   Self.isSet(previous, k) || Self.isSet(previous, k - 1) || Self.isSet(previous, k + 1) {
+                    kept += 1
+                }
+            }
+        }
+        peakFrame += 1
+        persistence.push(peaks > 0 ? Float(kept) / Float(peaks) : 0)
+        return persistence.mean
+    }
+
+    @inline(__always)
+    private static func isSet(_ mask: UnsafeMutablePointer<UInt64>, _ bin: Int) -> Bool {
+        mask[bin >> 6] & (1 << UInt64(bin & 63)) != 0
+    }
+
+    private func computePulse() -> Float {
+        let n = fluxes.count
+        guard n > pulseLags.upperBound + 8 else { return 0 }
+        // Oldest first, mean removed.
+        let mean = fluxes.mean
+        for i in 0..<n { fluxScratch[i] = fluxes.value(age: n - 1 - i) - mean }
+        var energy: Float = 0
+        for i in 0..<n { energy += fluxScratch[i] * fluxScratch[i] }
+        guard energy > 1e-6 else { return 0 }
+        var best: Float = 0
+        for lag in pulseLags {
+            var r: Float = 0
+            for i in lag..<n { r += fluxScratch[i] * fluxScratch[i - lag] }
+            // Unbiased normalisation so longer lags are not penalised.
+            let value = (r / Float(n - lag)) / (energy / Float(n))
+            best = max(best, value)
+        }
+        return min(1, max(0, best))
+    }
+}

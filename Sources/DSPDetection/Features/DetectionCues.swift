@@ -1,0 +1,65 @@
+/// The cues the detectors decide from, per analysis frame: the frame's ``SpectralFeatures``
+/// put in context (relative to the tracked noise floor, and summarised over the last 0.5–3 s).
+///
+/// All are causal and level-relative except ``levelDBFS`` and ``noiseFloorDBFS``, so the
+/// detectors work the same from −45 to −6 dBFS.
+@frozen
+public struct DetectionCues: Equatable, Sendable {
+    /// Frame level, dBFS: `10·log10(framePower)` (full-scale sine −3.01); −∞ for silence.
+    public var levelDBFS: Float
+    /// Tracked background noise, dBFS: `10·log10(Σ_b N_b)` over the band noise estimates
+    /// (``NoiseFloorTracker``); −∞ before any sound.
+    public var noiseFloorDBFS: Float
+    /// Segmental SNR, dB: mean over all bands of `clamp(10·log10(S_b / N_b), 0, 40)`, `S_b` the
+    /// smoothed band power and `N_b` its noise estimate.
+    public var snrDB: Float
+    /// The same over the bands between 300 and 4000 Hz (the speech band).
+    public var speechBandSNRDB: Float
+    /// Syllable-rate modulation depth, dB: RMS over ~0.5 s of the speech-band level (dB)
+    /// band-passed around 4 Hz (2nd-order, Q 0.7). Speech ≈ 6–12 dB; steady noise < 2 dB.
+    /// Reference: E. Scheirer, M. Slaney, "Construction and evaluation of a robust multifeature
+    /// speech/music discriminator", ICASSP 1997 (4 Hz modulation energy).
+    public var modulationDB: Float
+    /// Fraction of the last second's hops whose power is below half the second's mean power
+    /// (Scheirer & Slaney's "percentage of low-energy frames"): high for speech, low for music.
+    public var lowEnergyRatio: Float
+    /// Fraction of the frame's spectral peaks (100–5000 Hz, ≥ 6 dB above both neighbours two
+    /// bins away) that were also peaks (±1 bin) 128 ms earlier, averaged over the last second:
+    /// sustained notes score high, speech harmonics that glide score lower, noise low.
+    public var peakPersistence: Float
+    /// Rhythmic regularity: the highest normalised autocorrelation of the spectral flux over
+    /// the last 3 s at lags of 0.3–1.0 s (50–200 beats per minute), 0…1.
+    public var pulse: Float
+    /// Fraction of the last second's frames that are voiced (harmonicity ≥ 0.5 and SNR ≥ 3 dB).
+    public var voicedRatio: Float
+    /// Fraction of the last second's voiced frames whose pitch is within 2 % of the pitch
+    /// 64 ms earlier: held notes score high.
+    public var stablePitchRatio: Float
+    /// Mean harmonicity over the last second.
+    public var harmonicityMean: Float
+    /// Second-pitch salience over the last 0.5 s: the harmonic-sieve salience of the strongest
+    /// pitch left after cancelling the harmonics of the strongest one, relative to it, averaged
+    /// over the voiced frames (0 when none). One talker ≈ 0–0.3; two ≈ 0.4–1. Reference:
+    /// A. Klapuri, "Multiple fundamental frequency estimation based on harmonicity and spectral
+    /// smoothness", IEEE Trans. Speech and Audio Processing 11(6), 2003 (iterative estimation
+    /// and cancellation).
+    public var secondPitchSalience: Float
+    /// Dominant pitch of the frame from the harmonic sieve, Hz (0 when unvoiced).
+    public var dominantPitchHz: Float
+    /// Second pitch, Hz (0 when none).
+    public var secondPitchHz: Float
+    /// Mean zero-crossing rate over the last 0.5 s.
+    public var zeroCrossingMean: Float
+    /// Standard deviation of the zero-crossing rate over the last 0.5 s (the classic
+    /// multi-talker heuristic; alone it flags most single talkers too).
+    public var zeroCrossingDeviation: Float
+
+    /// All-zero cues with −∞ levels.
+    @inlinable
+    public init() {
+        levelDBFS = -.infinity; noiseFloorDBFS = -.infinity; snrDB = 0; speechBandSNRDB = 0
+        modulationDB = 0; lowEnergyRatio = 0; peakPersistence = 0; pulse = 0; voicedRatio = 0
+        stablePitchRatio = 0; harmonicityMean = 0; secondPitchSalience = 0; dominantPitchHz = 0
+        secondPitchHz = 0; zeroCrossingMean = 0; zeroCrossingDeviation = 0
+    }
+}

@@ -1,0 +1,151 @@
+import DSPSpectral
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Finds the two strongest simultaneous pitches of a frame by harmonic sieving with
+/// cancellation (after Klapuri 2003).
+///
+/// From the power spectrum it forms a peak spectrum `S[k] = max(0, L[k] − L̄[k])`: the level in
+/// dB above its local mean over ±120 Hz, which keeps harmonic peaks and flattens formants and
+/// noise. A candidate `f0` (70–400 Hz, 1/24-octave grid) scores the mean of `S` at its
+/// harmonics below 3.5 kHz (the largest of the three nearest bins), minus the mean at the
+/// points half-way between them (which rejects `2·f0`). Between candidates scoring within 15 %
+/// of the best, the highest wins (which rejects `f0/2`). The winner's harmonics (±1 bin) are
+/// then removed and the sieve run again, skipping candidates near simple ratios of the first
+/// pitch (1/3, 1/2, 2/3, 1, 3/2, 2, 3: those share most harmonics). The second score relative
+/// to the first is the second-pitch salience: one voice leaves little but noise behind, two
+/// voices leave a second comb.
+final class HarmonicSieve {
+    struct Result {
+        var first: Float
+        var second: Float
+        var ratio: Float
+    }
+
+    private let binHz: Float
+    private let topBin: Int
+    private let halfWidth: Int
+    private let candidates: UnsafeMutableBufferPointer<Float>
+    /// Harmonic bins of all candidates, back to back; `offsets[c]..<offsets[c+1]` is candidate c.
+    private let harmonicBins: UnsafeMutableBufferPointer<Int32>
+    private let halfBins: UnsafeMutableBufferPointer<Int32>
+    private let offsets: UnsafeMutableBufferPointer<Int>
+    private let levels: UnsafeMutableBufferPointer<Float>
+    private let prefix: UnsafeMutableBufferPointer<Float>
+    private let peaks: UnsafeMutableBufferPointer<Float>
+    private let scores: UnsafeMutableBufferPointer<Float>
+
+    init(binCount: Int, binHz: Float, minimumPitchHz: Float = 70, maximumPitchHz: Float = 400, maximumHarmonicHz: Float = 3500) {
+        self.binHz = binHz
+        halfWidth = max(2, Int((120 / binHz).rounded()))
+        topBin = min(binCount - 2 - halfWidth, Int(maximumHarmonicHz / binHz))
+        let steps = Int((24 * log2(Double(maximumPitchHz / minimumPitchHz))).rounded(.down)) + 1
+        candidates = .allocate(capacity: steps)
+        offsets = .allocate(capacity: steps + 1)
+        var bins: [Int32] = []
+        var halves: [Int32] = []
+        for c in 0..<steps {
+            let f0 = Float(Double(minimumPitchHz) * exp2(Double(c) / 24))
+            candidates[c] = f0
+            offsets[c] = bins.count
+            var h: Float = 1
+            while h * f0 / binHz <= Float(topBin - 1) {
+                bins.append(Int32((h * f0 / binHz).rounded()))
+                halves.append(Int32(((h - 0.5) * f0 / binHz).rounded()))
+                h += 1
+            }
+        }
+        offsets[steps] = bins.count
+        harmonicBins = .allocate(capacity: max(1, bins.count))
+        halfBins = .allocate(capacity: max(1, halves.count))
+        for (i, b) in bins.enumerated() { harmonicBins[i] = b }
+        for (i, b) in halves.enumerated() { halfBins[i] = b }
+        levels = .allocate(capacity: binCount); levels.initialize(repeating: 0)
+        prefix = .allocate(capacity: binCount + 1); prefix.initialize(repeating: 0)
+        peaks = .allocate(capacity: binCount); peaks.initialize(repeating: 0)
+        scores = .allocate(capacity: steps); scores.initialize(repeating: 0)
+    }
+
+    deinit {
+        candidates.deallocate(); offsets.deallocate(); harmonicBins.deallocate()
+        halfBins.deallocate(); levels.deallocate(); prefix.deallocate(); peaks.deallocate()
+        scores.deallocate()
+    }
+
+    func analyze(_ power: UnsafeBufferPointer<Float>) -> Result {
+        let end = topBin + halfWidth + 1
+        var running: Float = 0
+        prefix[0] = 0
+        for k in 0..<end {
+            let l = FastLog.decibels(power[k] + 1e-12)
+            levels[k] = l
+            running += l
+            prefix[k + 1] = running
+        }
+        for k in 0..<(topBin + 1) {
+            let lo = max(0, k - halfWidth), hi = min(end, k + halfWidth + 1)
+            let localMean = (prefix[hi] - prefix[lo]) / Float(hi - lo)
+            peaks[k] = max(0, levels[k] - localMean)
+        }
+        let (firstIndex, firstScore) = best(excludingRatiosOf: nil)
+        guard firstIndex >= 0, firstScore > 1 else { return Result(first: 0, second: 0, ratio: 0) }
+        let f1 = candidates[firstIndex]
+        // Cancel the first pitch's harmonics.
+        var h: Float = 1
+        while h * f1 / binHz <= Float(topBin) {
+            let b = Int((h * f1 / binHz).rounded())
+            for k in max(0, b - 1)...min(topBin, b + 1) { peaks[k] = 0 }
+            h += 1
+        }
+        let (secondIndex, secondScore) = best(excludingRatiosOf: f1)
+        guard secondIndex >= 0, secondScore > 0 else { return Result(first: f1, second: 0, ratio: 0) }
+        return Result(first: f1, second: candidates[secondIndex], ratio: min(1, secondScore / firstScore))
+    }
+
+    private func score(_ c: Int) -> Float {
+        let lo = offsets[c], hi = offsets[c + 1]
+        guard hi > lo else { return 0 }
+        var onHarmonics: Float = 0
+        var between: Float = 0
+        for i in lo..<hi {
+            let b = Int(harmonicBins[i])
+            onHarmonics += max(peaks[b], max(peaks[b - 1], peaks[b + 1]))
+            between += peaks[Int(halfBins[i])]
+        }
+        return (onHarmonics - between) / Float(hi - lo)
+    }
+
+    private func best(excludingRatiosOf pitch: Float?) -> (Int, Float) {
+        var bestIndex = -1
+        var bestScore: Float = 0
+        let count = offsets.count - 1
+        for c in 0..<count {
+            if let pitch, Self.nearSimpleRatio(candidates[c] / pitch) { scores[c] = -.infinity; continue }
+            let s = score(c)
+            scores[c] = s
+            if s > bestScore { bestScore = s; bestIndex = c }
+        }
+        guard bestIndex >= 0 else { return (-1, 0) }
+        // Prefer a candidate an octave or more above scoring close to the best (rejects
+        // sub-octaves, which hit the same harmonics plus empty bins).
+        var chosen = bestIndex
+        for c in stride(from: count - 1, to: bestIndex + 20, by: -1) where scores[c] >= 0.85 * bestScore {
+            chosen = c
+            break
+        }
+        return (chosen, scores[chosen])
+    }
+
+    private static func nearSimpleRatio(_ r: Float) -> Bool {
+        let targets = SIMD8<Float>(1.0 / 3, 0.5, 2.0 / 3, 1, 1.5, 2, 3, 1000)
+        let deviation = SIMD8<Float>(repeating: r) / targets - 1
+        return any((deviation .< 0.04) .& (deviation .> -0.04))
+    }
+}
+

@@ -1,0 +1,358 @@
+import DSPCore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A short-time Fourier analysis of a mono stream that computes, per frame, the spectral and
+/// temporal features the detectors use (``SpectralFeatures``).
+///
+/// Samples are pushed in buffers of any length; every ``hopLength`` samples the analyzer
+/// windows the last ``windowLength`` samples (periodic Hann), transforms them with
+/// ``RealFFT`` and calls back with a ``SpectralFrame``. Frames are causal (a frame never looks
+/// past the end of its hop) and depend only on stream positions, so results do not depend on
+/// how the input is chunked. At end of stream ``flush(_:)`` emits the frame for a final
+/// partial hop, so every input sample belongs to exactly one frame's hop.
+///
+/// Everything is allocated in `init`; ``process(_:_:)`` does not allocate or lock.
+///
+/// ```swift
+/// let analyzer = try SpectralAnalyzer()                       // 16 kHz: 64 ms every 16 ms
+/// analyzer.process(samples) { frame in print(frame.features.pitchHz) }
+/// analyzer.flush { frame in … }
+/// ```
+public final class SpectralAnalyzer {
+    /// Analysis geometry and ranges. Defaults suit speech at 16 kHz.
+    public struct Configuration: Equatable, Sendable {
+        /// Sample rate of the stream, Hz. Range 8000…96000; default 16000.
+        public var sampleRate: Double
+        /// Window (and FFT) length in samples: even, 64…16384; default 1024 (64 ms at 16 kHz,
+        /// long enough for two periods of a 60 Hz voice).
+        public var windowLength: Int
+        /// Samples between frames, 1…`windowLength`; default 256 (16 ms at 16 kHz).
+        public var hopLength: Int
+        /// Pitch search range, Hz; default 60…400 (adult and child voices). The upper bound must
+        /// be below `sampleRate / 4` and the lower bound's period must fit twice in the window.
+        public var pitchRangeHz: ClosedRange<Double>
+        /// Bins used for flatness and entropy, Hz; default 100…7000 (below the Nyquist
+        /// frequency; clipped to it).
+        public var analysisBandHz: ClosedRange<Double>
+        /// Number of mel-spaced bands for band powers, 4…64; default 20.
+        public var bandCount: Int
+        /// Band layout: lower edge of the first and upper edge of the last band, Hz; default
+        /// 80…7800 (clipped below the Nyquist frequency).
+        public var bandRangeHz: ClosedRange<Double>
+
+        /// Creates a configuration; every parameter has the documented default.
+        public init(
+            sampleRate: Double = 16_000, windowLength: Int = 1024, hopLength: Int = 256,
+            pitchRangeHz: ClosedRange<Double> = 60...400, analysisBandHz: ClosedRange<Double> = 100...7000,
+            bandCount: Int = 20, bandRangeHz: ClosedRange<Double> = 80...7800
+        ) {
+            self.sampleRate = sampleRate
+            self.windowLength = windowLength
+            self.hopLength = hopLength
+            self.pitchRangeHz = pitchRangeHz
+            self.analysisBandHz = analysisBandHz
+            self.bandCount = bandCount
+            self.bandRangeHz = bandRangeHz
+        }
+    }
+
+    /// The configuration, as validated.
+    public let configuration: Configuration
+    /// Window length `N`, samples.
+    public let windowLength: Int
+    /// Hop, samples.
+    public let hopLength: Int
+    /// Bins in the power spectrum, `N/2 + 1`.
+    public var binCount: Int { windowLength / 2 + 1 }
+    /// Band edges in Hz, `bandCount + 1` values (mel-spaced).
+    public let bandEdgesHz: [Float]
+    /// Latency: a frame is complete at the end of its hop, so results lag the hop start by one
+    /// hop (`hopLength` samples).
+    public var outputDelay: Int { hopLength }
+
+    private let sampleRate: Double
+    private let reframer: Reframer
+    private let fft: RealFFT
+    private let window: UnsafeMutableBufferPointer<Float>
+    private let windowSum: Float
+    private let powerScale: Float
+    private let windowed: UnsafeMutableBufferPointer<Float>
+    private let real: UnsafeMutableBufferPointer<Float>
+    private let imaginary: UnsafeMutableBufferPointer<Float>
+    private let power: UnsafeMutableBufferPointer<Float>
+    private let autocorrelation: UnsafeMutableBufferPointer<Float>
+    /// `r_w(τ)/r_w(0)` of the window, for τ up to the longest lag.
+    private let windowAutocorrelation: UnsafeMutableBufferPointer<Float>
+    private let bandPowers: UnsafeMutableBufferPointer<Float>
+    private let previousBandLevels: UnsafeMutableBufferPointer<Float>
+    /// First bin of each band, `bandCount + 1` values (the last is one past the end).
+    private let bandBins: UnsafeMutableBufferPointer<Int>
+    private let analysisBins: Range<Int>
+    private let lagRange: ClosedRange<Int>
+    private var frameIndex: Int64 = 0
+    private var hasPrevious = false
+
+    /// Builds the window, the FFT plans and all buffers.
+    ///
+    /// - Throws: ``ConfigurationError`` naming the first parameter out of range.
+    public init(configuration: Configuration = Configuration()) throws(ConfigurationError) {
+        let c = configuration
+        try ConfigurationError.check("sampleRate", c.sampleRate, in: 8000...96_000)
+        try ConfigurationError.check("windowLength", c.windowLength, in: 64...16_384)
+        guard c.windowLength % 2 == 0 else {
+            throw ConfigurationError(parameter: "windowLength", value: c.windowLength, expected: "even")
+        }
+        try ConfigurationError.check("hopLength", c.hopLength, in: 1...c.windowLength)
+        try ConfigurationError.check("bandCount", c.bandCount, in: 4...64)
+        let nyquist = c.sampleRate / 2
+        guard c.pitchRangeHz.lowerBound > 0, c.pitchRangeHz.upperBound < c.sampleRate / 4,
+              c.sampleRate / c.pitchRangeHz.lowerBound * 2 <= Double(c.windowLength)
+        else {
+            throw ConfigurationError(
+                parameter: "pitchRangeHz", value: "\(c.pitchRangeHz)",
+                expected: "above \(2 * c.sampleRate / Double(c.windowLength)) Hz, below \(c.sampleRate / 4) Hz")
+        }
+        guard c.analysisBandHz.lowerBound >= 0, c.analysisBandHz.lowerBound < nyquist * 0.9 else {
+            throw ConfigurationError(parameter: "analysisBandHz", value: "\(c.analysisBandHz)", expected: "0 Hz ... below Nyquist")
+        }
+        guard c.bandRangeHz.lowerBound > 0, c.bandRangeHz.lowerBound < nyquist * 0.5 else {
+            throw ConfigurationError(parameter: "bandRangeHz", value: "\(c.bandRangeHz)", expected: "above 0 Hz, lower edge below Nyquist/2")
+        }
+        self.configuration = c
+        sampleRate = c.sampleRate
+        windowLength = c.windowLength
+        hopLength = c.hopLength
+        reframer = try Reframer(configuration: .init(frameLength: c.windowLength, hopLength: c.hopLength))
+        fft = try RealFFT(size: c.windowLength)
+        let n = c.windowLength
+        let bins = n / 2 + 1
+        let binHz = c.sampleRate / Double(n)
+
+        window = .allocate(capacity: n)
+        var sum = 0.0, sumSquares = 0.0
+        for i in 0..<n {
+            let w = Window.coefficient(.hann, index: i, length: n, symmetry: .periodic)
+            window[i] = Float(w)
+            sum += w
+            sumSquares += w * w
+        }
+        windowSum = Float(sum)
+        powerScale = Float(1 / (Double(n) * sumSquares))
+        windowed = .allocate(capacity: n); windowed.initialize(repeating: 0)
+        real = .allocate(capacity: bins); real.initialize(repeating: 0)
+        imaginary = .allocate(capacity: bins); imaginary.initialize(repeating: 0)
+        power = .allocate(capacity: bins); power.initialize(repeating: 0)
+        autocorrelation = .allocate(capacity: n); autocorrelation.initialize(repeating: 0)
+
+        let minLag = max(2, Int((c.sampleRate / c.pitchRangeHz.upperBound).rounded(.down)))
+        let maxLag = min(n / 2 - 1, Int((c.sampleRate / c.pitchRangeHz.lowerBound).rounded(.up)))
+        lagRange = minLag...maxLag
+        windowAutocorrelation = .allocate(capacity: maxLag + 2)
+        var r0 = 0.0
+        for i in 0..<n { r0 += Double(window[i]) * Double(window[i]) }
+        for lag in 0...(maxLag + 1) {
+            var r = 0.0
+            for i in 0..<(n - lag) { r += Double(window[i]) * Double(window[i + lag]) }
+            windowAutocorrelation[lag] = Float(r / r0)
+        }
+
+        let top = min(c.analysisBandHz.upperBound, nyquist)
+        let lowBin = max(1, Int((c.analysisBandHz.lowerBound / binHz).rounded(.up)))
+        let highBin = max(lowBin + 1, min(bins - 1, Int((top / binHz).rounded(.down)) + 1))
+        analysisBins = lowBin..<highBin
+
+        let bandTop = min(c.bandRangeHz.upperBound, nyquist * 0.98)
+        func mel(_ f: Double) -> Double { 2595 * log10(1 + f / 700) }
+        func hertz(_ m: Double) -> Double { 700 * (pow(10, m / 2595) - 1) }
+        let melLow = mel(c.bandRangeHz.lowerBound), melHigh = mel(bandTop)
+        var edges: [Float] = []
+        bandBins = .allocate(capacity: c.bandCount + 1)
+        var previousBin = -1
+        for b in 0...c.bandCount {
+            let f = hertz(melLow + (melHigh - melLow) * Double(b) / Double(c.bandCount))
+            edges.append(Float(f))
+            // Each band holds at least one bin.
+            let bin = max(previousBin + 1, Int((f / binHz).rounded()))
+            bandBins[b] = min(bin, bins)
+            previousBin = bin
+        }
+        bandEdgesHz = edges
+        bandPowers = .allocate(capacity: c.bandCount); bandPowers.initialize(repeating: 0)
+        previousBandLevels = .allocate(capacity: c.bandCount); previousBandLevels.initialize(repeating: 0)
+        prime()
+    }
+
+    deinit {
+        window.deallocate(); windowed.deallocate(); real.deallocate(); imaginary.deallocate()
+        power.deallocate(); autocorrelation.deallocate(); windowAutocorrelation.deallocate()
+        bandPowers.deallocate(); previousBandLevels.deallocate(); bandBins.deallocate()
+    }
+
+    /// Fills the window's history with zeros so that frame 0's hop starts at sample 0.
+    private func prime() {
+        let history = windowLength - hopLength
+        guard history > 0 else { return }
+        // `windowed` is scratch here: its zeros are the history.
+        windowed.update(repeating: 0)
+        reframer.process(UnsafeBufferPointer(rebasing: windowed[..<history])) { _, _ in }
+    }
+
+    /// Pushes `input` and calls `body` for each frame it completes, in order. Never allocates.
+    public func process(_ input: UnsafeBufferPointer<Float>, _ body: (SpectralFrame) -> Void) {
+        reframer.process(input) { frame, info in
+            analyze(frame, validCount: hopLength, body)
+        }
+    }
+
+    /// Ends the stream: emits the frame of a final partial hop (zero-padded; its
+    /// ``SpectralFeatures/validCount`` is the real sample count), then resets.
+    public func flush(_ body: (SpectralFrame) -> Void) {
+        let history = windowLength - hopLength
+        reframer.flush { frame, info in
+            let valid = info.validCount - history
+            if valid > 0 { analyze(frame, validCount: valid, body) }
+        }
+        reset()
+    }
+
+    /// Forgets the stream; the next ``process(_:_:)`` starts at frame 0.
+    public func reset() {
+        reframer.reset()
+        frameIndex = 0
+        hasPrevious = false
+        previousBandLevels.update(repeating: 0)
+        prime()
+    }
+
+    private func analyze(_ frame: UnsafeBufferPointer<Float>, validCount: Int, _ body: (SpectralFrame) -> Void) {
+        let n = windowLength
+        let bins = n / 2 + 1
+        var features = SpectralFeatures()
+        features.index = frameIndex
+        features.time = Double(frameIndex) * Double(hopLength) / sampleRate
+        features.validCount = validCount
+        frameIndex += 1
+
+        // Hop energy and zero crossings, over the hop's real samples.
+        let hopStart = n - hopLength
+        var hopEnergy: Float = 0
+        var crossings = 0
+        var previousNegative = frame[hopStart] < 0
+        for i in hopStart..<(hopStart + validCount) {
+            let x = frame[i]
+            hopEnergy += x * x
+            let negative = x < 0
+            if negative != previousNegative { crossings += 1 }
+            previousNegative = negative
+        }
+        features.hopPower = hopEnergy / Float(validCount)
+        features.zeroCrossingRate = validCount > 1 ? Float(crossings) / Float(validCount - 1) : 0
+
+        // Window with the (window-weighted) mean removed.
+        var weightedSum: Float = 0
+        for i in 0..<n { weightedSum += frame[i] * window[i] }
+        let mean = weightedSum / windowSum
+        for i in 0..<n { windowed[i] = (frame[i] - mean) * window[i] }
+
+        fft.forward(UnsafeBufferPointer(windowed), real: real, imaginary: imaginary)
+        var total: Float = 0
+        var weightedFrequency: Float = 0
+        let binHz = Float(sampleRate) / Float(n)
+        for k in 0..<bins {
+            let magnitude = real[k] * real[k] + imaginary[k] * imaginary[k]
+            let p = magnitude * powerScale * (k == 0 || k == bins - 1 ? 1 : 2)
+            power[k] = p
+            real[k] = magnitude          // |Y|², for the autocorrelation below
+            imaginary[k] = 0
+            total += p
+            weightedFrequency += p * Float(k) * binHz
+        }
+        features.framePower = total
+
+        // Bands and flux.
+        let bandCount = configuration.bandCount
+        var flux: Float = 0
+        for b in 0..<bandCount {
+            var sum: Float = 0
+            for k in bandBins[b]..<bandBins[b + 1] { sum += power[k] }
+            bandPowers[b] = sum
+            let level = FastLog.decibels(sum + 1e-10)
+            if hasPrevious { flux += max(0, level - previousBandLevels[b]) }
+            previousBandLevels[b] = level
+        }
+        features.fluxDB = hasPrevious ? flux / Float(bandCount) : 0
+        hasPrevious = true
+
+        if total > 1e-14 {
+            features.centroidHz = weightedFrequency / total
+            let target = 0.85 * total
+            var cumulative: Float = 0
+            var rolloffBin = bins - 1
+            for k in 0..<bins {
+                cumulative += power[k]
+                if cumulative >= target { rolloffBin = k; break }
+            }
+            features.rolloffHz = Float(rolloffBin) * binHz
+
+            // Flatness and entropy from one pass of log2 over the analysis band.
+            var bandSum: Float = 0
+            var logSum: Float = 0
+            var weightedLogSum: Float = 0
+            for k in analysisBins {
+                let p = power[k] + 1e-12
+                let l = FastLog.log2(p)
+                bandSum += p
+                logSum += l
+                weightedLogSum += p * l
+            }
+            let count = Float(analysisBins.count)
+            let meanLog = logSum / count
+            let logMean = FastLog.log2(bandSum / count)
+            features.flatness = min(1, max(0, exp2(meanLog - logMean)))
+            let entropyBits = FastLog.log2(bandSum) - weightedLogSum / bandSum
+            features.entropy = min(1, max(0, entropyBits / FastLog.log2(count)))
+
+            // Autocorrelation = inverse FFT of |Y|² (circular; the window's tails make the wrap
+            // negligible over the pitch lags), normalised and corrected for the window.
+            fft.inverse(real: UnsafeBufferPointer(real), imaginary: UnsafeBufferPointer(imaginary), into: autocorrelation)
+            let r0 = autocorrelation[0]
+            if r0 > 0 {
+                var bestLag = 0
+                var bestScore: Float = 0
+                var bestRho: Float = 0
+                let minLag = Float(lagRange.lowerBound)
+                for lag in lagRange {
+                    let rho = autocorrelation[lag] / (r0 * windowAutocorrelation[lag])
+                    // Boersma's octave cost (0.01 per octave) favours the shortest period.
+                    let score = rho - 0.01 * FastLog.log2(Float(lag) / minLag)
+                    if score > bestScore, autocorrelation[lag] >= autocorrelation[lag - 1],
+                       autocorrelation[lag] >= autocorrelation[lag + 1] {
+                        bestScore = score
+                        bestLag = lag
+                        bestRho = rho
+                    }
+                }
+                if bestLag > 0 {
+                    features.harmonicity = min(1, bestRho)
+                    let left = autocorrelation[bestLag - 1], centre = autocorrelation[bestLag], right = autocorrelation[bestLag + 1]
+                    let denominator = left - 2 * centre + right
+                    let offset = denominator < 0 ? 0.5 * (left - right) / denominator : 0
+                    features.pitchHz = Float(sampleRate) / (Float(bestLag) + max(-0.5, min(0.5, offset)))
+                }
+            }
+        }
+        body(SpectralFrame(
+            features: features,
+            powerSpectrum: UnsafeBufferPointer(power),
+            bandPowers: UnsafeBufferPointer(bandPowers),
+            windowedSamples: UnsafeBufferPointer(windowed),
+            binWidthHz: binHz))
+    }
+}
