@@ -53,7 +53,7 @@ let implementation: [Target] = [
     // Audio files over libsndfile.
     .target(name: "DSPIO", dependencies: ["DSPCore", "CSndFile"]),
     // Whole-file scoring for corpora: reads files, runs the analyzers, renders records.
-    .target(name: "DSPScoring", dependencies: ["DSPCore", "DSPAnalysis", "DSPIO"]),
+    .target(name: "DSPScoring", dependencies: ["DSPCore", "DSPAnalysis", "DSPDetection", "DSPIO"]),
     // Umbrella module re-exporting the public modules.
     .target(name: "SpeechDSP", dependencies: ["DSPCore", "DSPSpectral", "DSPDetection", "DSPAnalysis", "DSPIO", "DSPScoring"]),
     // Plain C reference kernels and run-time (dlopen) bindings to peer libraries, for dspbench

@@ -118,6 +118,12 @@ public final class AcousticDetector {
         public var multiSpeakerSmoothing: Float
         /// Multiple speakers: segment decisions.
         public var multiSpeakerSegments: ActivitySegmenter.Configuration
+        /// Whether to detect music. Off skips the rhythm and peak-persistence cues; music
+        /// probabilities are then 0. Default on.
+        public var detectsMusic: Bool
+        /// Whether to detect multiple speakers. Off skips the harmonic sieve (the costliest
+        /// cue); multi-speaker probabilities are then 0. Default on.
+        public var detectsMultipleSpeakers: Bool
 
         /// The documented defaults.
         public init() {
@@ -132,6 +138,8 @@ public final class AcousticDetector {
             multiSpeakerModel = MultiSpeakerCues.defaultModel
             multiSpeakerSmoothing = 0.8
             multiSpeakerSegments = .init(onThreshold: 0.5, offThreshold: 0.35, minimumActiveSeconds: 0.25, hangoverSeconds: 0.25, paddingSeconds: 0)
+            detectsMusic = true
+            detectsMultipleSpeakers = true
         }
     }
 
@@ -178,7 +186,7 @@ public final class AcousticDetector {
         }
         self.configuration = c
         analyzer = try SpectralAnalyzer(configuration: c.analysis)
-        cues = CueTracker(analyzer: analyzer)
+        cues = CueTracker(analyzer: analyzer, music: c.detectsMusic, multipleSpeakers: c.detectsMultipleSpeakers)
         speech = ActivitySegmenter(configuration: c.speechSegments)
         music = ActivitySegmenter(configuration: c.musicSegments)
         multiSpeaker = ActivitySegmenter(configuration: c.multiSpeakerSegments)
@@ -253,9 +261,9 @@ public final class AcousticDetector {
 
         let pSpeech = silent ? 0 : Self.finite(configuration.speechModel.probability(VoiceActivityCues.vector(f, c, music: musicProbability)))
         speechProbability = Self.smooth(speechProbability, pSpeech, configuration.speechSmoothing)
-        let pMusic = silent ? 0 : Self.finite(configuration.musicModel.probability(MusicCues.vector(f, c)))
+        let pMusic = silent || !configuration.detectsMusic ? 0 : Self.finite(configuration.musicModel.probability(MusicCues.vector(f, c)))
         musicProbability = Self.smooth(musicProbability, pMusic, configuration.musicSmoothing)
-        let pMulti = silent ? 0 : Self.finite(configuration.multiSpeakerModel.probability(
+        let pMulti = silent || !configuration.detectsMultipleSpeakers ? 0 : Self.finite(configuration.multiSpeakerModel.probability(
             MultiSpeakerCues.vector(f, c, speech: speechProbability, music: musicProbability)))
         multiSpeakerProbability = Self.smooth(multiSpeakerProbability, pMulti, configuration.multiSpeakerSmoothing)
 

@@ -51,13 +51,26 @@ extension FileScore {
             "channel_layout": {"enum": ["mono", "stereo", "5.0", "5.1", "equal"], "description": "BS.1770 channel weighting used."}
           }
         },
+        "detection": {
+          "type": "object", "description": "Voice activity, music and multiple speakers (AcousticDetector on the file mixed to mono at 16 kHz). Absent for failed files and when --analyses has none of speech, music, speakers.",
+          "required": ["speech_ratio", "music_ratio", "multi_speaker_ratio", "speech_seconds", "speech_segments", "noise_floor_dbfs"],
+          "properties": {
+            "speech_ratio": {"type": "number", "minimum": 0, "maximum": 1, "description": "Fraction of the duration inside speech segments."},
+            "music_ratio": {"type": ["number", "null"], "minimum": 0, "maximum": 1, "description": "Fraction inside music segments; null when music detection was off."},
+            "multi_speaker_ratio": {"type": ["number", "null"], "minimum": 0, "maximum": 1, "description": "Fraction inside segments where two or more people talk at once; null when that detection was off."},
+            "speech_seconds": {"type": "number", "minimum": 0, "description": "Total speech, seconds."},
+            "speech_segments": {"type": "integer", "minimum": 0, "description": "Number of speech segments."},
+            "noise_floor_dbfs": {"type": ["number", "null"], "description": "Median tracked background-noise level over frames with sound, dBFS; null for digital silence."}
+          }
+        },
         "provenance": {
           "type": "object", "required": ["library", "version", "frame_length", "clip_threshold"],
           "properties": {
             "library": {"const": "SpeechDSP"},
             "version": {"type": "string"},
             "frame_length": {"type": "integer", "minimum": 1},
-            "clip_threshold": {"type": "number", "exclusiveMinimum": 0}
+            "clip_threshold": {"type": "number", "exclusiveMinimum": 0},
+            "analyses": {"type": "string", "description": "The analyses run, comma-separated (levels, loudness, speech, music, speakers)."}
           }
         }
       }

@@ -114,9 +114,12 @@ public struct FileScore: Codable, Equatable, Sendable {
         public var frameLength: Int
         /// |x| at or above which a sample counts as clipped.
         public var clipThreshold: Float
+        /// The analyses run, comma-separated (`levels,loudness,speech,music,speakers`); absent
+        /// in records written before the field existed.
+        public var analyses: String? = nil
 
         enum CodingKeys: String, CodingKey {
-            case library, version
+            case library, version, analyses
             case frameLength = "frame_length"
             case clipThreshold = "clip_threshold"
         }
@@ -139,18 +142,24 @@ public struct FileScore: Codable, Equatable, Sendable {
     /// Loudness; absent for failed files and for rates the loudness meter does not take
     /// (below 8 kHz).
     public var loudness: Loudness?
+    /// Speech, music and multi-speaker detection; absent for failed files and when no
+    /// detection was asked for.
+    public var detection: Detection?
     /// `ok` or `error`.
     public var status: Status
     /// The failure, for `status == .error`.
     public var error: Failure?
     /// Library version and configuration.
     public var provenance: Provenance
+    /// The detection segments, when the scorer was asked to keep them (not part of the
+    /// JSON record; `dspscore --timeline` and `--rttm` write them).
+    public var segments: DetectionSegments? = nil
 
     enum CodingKeys: String, CodingKey {
         case audioFilepath = "audio_filepath"
         case duration
         case sampleRate = "sample_rate"
-        case channels, frames, format, levels, loudness, status, error, provenance
+        case channels, frames, format, levels, loudness, detection, status, error, provenance
     }
 }
 

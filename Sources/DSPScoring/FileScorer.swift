@@ -1,5 +1,6 @@
 import DSPAnalysis
 import DSPCore
+import DSPDetection
 import DSPIO
 
 /// Scores audio files one at a time: opens, streams through the analyzers, summarises.
@@ -8,6 +9,48 @@ import DSPIO
 /// construction, so memory does not grow with file length. Never throws: a file that fails
 /// gets a ``FileScore`` with `status` `error`. One scorer per thread.
 public final class FileScorer {
+    /// Which analyses a scorer runs. Levels are cheap; detection (speech, music, speakers)
+    /// mixes each file to mono and resamples it to 16 kHz first.
+    public struct Analyses: OptionSet, Hashable, Sendable {
+        public let rawValue: Int
+        /// Creates a set from its raw bits.
+        public init(rawValue: Int) { self.rawValue = rawValue }
+
+        /// Levels, clipping, DC (``FileScore/Levels``).
+        public static let levels = Analyses(rawValue: 1)
+        /// BS.1770 loudness (``FileScore/Loudness``).
+        public static let loudness = Analyses(rawValue: 2)
+        /// Voice activity (``FileScore/Detection``).
+        public static let speech = Analyses(rawValue: 4)
+        /// Music detection.
+        public static let music = Analyses(rawValue: 8)
+        /// Multiple-speaker detection.
+        public static let speakers = Analyses(rawValue: 16)
+        /// Everything.
+        public static let all: Analyses = [.levels, .loudness, .speech, .music, .speakers]
+
+        /// The names accepted by ``init(names:)``, in order.
+        public static let names: [(String, Analyses)] = [
+            ("levels", .levels), ("loudness", .loudness), ("speech", .speech), ("music", .music), ("speakers", .speakers),
+        ]
+
+        /// Parses a comma-separated list of names (`levels,loudness,speech,music,speakers`,
+        /// or `all`); `nil` if a name is unknown.
+        public init?(names list: String) {
+            var set: Analyses = []
+            for raw in list.split(separator: ",") {
+                let name = raw.trimmingCharacters(in: .whitespaces).lowercased()
+                if name == "all" { set.formUnion(.all); continue }
+                guard let match = Self.names.first(where: { $0.0 == name }) else { return nil }
+                set.insert(match.1)
+            }
+            self = set
+        }
+
+        /// The detections among these.
+        var detects: Bool { !isDisjoint(with: [.speech, .music, .speakers]) }
+    }
+
     /// Scoring settings.
     public struct Configuration: Equatable, Sendable {
         /// Sample frames per analysis frame. Range 1…65 536; default 1024.
@@ -16,12 +59,22 @@ public final class FileScorer {
         public var clipThreshold: Float = 1.0
         /// Frames per read. Range 256…1 048 576; default 65 536.
         public var blockFrames: Int = 65_536
+        /// The analyses to run; default ``Analyses/all``.
+        public var analyses: Analyses = .all
+        /// Whether records carry the detection segments (``FileScore/segments``, for
+        /// timelines and RTTM; memory grows with the number of segments). Default false.
+        public var recordsSegments: Bool = false
 
         /// Creates a configuration.
-        public init(frameLength: Int = 1024, clipThreshold: Float = 1.0, blockFrames: Int = 65_536) {
+        public init(
+            frameLength: Int = 1024, clipThreshold: Float = 1.0, blockFrames: Int = 65_536,
+            analyses: Analyses = .all, recordsSegments: Bool = false
+        ) {
             self.frameLength = frameLength
             self.clipThreshold = clipThreshold
             self.blockFrames = blockFrames
+            self.analyses = analyses
+            self.recordsSegments = recordsSegments
         }
     }
 
@@ -29,6 +82,12 @@ public final class FileScorer {
     public let configuration: Configuration
     private var buffer: UnsafeMutableBufferPointer<Float>
     private var bufferChannels = 1
+    /// Detection path: the block mixed to mono, then at 16 kHz.
+    private let mono: UnsafeMutableBufferPointer<Float>
+    private var resampled: UnsafeMutableBufferPointer<Float>
+    private let detector: AcousticDetector?
+    /// One resampler per input rate met so far (filter design is not free).
+    private var resamplers: [Int: Resampler] = [:]
 
     /// Creates a scorer; throws if a setting is out of range.
     public init(configuration: Configuration = Configuration()) throws(ConfigurationError) {
@@ -37,12 +96,28 @@ public final class FileScorer {
         _ = try LevelMeter(clipThreshold: configuration.clipThreshold)
         self.configuration = configuration
         buffer = .allocate(capacity: configuration.blockFrames)
+        mono = .allocate(capacity: configuration.blockFrames)
+        resampled = .allocate(capacity: configuration.blockFrames)
+        if configuration.analyses.detects {
+            var detection = AcousticDetector.Configuration()
+            detection.detectsMusic = configuration.analyses.contains(.music)
+            detection.detectsMultipleSpeakers = configuration.analyses.contains(.speakers)
+            detector = try AcousticDetector(configuration: detection)
+        } else {
+            detector = nil
+        }
     }
 
-    deinit { buffer.deallocate() }
+    deinit {
+        buffer.deallocate()
+        mono.deallocate()
+        resampled.deallocate()
+    }
 
     private var provenance: FileScore.Provenance {
-        FileScore.Provenance(frameLength: configuration.frameLength, clipThreshold: configuration.clipThreshold)
+        FileScore.Provenance(
+            frameLength: configuration.frameLength, clipThreshold: configuration.clipThreshold,
+            analyses: Analyses.names.filter { configuration.analyses.contains($0.1) }.map(\.0).joined(separator: ","))
     }
 
     /// Scores the file at `path`.
@@ -65,21 +140,45 @@ public final class FileScorer {
                 return record
             }
             let (layout, layoutName) = Self.loudnessLayout(channelCount: reader.channelCount)
-            let loudness = try? LoudnessMeter(configuration: .init(sampleRate: reader.sampleRate, channelLayout: layout))
+            let loudness = configuration.analyses.contains(.loudness)
+                ? try? LoudnessMeter(configuration: .init(sampleRate: reader.sampleRate, channelLayout: layout)) : nil
+            let measuresLevels = configuration.analyses.contains(.levels)
             ensureCapacity(channels: reader.channelCount)
+            var detection = DetectionRun(detector: detector, resampler: nil, records: configuration.recordsSegments)
+            if let detector {
+                do {
+                    detection.resampler = try resampler(from: reader.sampleRate, to: Int(detector.sampleRate))
+                } catch {
+                    record.error = .init(kind: "unsupported", message: "\(path): cannot resample \(reader.sampleRate) Hz for detection: \(error)")
+                    return record
+                }
+            }
+            var frames = 0
             while true {
                 let count = try reader.read(into: buffer)
                 if count == 0 { break }
                 let block = UnsafeBufferPointer(rebasing: buffer[..<count])
-                analyzer.process(block) { _ in }
+                frames += count / reader.channelCount
+                if measuresLevels { analyzer.process(block) { _ in } }
                 loudness?.process(block)
+                if detection.detector != nil { detect(block, channels: reader.channelCount, into: &detection) }
             }
             let summary = analyzer.finalize()
-            record.frames = Int(summary.sampleFrameCount)
-            record.duration = summary.durationSeconds
-            record.levels = FileScore.Levels(summary)
+            record.frames = frames
+            record.duration = Double(frames) / Double(reader.sampleRate)
+            if measuresLevels { record.levels = FileScore.Levels(summary) }
             if let loudness {
                 record.loudness = FileScore.Loudness(loudness.finalize(), channelLayout: layoutName)
+            }
+            if detection.detector != nil {
+                let end = finishDetection(&detection)
+                record.detection = FileScore.Detection(
+                    end.summary, music: configuration.analyses.contains(.music),
+                    multipleSpeakers: configuration.analyses.contains(.speakers))
+                if configuration.recordsSegments {
+                    detection.segments.duration = record.duration
+                    record.segments = detection.segments
+                }
             }
             record.status = .ok
         } catch {
@@ -98,6 +197,101 @@ public final class FileScorer {
         case 6: (.surround5_1, "5.1")
         default: (.custom(weights: Array(repeating: 1, count: channelCount)), "equal")
         }
+    }
+
+    /// State of one file's detection pass.
+    struct DetectionRun {
+        var detector: AcousticDetector?
+        var resampler: Resampler?
+        var records: Bool
+        var segments = DetectionSegments()
+        var openSpeech: Double?
+        var openMusic: Double?
+        var openMulti: Double?
+    }
+
+    private func resampler(from rate: Int, to target: Int) throws(ConfigurationError) -> Resampler? {
+        guard rate != target else { return nil }
+        if let cached = resamplers[rate] {
+            cached.reset()
+            return cached
+        }
+        let made = try Resampler(inputRate: rate, outputRate: target, channelCount: 1, trimsLeadingDelay: true)
+        resamplers[rate] = made
+        return made
+    }
+
+    /// Mixes a block to mono (mean of the channels; NaN and ±Inf become 0), resamples it and
+    /// runs the detector, collecting segments.
+    private func detect(_ block: UnsafeBufferPointer<Float>, channels: Int, into run: inout DetectionRun) {
+        let frames = block.count / channels
+        let scale = 1 / Float(channels)
+        for i in 0..<frames {
+            var sum: Float = 0
+            for c in 0..<channels {
+                let x = block[i * channels + c]
+                sum += x.isFinite ? x : 0
+            }
+            mono[i] = sum * scale
+        }
+        let input = UnsafeBufferPointer(rebasing: mono[..<frames])
+        if let resampler = run.resampler {
+            let needed = resampler.maxOutputCount(forInputCount: frames)
+            if needed > resampled.count {
+                resampled.deallocate()
+                resampled = .allocate(capacity: needed)
+            }
+            let result = resampler.process(input, into: resampled)
+            runDetector(UnsafeBufferPointer(rebasing: resampled[..<result.produced]), &run)
+        } else {
+            runDetector(input, &run)
+        }
+    }
+
+    private func runDetector(_ samples: UnsafeBufferPointer<Float>, _ run: inout DetectionRun) {
+        guard let detector = run.detector else { return }
+        detector.process(samples) { frame in Self.collect(frame, &run) }
+    }
+
+    private static func collect(_ frame: DetectionFrame, _ run: inout DetectionRun) {
+        guard run.records else { return }
+        track(frame.speechChange, open: &run.openSpeech, into: &run.segments.speech)
+        track(frame.musicChange, open: &run.openMusic, into: &run.segments.music)
+        track(frame.multiSpeakerChange, open: &run.openMulti, into: &run.segments.multiSpeaker)
+    }
+
+    private static func track(_ change: ActivitySegmenter.Transition, open: inout Double?, into list: inout [DetectionSegments.Segment]) {
+        switch change {
+        case .started(let t): open = t
+        case .ended(let t):
+            if let start = open, t > start { list.append(.init(start: start, end: t)) }
+            open = nil
+        case .none: break
+        }
+    }
+
+    private func finishDetection(_ run: inout DetectionRun) -> DetectionEnd {
+        if let resampler = run.resampler {
+            let needed = resampler.maxFlushOutputCount
+            if needed > resampled.count {
+                resampled.deallocate()
+                resampled = .allocate(capacity: needed)
+            }
+            let produced = resampler.flush(into: resampled)
+            runDetector(UnsafeBufferPointer(rebasing: resampled[..<produced]), &run)
+        }
+        var end = run.detector!.flush { frame in Self.collect(frame, &run) }
+        if run.records {
+            for (open, ended, keyPath) in [
+                (run.openSpeech, end.speechEndedAt, \DetectionSegments.speech),
+                (run.openMusic, end.musicEndedAt, \DetectionSegments.music),
+                (run.openMulti, end.multiSpeakerEndedAt, \DetectionSegments.multiSpeaker),
+            ] {
+                if let start = open, let stop = ended, stop > start { run.segments[keyPath: keyPath].append(.init(start: start, end: stop)) }
+            }
+        }
+        end.summary.durationSeconds = max(end.summary.durationSeconds, 0)
+        return end
     }
 
     private func ensureCapacity(channels: Int) {

@@ -38,6 +38,8 @@ public enum ScoreFormatting {
         "audio_filepath", "duration", "sample_rate", "channels", "frames", "format", "status", "error_kind",
         "rms_dbfs", "rms_dbfs_aes17", "peak_dbfs", "dc_offset", "clipped_samples", "non_finite_samples",
         "loudest_frame_rms_dbfs", "quietest_frame_rms_dbfs",
+        "integrated_lufs", "loudness_range_lu", "true_peak_dbtp",
+        "speech_ratio", "music_ratio", "multi_speaker_ratio", "speech_seconds", "speech_segments", "noise_floor_dbfs",
     ].joined(separator: ",")
 
     /// One CSV row (RFC 4180 quoting for text fields).
@@ -58,6 +60,11 @@ public enum ScoreFormatting {
         cells += [number(levels?.rmsDBFS), number(levels?.rmsDBFSAES17), number(levels?.peakDBFS), number(levels?.dcOffset)]
         cells += [count(levels?.clippedSamples), count(levels?.nonFiniteSamples)]
         cells += [number(levels?.loudestFrameRMSDBFS), number(levels?.quietestFrameRMSDBFS)]
+        let loudness = score.loudness
+        cells += [number(loudness?.integratedLUFS), number(loudness?.loudnessRangeLU), number(loudness?.truePeakDBTP)]
+        let detection = score.detection
+        cells += [number(detection?.speechRatio), number(detection?.musicRatio), number(detection?.multiSpeakerRatio)]
+        cells += [number(detection?.speechSeconds), count(detection?.speechSegments), number(detection?.noiseFloorDBFS)]
         return cells.joined(separator: ",")
     }
 

@@ -9,7 +9,7 @@ import Logging
 struct DSPScore: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dspscore",
-        abstract: "Score audio files for corpus work: duration, rate, channels, levels, clipping.",
+        abstract: "Score audio files for corpus work: duration, rate, channels, levels, clipping, loudness, speech, music, multiple speakers.",
         subcommands: [Score.self, Schema.self, Merge.self],
         defaultSubcommand: Score.self)
 }
@@ -69,6 +69,18 @@ struct Score: ParsableCommand {
     @Option(help: "|x| at or above which a sample counts as clipped.")
     var clipThreshold: Float = 1.0
 
+    @Option(help: "Comma-separated analyses to run: levels, loudness, speech, music, speakers (or all).")
+    var analyses: String = "all"
+
+    @Option(help: """
+        Write per-file timelines to FILE (JSON Lines): one line per span with constant speech / \
+        music / multi-speaker decisions, {"audio_filepath", "start", "end", "speech", "music", "multi_speaker"}.
+        """)
+    var timeline: String?
+
+    @Option(help: "Write speech segments to FILE in NIST RTTM (SPEAKER <file-id> 1 <start> <duration> <NA> <NA> speech <NA> <NA>).")
+    var rttm: String?
+
     func validate() throws {
         if paths.isEmpty && filesFrom == nil && manifest == nil {
             throw ValidationError("give files or directories, --files-from or --manifest")
@@ -78,12 +90,22 @@ struct Score: ParsableCommand {
         if maxFailures < 0 { throw ValidationError("--max-failures must be >= 0, got \(maxFailures)") }
         if resume && (output == nil || format != .jsonl) { throw ValidationError("--resume needs --output and --format jsonl") }
         if output != nil && filesFrom == "-" { throw ValidationError("--output does not combine with --files-from - (streaming)") }
+        guard let set = FileScorer.Analyses(names: analyses), !set.isEmpty else {
+            throw ValidationError("--analyses takes a comma list of levels, loudness, speech, music, speakers or all; got '\(analyses)'")
+        }
+        if (timeline != nil || rttm != nil) && set.isDisjoint(with: [.speech, .music, .speakers]) {
+            throw ValidationError("--timeline and --rttm need a detection in --analyses (speech, music or speakers)")
+        }
+        if resume && (timeline != nil || rttm != nil) { throw ValidationError("--resume does not combine with --timeline or --rttm") }
     }
 
     mutating func run() throws {
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
         let logger = Logger(label: "dspscore")
-        let configuration = FileScorer.Configuration(frameLength: frameLength, clipThreshold: clipThreshold)
+        let configuration = FileScorer.Configuration(
+            frameLength: frameLength, clipThreshold: clipThreshold,
+            analyses: FileScorer.Analyses(names: analyses) ?? .all, recordsSegments: timeline != nil || rttm != nil)
+        let segmentFiles = try SegmentWriters(timeline: timeline, rttm: rttm)
         do { _ = try FileScorer(configuration: configuration) } catch { throw ValidationError(error.description) }
         let shard = self.shard.flatMap(Shard.init)
 
@@ -99,6 +121,7 @@ struct Score: ParsableCommand {
                 let record = scorer.score(path: path)
                 if record.status == .error { failed += 1 }
                 output.write(record)
+                segmentFiles.write(record)
             }
             if failed > maxFailures { throw ExitCode(1) }
             return
@@ -151,6 +174,7 @@ struct Score: ParsableCommand {
             }
             audioSeconds += record.duration
             output.write(record)
+            segmentFiles.write(record)
             progress.update(done: 1, audioSeconds: record.duration, failed: record.status == .error)
             return true
         }
@@ -247,6 +271,34 @@ final class RecordWriter {
         try handle.close()
         if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
         try FileManager.default.moveItem(atPath: partialPath, toPath: path)
+    }
+}
+
+/// The optional timeline (JSON Lines) and RTTM outputs, written in record order.
+final class SegmentWriters {
+    let timeline: FileHandle?
+    let rttm: FileHandle?
+
+    init(timeline: String?, rttm: String?) throws {
+        func open(_ path: String?) throws -> FileHandle? {
+            guard let path else { return nil }
+            if path == "-" { return FileHandle.standardOutput }
+            FileManager.default.createFile(atPath: path, contents: nil)
+            return try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        }
+        self.timeline = try open(timeline)
+        self.rttm = try open(rttm)
+    }
+
+    func write(_ record: FileScore) {
+        if let timeline {
+            let lines = TimelineFormatting.timelineLines(record)
+            if !lines.isEmpty { timeline.write(Data((lines.joined(separator: "\n") + "\n").utf8)) }
+        }
+        if let rttm {
+            let lines = TimelineFormatting.rttmLines(record)
+            if !lines.isEmpty { rttm.write(Data((lines.joined(separator: "\n") + "\n").utf8)) }
+        }
     }
 }
 

@@ -90,8 +90,12 @@ final class CueTracker {
     private let sieve: HarmonicSieve
 
     private var cues = DetectionCues()
+    private let computesMusicCues: Bool
+    private let computesPitchPairs: Bool
 
-    init(analyzer: SpectralAnalyzer) {
+    init(analyzer: SpectralAnalyzer, music: Bool, multipleSpeakers: Bool) {
+        computesMusicCues = music
+        computesPitchPairs = multipleSpeakers
         let c = analyzer.configuration
         hopSeconds = Double(c.hopLength) / c.sampleRate
         bandCount = c.bandCount
@@ -217,16 +221,16 @@ final class CueTracker {
         cues.stablePitchRatio = stable.mean
 
         // Peak persistence over 128 ms.
-        cues.peakPersistence = updatePeaks(frame.powerSpectrum)
+        if computesMusicCues { cues.peakPersistence = updatePeaks(frame.powerSpectrum) }
 
         // Rhythm.
         fluxes.push(f.fluxDB)
         frameCounter += 1
-        if frameCounter % 4 == 0 { lastPulse = computePulse() }
+        if computesMusicCues, frameCounter % 4 == 0 { lastPulse = computePulse() }
         cues.pulse = lastPulse
 
         // Two pitches.
-        if isVoiced || (cues.snrDB >= 6 && f.harmonicity >= 0.3) {
+        if computesPitchPairs, isVoiced || (cues.snrDB >= 6 && f.harmonicity >= 0.3) {
             let result = sieve.analyze(frame.powerSpectrum)
             cues.dominantPitchHz = result.first
             cues.secondPitchHz = result.second

@@ -1,0 +1,127 @@
+import DSPDetection
+
+extension FileScore {
+    /// Voice activity, music and multiple speakers over the whole file (``AcousticDetector``
+    /// on the file mixed to mono and resampled to 16 kHz).
+    public struct Detection: Codable, Equatable, Sendable {
+        /// Fraction of the file's duration inside speech segments, 0…1.
+        public var speechRatio: Double
+        /// Fraction inside music segments, 0…1 (`null` when music detection was off).
+        public var musicRatio: Double?
+        /// Fraction inside multi-speaker segments, 0…1 (`null` when that detection was off).
+        public var multiSpeakerRatio: Double?
+        /// Total speech, seconds.
+        public var speechSeconds: Double
+        /// Number of speech segments.
+        public var speechSegments: Int
+        /// Median of the tracked background-noise level over the frames with sound, dBFS;
+        /// `null` for digital silence.
+        public var noiseFloorDBFS: Double?
+
+        enum CodingKeys: String, CodingKey {
+            case speechRatio = "speech_ratio"
+            case musicRatio = "music_ratio"
+            case multiSpeakerRatio = "multi_speaker_ratio"
+            case speechSeconds = "speech_seconds"
+            case speechSegments = "speech_segments"
+            case noiseFloorDBFS = "noise_floor_dbfs"
+        }
+
+        /// Encodes every field, writing `null` rather than omitting a key.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(speechRatio, forKey: .speechRatio)
+            try container.encode(musicRatio, forKey: .musicRatio)
+            try container.encode(multiSpeakerRatio, forKey: .multiSpeakerRatio)
+            try container.encode(speechSeconds, forKey: .speechSeconds)
+            try container.encode(speechSegments, forKey: .speechSegments)
+            try container.encode(noiseFloorDBFS, forKey: .noiseFloorDBFS)
+        }
+    }
+}
+
+extension FileScore.Detection {
+    /// The record's fields from a detector summary; ratios of detections that were off are
+    /// `nil`. Values are rounded to 1e-6 so records do not carry floating-point noise.
+    public init(_ summary: DetectionSummary, music: Bool, multipleSpeakers: Bool) {
+        func rounded(_ x: Double) -> Double { (x * 1e6).rounded() / 1e6 }
+        speechRatio = rounded(summary.speechRatio)
+        musicRatio = music ? rounded(summary.musicRatio) : nil
+        multiSpeakerRatio = multipleSpeakers ? rounded(summary.multiSpeakerRatio) : nil
+        speechSeconds = rounded(summary.speechSeconds)
+        speechSegments = summary.speechSegmentCount
+        noiseFloorDBFS = summary.medianNoiseFloorDBFS.isFinite ? rounded(Double(summary.medianNoiseFloorDBFS)) : nil
+    }
+}
+
+/// A file's speech, music and multi-speaker segments, in seconds, in time order.
+public struct DetectionSegments: Equatable, Sendable {
+    /// One span of activity.
+    public struct Segment: Equatable, Sendable {
+        /// Start, seconds.
+        public var start: Double
+        /// End, seconds (> start).
+        public var end: Double
+
+        /// Creates a segment.
+        public init(start: Double, end: Double) {
+            self.start = start
+            self.end = end
+        }
+    }
+
+    /// Speech segments.
+    public var speech: [Segment] = []
+    /// Music segments.
+    public var music: [Segment] = []
+    /// Multi-speaker segments.
+    public var multiSpeaker: [Segment] = []
+    /// The file's duration, seconds.
+    public var duration: Double = 0
+
+    /// Empty segment lists.
+    public init() {}
+
+    /// One piece of the timeline: a span over which the three decisions are constant.
+    public struct Span: Equatable, Sendable {
+        /// Start, seconds.
+        public var start: Double
+        /// End, seconds.
+        public var end: Double
+        /// Speech present.
+        public var speech: Bool
+        /// Music present.
+        public var music: Bool
+        /// Several people talking at once.
+        public var multiSpeaker: Bool
+    }
+
+    /// The timeline: consecutive spans covering `0 … duration`, each with constant decisions,
+    /// neighbours always differing (adjacent spans with equal decisions are merged).
+    public var timeline: [Span] {
+        var boundaries: [Double] = [0, duration]
+        for list in [speech, music, multiSpeaker] {
+            for s in list { boundaries.append(s.start); boundaries.append(s.end) }
+        }
+        let points = Array(Set(boundaries.filter { $0 >= 0 && $0 <= duration })).sorted()
+        // Sweep: each list is sorted and non-overlapping, so one cursor per list suffices.
+        var cursors = [0, 0, 0]
+        let lists = [speech, music, multiSpeaker]
+        func inside(_ which: Int, _ t: Double) -> Bool {
+            let list = lists[which]
+            while cursors[which] < list.count, list[cursors[which]].end <= t { cursors[which] += 1 }
+            return cursors[which] < list.count && list[cursors[which]].start <= t
+        }
+        var spans: [Span] = []
+        for (a, b) in zip(points, points.dropFirst()) where b > a {
+            let mid = (a + b) / 2
+            let span = Span(start: a, end: b, speech: inside(0, mid), music: inside(1, mid), multiSpeaker: inside(2, mid))
+            if let last = spans.last, last.speech == span.speech, last.music == span.music, last.multiSpeaker == span.multiSpeaker {
+                spans[spans.count - 1].end = b
+            } else {
+                spans.append(span)
+            }
+        }
+        return spans
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+
+/// Renders a record's detection segments as timelines (JSON Lines) and NIST RTTM.
+public enum TimelineFormatting {
+    /// One JSON line per span of the record's timeline (``DetectionSegments/timeline``):
+    /// `{"audio_filepath", "start", "end", "speech", "music", "multi_speaker"}`, seconds with
+    /// millisecond resolution, keys in that order. Empty for records without segments.
+    public static func timelineLines(_ score: FileScore) -> [String] {
+        guard let segments = score.segments else { return [] }
+        let path = jsonString(score.audioFilepath)
+        return segments.timeline.map { span in
+            "{\"audio_filepath\":\(path),\"start\":\(seconds(span.start)),\"end\":\(seconds(span.end)),"
+                + "\"speech\":\(span.speech),\"music\":\(span.music),\"multi_speaker\":\(span.multiSpeaker)}"
+        }
+    }
+
+    /// One NIST RTTM line per speech segment:
+    /// `SPEAKER <file-id> 1 <start> <duration> <NA> <NA> speech <NA> <NA>`, where the file id
+    /// is the file name without its extension, spaces replaced by `_` (RTTM fields are
+    /// space-separated).
+    public static func rttmLines(_ score: FileScore) -> [String] {
+        guard let segments = score.segments else { return [] }
+        let name = ((score.audioFilepath as NSString).lastPathComponent as NSString).deletingPathExtension
+        let id = name.isEmpty ? "unnamed" : name.replacingOccurrences(of: " ", with: "_")
+        return segments.speech.map { s in
+            "SPEAKER \(id) 1 \(seconds(s.start)) \(seconds(s.end - s.start)) <NA> <NA> speech <NA> <NA>"
+        }
+    }
+
+    private static func seconds(_ value: Double) -> String {
+        String(format: "%.3f", value)
+    }
+
+    private static func jsonString(_ text: String) -> String {
+        let data = (try? JSONEncoder().encode(text)) ?? Data("\"\"".utf8)
+        return String(decoding: data, as: UTF8.self).replacingOccurrences(of: "\\/", with: "/")
+    }
+}
