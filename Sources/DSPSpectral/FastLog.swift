@@ -28,3 +28,49 @@ public enum FastLog {
         log2(x) * 3.010_299_956_639_812
     }
 }
+
+extension FastLog {
+    /// ``log2(_:)`` on eight lanes at once (same polynomial, same floor).
+    @inlinable @inline(__always)
+    public static func log2(_ x: SIMD8<Float>) -> SIMD8<Float> {
+        let floor = SIMD8<Float>(repeating: .leastNormalMagnitude)
+        let clamped = x.replacing(with: floor, where: x .< floor)
+        let bits = unsafeBitCast(clamped, to: SIMD8<UInt32>.self)
+        let exponent = SIMD8<Float>(SIMD8<Int32>(truncatingIfNeeded: (bits &>> 23) & 0xFF) &- 127)
+        let m = unsafeBitCast((bits & 0x007F_FFFF) | 0x3F80_0000, to: SIMD8<Float>.self) - 1
+        var p = SIMD8<Float>(repeating: 0.043_428_908)
+        p = p * m - 0.187_722_64
+        p = p * m + 0.408_721_74
+        p = p * m - 0.705_704_16
+        p = p * m + 1.441_267_4
+        p = p * m + 0.000_031_908_1
+        return exponent + p
+    }
+}
+
+/// Eight-lane loops for the analyzer's reductions (the compiler does not reorder
+/// floating-point sums by itself, so plain loops stay scalar).
+enum VectorKernels {
+    @inline(__always)
+    static func load(_ p: UnsafePointer<Float>, _ i: Int) -> SIMD8<Float> {
+        UnsafeRawPointer(p + i).loadUnaligned(as: SIMD8<Float>.self)
+    }
+
+    @inline(__always)
+    static func store(_ v: SIMD8<Float>, _ p: UnsafeMutablePointer<Float>, _ i: Int) {
+        UnsafeMutableRawPointer(p + i).storeBytes(of: v, as: SIMD8<Float>.self)
+    }
+
+    /// `Σ a[i]·b[i]` for `i < count`.
+    static func dot(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int) -> Float {
+        var acc = SIMD8<Float>()
+        var i = 0
+        while i + 8 <= count {
+            acc += load(a, i) * load(b, i)
+            i += 8
+        }
+        var sum = acc.sum()
+        while i < count { sum += a[i] * b[i]; i += 1 }
+        return sum
+    }
+}

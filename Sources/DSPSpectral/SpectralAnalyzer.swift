@@ -90,6 +90,8 @@ public final class SpectralAnalyzer {
     private let autocorrelation: UnsafeMutableBufferPointer<Float>
     /// `r_w(τ)/r_w(0)` of the window, for τ up to the longest lag.
     private let windowAutocorrelation: UnsafeMutableBufferPointer<Float>
+    /// Boersma's octave cost per lag: `0.01 · log2(τ / τ_min)`.
+    private let octaveCost: UnsafeMutableBufferPointer<Float>
     private let bandPowers: UnsafeMutableBufferPointer<Float>
     private let previousBandLevels: UnsafeMutableBufferPointer<Float>
     /// First bin of each band, `bandCount + 1` values (the last is one past the end).
@@ -155,6 +157,10 @@ public final class SpectralAnalyzer {
         let maxLag = min(n / 2 - 1, Int((c.sampleRate / c.pitchRangeHz.lowerBound).rounded(.up)))
         lagRange = minLag...maxLag
         windowAutocorrelation = .allocate(capacity: maxLag + 2)
+        octaveCost = .allocate(capacity: maxLag + 2)
+        for lag in 0...(maxLag + 1) {
+            octaveCost[lag] = lag >= minLag ? Float(0.01 * log2(Double(lag) / Double(minLag))) : 0
+        }
         var r0 = 0.0
         for i in 0..<n { r0 += Double(window[i]) * Double(window[i]) }
         for lag in 0...(maxLag + 1) {
@@ -191,7 +197,7 @@ public final class SpectralAnalyzer {
 
     deinit {
         window.deallocate(); windowed.deallocate(); real.deallocate(); imaginary.deallocate()
-        power.deallocate(); autocorrelation.deallocate(); windowAutocorrelation.deallocate()
+        power.deallocate(); autocorrelation.deallocate(); windowAutocorrelation.deallocate(); octaveCost.deallocate()
         bandPowers.deallocate(); previousBandLevels.deallocate(); bandBins.deallocate()
     }
 
@@ -242,38 +248,60 @@ public final class SpectralAnalyzer {
 
         // Hop energy and zero crossings, over the hop's real samples.
         let hopStart = n - hopLength
-        var hopEnergy: Float = 0
-        var crossings = 0
-        var previousNegative = frame[hopStart] < 0
-        for i in hopStart..<(hopStart + validCount) {
-            let x = frame[i]
-            hopEnergy += x * x
-            let negative = x < 0
-            if negative != previousNegative { crossings += 1 }
-            previousNegative = negative
+        let hopSamples = frame.baseAddress! + hopStart
+        let hopEnergy = VectorKernels.dot(hopSamples, hopSamples, count: validCount)
+        var crossings: UInt32 = 0
+        var previousSign = frame[hopStart].bitPattern >> 31
+        for i in 0..<validCount {
+            let sign = hopSamples[i].bitPattern >> 31     // −0.0 counts as negative: harmless
+            crossings &+= sign ^ previousSign
+            previousSign = sign
         }
         features.hopPower = hopEnergy / Float(validCount)
         features.zeroCrossingRate = validCount > 1 ? Float(crossings) / Float(validCount - 1) : 0
 
         // Window with the (window-weighted) mean removed.
-        var weightedSum: Float = 0
-        for i in 0..<n { weightedSum += frame[i] * window[i] }
-        let mean = weightedSum / windowSum
+        let mean = VectorKernels.dot(frame.baseAddress!, window.baseAddress!, count: n) / windowSum
         for i in 0..<n { windowed[i] = (frame[i] - mean) * window[i] }
 
         fft.forward(UnsafeBufferPointer(windowed), real: real, imaginary: imaginary)
-        var total: Float = 0
-        var weightedFrequency: Float = 0
         let binHz = Float(sampleRate) / Float(n)
-        for k in 0..<bins {
-            let magnitude = real[k] * real[k] + imaginary[k] * imaginary[k]
-            let p = magnitude * powerScale * (k == 0 || k == bins - 1 ? 1 : 2)
-            power[k] = p
-            real[k] = magnitude          // |Y|², for the autocorrelation below
-            imaginary[k] = 0
-            total += p
-            weightedFrequency += p * Float(k) * binHz
+        let interiorScale = 2 * powerScale
+        var totals = SIMD8<Float>()
+        var moments = SIMD8<Float>()
+        var index = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7)
+        let re = real.baseAddress!, im = imaginary.baseAddress!, pw = power.baseAddress!
+        var k = 0
+        while k + 8 <= bins {
+            let r = VectorKernels.load(re, k), i = VectorKernels.load(im, k)
+            let magnitude = r * r + i * i
+            VectorKernels.store(magnitude, re, k)     // |Y|², for the autocorrelation below
+            VectorKernels.store(SIMD8(), im, k)
+            let p = magnitude * interiorScale
+            VectorKernels.store(p, pw, k)
+            totals += p
+            moments += p * index
+            index += 8
+            k += 8
         }
+        var total = totals.sum()
+        var weightedFrequency = moments.sum()
+        while k < bins {
+            let magnitude = re[k] * re[k] + im[k] * im[k]
+            re[k] = magnitude
+            im[k] = 0
+            let p = magnitude * interiorScale
+            pw[k] = p
+            total += p
+            weightedFrequency += p * Float(k)
+            k += 1
+        }
+        // Bins 0 and N/2 have no mirror image: half the interior scale.
+        power[0] *= 0.5
+        power[bins - 1] *= 0.5
+        total -= power[0] + power[bins - 1]
+        weightedFrequency -= power[bins - 1] * Float(bins - 1)
+        weightedFrequency *= binHz
         features.framePower = total
 
         // Bands and flux.
@@ -302,15 +330,24 @@ public final class SpectralAnalyzer {
             features.rolloffHz = Float(rolloffBin) * binHz
 
             // Flatness and entropy from one pass of log2 over the analysis band.
-            var bandSum: Float = 0
-            var logSum: Float = 0
-            var weightedLogSum: Float = 0
-            for k in analysisBins {
+            var sums = SIMD8<Float>(), logs = SIMD8<Float>(), weightedLogs = SIMD8<Float>()
+            var k = analysisBins.lowerBound
+            while k + 8 <= analysisBins.upperBound {
+                let p = VectorKernels.load(pw, k) + 1e-12
+                let l = FastLog.log2(p)
+                sums += p
+                logs += l
+                weightedLogs += p * l
+                k += 8
+            }
+            var bandSum = sums.sum(), logSum = logs.sum(), weightedLogSum = weightedLogs.sum()
+            while k < analysisBins.upperBound {
                 let p = power[k] + 1e-12
                 let l = FastLog.log2(p)
                 bandSum += p
                 logSum += l
                 weightedLogSum += p * l
+                k += 1
             }
             let count = Float(analysisBins.count)
             let meanLog = logSum / count
@@ -327,11 +364,11 @@ public final class SpectralAnalyzer {
                 var bestLag = 0
                 var bestScore: Float = 0
                 var bestRho: Float = 0
-                let minLag = Float(lagRange.lowerBound)
+                let inverseR0 = 1 / r0
                 for lag in lagRange {
-                    let rho = autocorrelation[lag] / (r0 * windowAutocorrelation[lag])
+                    let rho = autocorrelation[lag] * inverseR0 / windowAutocorrelation[lag]
                     // Boersma's octave cost (0.01 per octave) favours the shortest period.
-                    let score = rho - 0.01 * FastLog.log2(Float(lag) / minLag)
+                    let score = rho - octaveCost[lag]
                     if score > bestScore, autocorrelation[lag] >= autocorrelation[lag - 1],
                        autocorrelation[lag] >= autocorrelation[lag + 1] {
                         bestScore = score

@@ -80,7 +80,7 @@ final class CueTracker {
     private var peakFrame = 0
     private let peakBins: Range<Int>
 
-    // Pulse: recomputed every 4 frames.
+    // Pulse: recomputed every 8 frames, on the flux averaged over pairs of frames.
     private let pulseLags: ClosedRange<Int>
     private var lastPulse: Float = 0
     private var frameCounter = 0
@@ -226,7 +226,7 @@ final class CueTracker {
         // Rhythm.
         fluxes.push(f.fluxDB)
         frameCounter += 1
-        if computesMusicCues, frameCounter % 4 == 0 { lastPulse = computePulse() }
+        if computesMusicCues, frameCounter % 8 == 0 { lastPulse = computePulse() }
         cues.pulse = lastPulse
 
         // Two pitches.
@@ -278,21 +278,30 @@ final class CueTracker {
     }
 
     private func computePulse() -> Float {
-        let n = fluxes.count
-        guard n > pulseLags.upperBound + 8 else { return 0 }
-        // Oldest first, mean removed.
-        let mean = fluxes.mean
-        for i in 0..<n { fluxScratch[i] = fluxes.value(age: n - 1 - i) - mean }
+        let n = fluxes.count / 2
+        let lags = (pulseLags.lowerBound / 2)...(pulseLags.upperBound / 2)
+        guard n > lags.upperBound + 4 else { return 0 }
+        // Pairs of frames averaged (32 ms resolution is ample for 50–200 BPM), oldest first,
+        // mean removed.
+        var mean: Float = 0
+        for i in 0..<n {
+            let v = 0.5 * (fluxes.value(age: 2 * (n - 1 - i) + 1) + fluxes.value(age: 2 * (n - 1 - i)))
+            fluxScratch[i] = v
+            mean += v
+        }
+        mean /= Float(n)
         var energy: Float = 0
-        for i in 0..<n { energy += fluxScratch[i] * fluxScratch[i] }
+        for i in 0..<n {
+            fluxScratch[i] -= mean
+            energy += fluxScratch[i] * fluxScratch[i]
+        }
         guard energy > 1e-6 else { return 0 }
         var best: Float = 0
-        for lag in pulseLags {
+        for lag in lags {
             var r: Float = 0
             for i in lag..<n { r += fluxScratch[i] * fluxScratch[i - lag] }
             // Unbiased normalisation so longer lags are not penalised.
-            let value = (r / Float(n - lag)) / (energy / Float(n))
-            best = max(best, value)
+            best = max(best, (r / Float(n - lag)) / (energy / Float(n)))
         }
         return min(1, max(0, best))
     }

@@ -13,8 +13,8 @@ import Darwin
 ///
 /// From the power spectrum it forms a peak spectrum `S[k] = max(0, L[k] − L̄[k])`: the level in
 /// dB above its local mean over ±120 Hz, which keeps harmonic peaks and flattens formants and
-/// noise. A candidate `f0` (70–400 Hz, 1/24-octave grid) scores the mean of `S` at its
-/// harmonics below 3.5 kHz (the largest of the three nearest bins), minus the mean at the
+/// noise. A candidate `f0` (70–400 Hz, 1/24-octave grid) scores the mean of `S` at its first
+/// 15 harmonics below 3 kHz (the largest of the three nearest bins), minus the mean at the
 /// points half-way between them (which rejects `2·f0`). Between candidates scoring within 15 %
 /// of the best, the highest wins (which rejects `f0/2`). The winner's harmonics (±1 bin) are
 /// then removed and the sieve run again, skipping candidates near simple ratios of the first
@@ -41,7 +41,7 @@ final class HarmonicSieve {
     private let peaks: UnsafeMutableBufferPointer<Float>
     private let scores: UnsafeMutableBufferPointer<Float>
 
-    init(binCount: Int, binHz: Float, minimumPitchHz: Float = 70, maximumPitchHz: Float = 400, maximumHarmonicHz: Float = 3500) {
+    init(binCount: Int, binHz: Float, minimumPitchHz: Float = 70, maximumPitchHz: Float = 400, maximumHarmonicHz: Float = 3000, maximumHarmonics: Int = 15) {
         self.binHz = binHz
         halfWidth = max(2, Int((120 / binHz).rounded()))
         topBin = min(binCount - 2 - halfWidth, Int(maximumHarmonicHz / binHz))
@@ -55,7 +55,7 @@ final class HarmonicSieve {
             candidates[c] = f0
             offsets[c] = bins.count
             var h: Float = 1
-            while h * f0 / binHz <= Float(topBin - 1) {
+            while h * f0 / binHz <= Float(topBin - 1), Int(h) <= maximumHarmonics {
                 bins.append(Int32((h * f0 / binHz).rounded()))
                 halves.append(Int32(((h - 0.5) * f0 / binHz).rounded()))
                 h += 1
@@ -96,6 +96,7 @@ final class HarmonicSieve {
         let (firstIndex, firstScore) = best(excludingRatiosOf: nil)
         guard firstIndex >= 0, firstScore > 1 else { return Result(first: 0, second: 0, ratio: 0) }
         let f1 = candidates[firstIndex]
+        let firstCandidate = firstIndex
         // Cancel the first pitch's harmonics.
         var h: Float = 1
         while h * f1 / binHz <= Float(topBin) {
@@ -103,7 +104,7 @@ final class HarmonicSieve {
             for k in max(0, b - 1)...min(topBin, b + 1) { peaks[k] = 0 }
             h += 1
         }
-        let (secondIndex, secondScore) = best(excludingRatiosOf: f1)
+        let (secondIndex, secondScore) = best(excludingRatiosOf: firstCandidate)
         guard secondIndex >= 0, secondScore > 0 else { return Result(first: f1, second: 0, ratio: 0) }
         return Result(first: f1, second: candidates[secondIndex], ratio: min(1, secondScore / firstScore))
     }
@@ -121,12 +122,13 @@ final class HarmonicSieve {
         return (onHarmonics - between) / Float(hi - lo)
     }
 
-    private func best(excludingRatiosOf pitch: Float?) -> (Int, Float) {
+    /// `pitch`: the candidate index of the first pitch, whose simple ratios are skipped.
+    private func best(excludingRatiosOf pitch: Int?) -> (Int, Float) {
         var bestIndex = -1
         var bestScore: Float = 0
         let count = offsets.count - 1
         for c in 0..<count {
-            if let pitch, Self.nearSimpleRatio(candidates[c] / pitch) { scores[c] = -.infinity; continue }
+            if let pitch, Self.nearSimpleRatio(c - pitch) { scores[c] = -.infinity; continue }
             let s = score(c)
             scores[c] = s
             if s > bestScore { bestScore = s; bestIndex = c }
@@ -142,10 +144,11 @@ final class HarmonicSieve {
         return (chosen, scores[chosen])
     }
 
-    private static func nearSimpleRatio(_ r: Float) -> Bool {
-        let targets = SIMD8<Float>(1.0 / 3, 0.5, 2.0 / 3, 1, 1.5, 2, 3, 1000)
-        let deviation = SIMD8<Float>(repeating: r) / targets - 1
-        return any((deviation .< 0.04) .& (deviation .> -0.04))
+    /// Whether candidates `steps` 1/24-octave steps apart stand within ±1.4 steps (±4 %) of a
+    /// simple ratio: 1 (0), 3/2 and 2/3 (±14.04), 2 and 1/2 (±24), 3 and 1/3 (±38.04).
+    private static func nearSimpleRatio(_ steps: Int) -> Bool {
+        let d = abs(steps)
+        return d <= 1 || (13...15).contains(d) || (23...25).contains(d) || (37...39).contains(d)
     }
 }
 
