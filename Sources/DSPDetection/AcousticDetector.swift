@@ -85,7 +85,8 @@ public struct DetectionSummary: Equatable, Sendable {
 /// Hann frames every 16 ms; a cue tracker puts each frame in context (noise floor, SNR,
 /// syllable-rate modulation, low-energy ratio, spectral-peak persistence, rhythm, voicing,
 /// pitch stability, second-pitch salience, zero-crossing statistics — ``DetectionCues``);
-/// three ``LogisticModel``s turn cues into probabilities, smoothed over time; and three
+/// three ``ProbabilityModel``s (small networks) turn cues into probabilities, smoothed over
+/// time; and three
 /// ``ActivitySegmenter``s turn probabilities into segments. See `docs/detection.md` for the
 /// algorithms and their evaluation.
 ///
@@ -100,20 +101,20 @@ public final class AcousticDetector {
         /// Frames quieter than this (frame level, dBFS) are silence for every detector.
         /// −120…0; default −70.
         public var silenceFloorDBFS: Float
-        /// Voice activity: the model over ``VoiceActivityCues`` lanes.
-        public var speechModel: LogisticModel
+        /// Voice activity: the model over ``CueLane`` lanes 0–19.
+        public var speechModel: ProbabilityModel
         /// Voice activity: smoothing of the probability per frame, 0…0.99 (`p ← a·p + (1−a)·p_new`).
         public var speechSmoothing: Float
         /// Voice activity: segment decisions.
         public var speechSegments: ActivitySegmenter.Configuration
-        /// Music: the model over ``MusicCues`` lanes.
-        public var musicModel: LogisticModel
+        /// Music: the model over ``CueLane`` lanes 0–18.
+        public var musicModel: ProbabilityModel
         /// Music: probability smoothing per frame, 0…0.99.
         public var musicSmoothing: Float
         /// Music: segment decisions.
         public var musicSegments: ActivitySegmenter.Configuration
-        /// Multiple speakers: the model over ``MultiSpeakerCues`` lanes.
-        public var multiSpeakerModel: LogisticModel
+        /// Multiple speakers: the model over ``CueLane`` lanes 0–20.
+        public var multiSpeakerModel: ProbabilityModel
         /// Multiple speakers: probability smoothing per frame, 0…0.99.
         public var multiSpeakerSmoothing: Float
         /// Multiple speakers: segment decisions.
@@ -129,13 +130,13 @@ public final class AcousticDetector {
         public init() {
             analysis = SpectralAnalyzer.Configuration()
             silenceFloorDBFS = -70
-            speechModel = VoiceActivityCues.defaultModel
+            speechModel = DefaultModels.speech
             speechSmoothing = 0.5
             speechSegments = .init(onThreshold: 0.5, offThreshold: 0.35, minimumActiveSeconds: 0.064, hangoverSeconds: 0.2, paddingSeconds: 0.048)
-            musicModel = MusicCues.defaultModel
+            musicModel = DefaultModels.music
             musicSmoothing = 0.9
             musicSegments = .init(onThreshold: 0.6, offThreshold: 0.4, minimumActiveSeconds: 0.5, hangoverSeconds: 0.5, paddingSeconds: 0)
-            multiSpeakerModel = MultiSpeakerCues.defaultModel
+            multiSpeakerModel = DefaultModels.multiSpeaker
             multiSpeakerSmoothing = 0.8
             multiSpeakerSegments = .init(onThreshold: 0.5, offThreshold: 0.35, minimumActiveSeconds: 0.25, hangoverSeconds: 0.25, paddingSeconds: 0)
             detectsMusic = true
@@ -151,6 +152,10 @@ public final class AcousticDetector {
     public var sampleRate: Double { configuration.analysis.sampleRate }
 
     private let cues: CueTracker
+    private let speechNetwork: CompiledModel
+    private let musicNetwork: CompiledModel
+    private let multiSpeakerNetwork: CompiledModel
+    private let lanes: UnsafeMutableBufferPointer<Float>
     private var speech: ActivitySegmenter
     private var music: ActivitySegmenter
     private var multiSpeaker: ActivitySegmenter
@@ -179,9 +184,14 @@ public final class AcousticDetector {
                 throw ConfigurationError(parameter: name, value: "\(s)", expected: "0 ≤ off ≤ on ≤ 1, finite non-negative durations")
             }
         }
-        for (name, model) in [("speechModel", c.speechModel), ("musicModel", c.musicModel), ("multiSpeakerModel", c.multiSpeakerModel)] {
-            guard model.bias.isFinite, (0..<8).allSatisfy({ model.weights[$0].isFinite }) else {
-                throw ConfigurationError(parameter: name, value: "\(model)", expected: "finite bias and weights")
+        for (name, model, inputs) in [
+            ("speechModel", c.speechModel, CueLane.speechInputCount), ("musicModel", c.musicModel, CueLane.musicInputCount),
+            ("multiSpeakerModel", c.multiSpeakerModel, CueLane.multiSpeakerInputCount),
+        ] {
+            guard model.isValid, model.inputCount <= inputs else {
+                throw ConfigurationError(
+                    parameter: name, value: "\(model.inputCount) inputs, \(model.hiddenCount) hidden",
+                    expected: "consistent shapes, finite values, at most \(inputs) inputs")
             }
         }
         self.configuration = c
@@ -192,9 +202,17 @@ public final class AcousticDetector {
         multiSpeaker = ActivitySegmenter(configuration: c.multiSpeakerSegments)
         noiseHistogram = .allocate(capacity: 300)
         noiseHistogram.initialize(repeating: 0)
+        speechNetwork = CompiledModel(c.speechModel)
+        musicNetwork = CompiledModel(c.musicModel)
+        multiSpeakerNetwork = CompiledModel(c.multiSpeakerModel)
+        lanes = .allocate(capacity: CueLane.count)
+        lanes.initialize(repeating: 0)
     }
 
-    deinit { noiseHistogram.deallocate() }
+    deinit {
+        noiseHistogram.deallocate()
+        lanes.deallocate()
+    }
 
     /// Latency of the per-frame results: one hop (a frame is complete at its hop's end).
     /// Segment starts are back-dated; segment ends are known a hangover after they happen.
@@ -259,12 +277,15 @@ public final class AcousticDetector {
         let silent = !(c.levelDBFS >= configuration.silenceFloorDBFS)
         let duration = Double(f.validCount) / sampleRate
 
-        let pSpeech = silent ? 0 : Self.finite(configuration.speechModel.probability(VoiceActivityCues.vector(f, c, music: musicProbability)))
-        speechProbability = Self.smooth(speechProbability, pSpeech, configuration.speechSmoothing)
-        let pMusic = silent || !configuration.detectsMusic ? 0 : Self.finite(configuration.musicModel.probability(MusicCues.vector(f, c)))
+        let x = lanes.baseAddress!
+        CueLane.fill(x, features: f, cues: c)
+        x[CueLane.musicProbability.rawValue] = musicProbability        // the previous frame's
+        let pMusic = silent || !configuration.detectsMusic ? 0 : musicNetwork.probability(x)
         musicProbability = Self.smooth(musicProbability, pMusic, configuration.musicSmoothing)
-        let pMulti = silent || !configuration.detectsMultipleSpeakers ? 0 : Self.finite(configuration.multiSpeakerModel.probability(
-            MultiSpeakerCues.vector(f, c, speech: speechProbability, music: musicProbability)))
+        let pSpeech = silent ? 0 : speechNetwork.probability(x)
+        speechProbability = Self.smooth(speechProbability, pSpeech, configuration.speechSmoothing)
+        x[CueLane.speechProbability.rawValue] = speechProbability
+        let pMulti = silent || !configuration.detectsMultipleSpeakers ? 0 : multiSpeakerNetwork.probability(x)
         multiSpeakerProbability = Self.smooth(multiSpeakerProbability, pMulti, configuration.multiSpeakerSmoothing)
 
         let speechStart = speech.activeStart, musicStart = music.activeStart, multiStart = multiSpeaker.activeStart
@@ -289,9 +310,6 @@ public final class AcousticDetector {
             isSpeech: speech.isActive, isMusic: music.isActive, isMultiSpeaker: multiSpeaker.isActive,
             speechChange: speechChange, musicChange: musicChange, multiSpeakerChange: multiChange)
     }
-
-    @inline(__always)
-    private static func finite(_ p: Float) -> Float { p.isFinite ? p : 0 }
 
     @inline(__always)
     private static func smooth(_ previous: Float, _ new: Float, _ a: Float) -> Float {

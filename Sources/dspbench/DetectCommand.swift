@@ -60,20 +60,21 @@ struct DetectCommand: ParsableCommand {
             best = min(best, Double(Clock.threadCPU() &- cpu0) * 1e-9)
         }
         if let frames {
-            var csv = "time,level_dbfs,noise_dbfs,snr_db,speech_snr_db,harmonicity,pitch_hz,flatness,entropy,centroid_hz,rolloff_hz,flux_db,zcr,"
-                + "modulation_db,low_energy,persistence,pulse,voiced,stable_pitch,harmonicity_mean,second_salience,pitch1_hz,pitch2_hz,zcr_mean,zcr_std,"
-                + "p_speech,p_music,p_multi,speech,music,multi\n"
+            // Columns: time and levels, the model lanes by name (CueLane), then outputs.
+            let cueNames = CueLane.allCases.prefix(CueLane.musicInputCount).map(\.name)
+            var csv = (["time", "level_dbfs", "noise_dbfs", "pitch_hz", "pitch1_hz", "pitch2_hz"] + cueNames
+                + ["p_music_prev", "p_speech", "p_music", "p_multi", "speech", "music", "multi"]).joined(separator: ",") + "\n"
+            var lanes = [Float](repeating: 0, count: CueLane.count)
+            var previousMusic: Float = 0
             let record = { (d: DetectionFrame) in
                 let f = d.features, c = d.cues
-                let values: [Float] = [
-                    c.levelDBFS, c.noiseFloorDBFS, c.snrDB, c.speechBandSNRDB, f.harmonicity, f.pitchHz, f.flatness,
-                    f.entropy, f.centroidHz, f.rolloffHz, f.fluxDB, f.zeroCrossingRate, c.modulationDB, c.lowEnergyRatio,
-                    c.peakPersistence, c.pulse, c.voicedRatio, c.stablePitchRatio, c.harmonicityMean,
-                    c.secondPitchSalience, c.dominantPitchHz, c.secondPitchHz, c.zeroCrossingMean, c.zeroCrossingDeviation,
-                    d.speechProbability, d.musicProbability, d.multiSpeakerProbability,
-                ]
+                lanes.withUnsafeMutableBufferPointer { CueLane.fill($0.baseAddress!, features: f, cues: c) }
+                let values: [Float] = [c.levelDBFS, c.noiseFloorDBFS, f.pitchHz, c.dominantPitchHz, c.secondPitchHz]
+                    + lanes.prefix(CueLane.musicInputCount)
+                    + [previousMusic, d.speechProbability, d.musicProbability, d.multiSpeakerProbability]
+                previousMusic = d.musicProbability
                 csv += String(format: "%.3f", f.time)
-                for v in values { csv += v.isFinite ? String(format: ",%.5g", v) : "," }
+                for v in values { csv += v.isFinite ? String(format: ",%.6g", v) : "," }
                 csv += ",\(d.isSpeech ? 1 : 0),\(d.isMusic ? 1 : 0),\(d.isMultiSpeaker ? 1 : 0)\n"
             }
             mono.withUnsafeBufferPointer { all in

@@ -1,0 +1,124 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A small feed-forward network that maps a cue vector to a probability: inputs standardised,
+/// one hidden layer of `tanh` units, a logistic output.
+///
+///     zᵢ = (xᵢ − meanᵢ) / scaleᵢ
+///     hⱼ = tanh(hiddenBiasⱼ + Σᵢ hiddenWeights[j·inputCount + i] · zᵢ)
+///     p  = 1 / (1 + e^−(outputBias + Σⱼ outputWeightsⱼ · hⱼ))
+///
+/// The default models (``DefaultModels``) were fitted once on the development corpus by
+/// `scripts/eval/fit_models.py` and are fixed: nothing adapts per file. A model with no
+/// hidden units is plain logistic regression on the standardised inputs (`outputWeights` then
+/// has `inputCount` entries).
+public struct ProbabilityModel: Equatable, Sendable {
+    /// Inputs read (the first `inputCount` lanes of the cue vector, ``CueLane``).
+    public var inputCount: Int
+    /// Per-input mean subtracted before the network.
+    public var inputMean: [Float]
+    /// Per-input scale divided by before the network (> 0).
+    public var inputScale: [Float]
+    /// Hidden-layer weights, row-major: `hiddenCount × inputCount`.
+    public var hiddenWeights: [Float]
+    /// Hidden-layer biases, `hiddenCount` values.
+    public var hiddenBias: [Float]
+    /// Output weights: `hiddenCount` values (or `inputCount` without a hidden layer).
+    public var outputWeights: [Float]
+    /// Output bias.
+    public var outputBias: Float
+
+    /// Creates a model; ``isValid`` says whether the shapes agree.
+    public init(
+        inputCount: Int, inputMean: [Float], inputScale: [Float], hiddenWeights: [Float],
+        hiddenBias: [Float], outputWeights: [Float], outputBias: Float
+    ) {
+        self.inputCount = inputCount
+        self.inputMean = inputMean
+        self.inputScale = inputScale
+        self.hiddenWeights = hiddenWeights
+        self.hiddenBias = hiddenBias
+        self.outputWeights = outputWeights
+        self.outputBias = outputBias
+    }
+
+    /// Hidden units.
+    public var hiddenCount: Int { hiddenBias.count }
+
+    /// Whether the shapes agree and every value is finite (and scales positive).
+    public var isValid: Bool {
+        let n = inputCount
+        guard n >= 1, n <= CueLane.count, inputMean.count == n, inputScale.count == n,
+              hiddenWeights.count == hiddenCount * n,
+              outputWeights.count == (hiddenCount == 0 ? n : hiddenCount)
+        else { return false }
+        let all = inputMean + inputScale + hiddenWeights + hiddenBias + outputWeights + [outputBias]
+        return all.allSatisfy(\.isFinite) && inputScale.allSatisfy { $0 > 0 }
+    }
+}
+
+/// A ``ProbabilityModel`` with its standardisation folded into the first layer, in memory
+/// owned by the detector, evaluated without allocating.
+final class CompiledModel {
+    let inputCount: Int
+    let hiddenCount: Int
+    /// `hiddenCount × inputCount` (or `1 × inputCount` without a hidden layer).
+    private let weights: UnsafeMutableBufferPointer<Float>
+    private let biases: UnsafeMutableBufferPointer<Float>
+    private let output: UnsafeMutableBufferPointer<Float>
+    private let outputBias: Float
+
+    init(_ model: ProbabilityModel) {
+        inputCount = model.inputCount
+        hiddenCount = model.hiddenCount
+        let rows = max(1, hiddenCount)
+        weights = .allocate(capacity: rows * inputCount)
+        biases = .allocate(capacity: rows)
+        output = .allocate(capacity: max(1, hiddenCount))
+        let rowWeights = hiddenCount == 0 ? model.outputWeights : model.hiddenWeights
+        let rowBiases = hiddenCount == 0 ? [model.outputBias] : model.hiddenBias
+        for r in 0..<rows {
+            var bias = rowBiases[r]
+            for i in 0..<inputCount {
+                let w = rowWeights[r * inputCount + i] / model.inputScale[i]
+                weights[r * inputCount + i] = w
+                bias -= w * model.inputMean[i]
+            }
+            biases[r] = bias
+        }
+        for j in 0..<max(1, hiddenCount) { output[j] = hiddenCount == 0 ? 1 : model.outputWeights[j] }
+        outputBias = hiddenCount == 0 ? 0 : model.outputBias
+    }
+
+    deinit {
+        weights.deallocate()
+        biases.deallocate()
+        output.deallocate()
+    }
+
+    /// The probability for the cue vector at `x` (at least `inputCount` lanes). Non-finite
+    /// inputs give 0.
+    func probability(_ x: UnsafePointer<Float>) -> Float {
+        var z = outputBias
+        if hiddenCount == 0 {
+            z += dot(0, x)
+        } else {
+            for j in 0..<hiddenCount { z += output[j] * tanhf(dot(j, x)) }
+        }
+        guard z.isFinite else { return 0 }
+        return 1 / (1 + expf(-max(-30, min(30, z))))
+    }
+
+    @inline(__always)
+    private func dot(_ row: Int, _ x: UnsafePointer<Float>) -> Float {
+        var sum = biases[row]
+        let w = weights.baseAddress! + row * inputCount
+        for i in 0..<inputCount { sum += w[i] * x[i] }
+        return sum
+    }
+}

@@ -1,0 +1,315 @@
+#!/usr/bin/env python3
+"""Fit SpeechDSP's three detection models (music, voice activity, multiple speakers) on the
+evaluation corpus and write them as Swift source.
+
+    swift build -c release --product dspbench
+    scripts/eval/fit_models.py --corpus corpus \
+        --swift Sources/DSPDetection/Models/DefaultModels.swift
+
+1. Runs `dspbench detect --frames` on every corpus file (16 kHz mono, one row per 16 ms
+   frame) to get the cue lanes the Swift models read (`CueLane`: columns by name).
+2. Labels each frame from corpus/labels.jsonl at the frame's centre.
+3. Fits, in order, the music model (lanes 0-18), the voice-activity model (lanes 0-19: lane 19
+   is the previous frame's smoothed music probability) and the multi-speaker model (lanes
+   0-20: lane 20 is the smoothed speech probability), replaying AcousticDetector's smoothing so
+   each model sees the inputs it will see in Swift. Each is a network with one hidden layer of
+   8 tanh units (ProbabilityModel), trained by Adam on the cross-entropy with a fixed seed.
+   Frames below the silence floor (-70 dBFS) are left out: the detector forces them to 0.
+4. Cross-validation (--folds, default 2): files are split alternately within each condition;
+   for each fold the models are fitted on the other files and the held-out files' decisions
+   are simulated (smoothing + ActivitySegmenter, as in Swift) and written as a timeline to
+   CORPUS/results/cv-fold<k>.jsonl with its labels (score them with score.py). Then the models
+   are fitted on every file and written to --swift.
+
+Needs numpy only. Deterministic: the same corpus and script give the same weights.
+"""
+import argparse
+import csv
+import json
+import os
+import subprocess
+import sys
+from collections import defaultdict
+
+import numpy as np
+
+HOP = 256 / 16000
+SILENCE_DBFS = -70.0
+SMOOTHING = {"music": 0.9, "speech": 0.5, "multi": 0.8}
+SEGMENTS = {  # AcousticDetector.Configuration defaults: on, off, min active, hangover, padding
+    "speech": (0.5, 0.35, 0.064, 0.2, 0.048),
+    "music": (0.6, 0.4, 0.5, 0.5, 0.0),
+    "multi": (0.5, 0.35, 0.25, 0.25, 0.0),
+}
+CUES = ["snr_db", "speech_snr_db", "harmonicity", "flatness", "entropy", "centroid_hz", "rolloff_hz", "flux_db",
+        "zcr", "modulation_db", "low_energy", "persistence", "pulse", "voiced", "stable_pitch",
+        "harmonicity_mean", "second_salience", "zcr_mean", "zcr_std"]          # CueLane 0-18
+INPUTS = {"music": 19, "speech": 20, "multi": 21}
+HIDDEN = 8
+
+
+def load_labels(path):
+    by_file = defaultdict(list)
+    with open(path) as f:
+        for line in f:
+            r = json.loads(line)
+            by_file[r["audio_filepath"]].append(r)
+    return by_file
+
+
+def label_at(segments, times, key):
+    out = np.zeros(len(times), dtype=bool)
+    for s in segments:
+        if s.get(key):
+            out |= (times >= s["start"]) & (times < s["end"])
+    return out
+
+
+def read_frames(csv_path):
+    with open(csv_path) as f:
+        rows = list(csv.DictReader(f))
+    return {k: np.array([float(r[k]) if r[k] != "" else np.nan for r in rows]) for k in (rows[0] if rows else {})}
+
+
+def sigmoid(z):
+    return 1 / (1 + np.exp(-np.clip(z, -30, 30)))
+
+
+def smooth(p, a):
+    out = np.empty_like(p)
+    acc = 0.0
+    for i, v in enumerate(p):
+        acc = a * acc + (1 - a) * v
+        out[i] = acc
+    return out
+
+
+class Segmenter:
+    """ActivitySegmenter, frame for frame."""
+
+    def __init__(self, on, off, min_active, hangover, padding):
+        self.on, self.off, self.min_active, self.hangover, self.padding = on, off, min_active, hangover, padding
+        self.active = False
+        self.run_start = self.run = self.quiet = self.last_end = self.prev_end = self.start = 0.0
+        self.segments = []
+
+    def update(self, p, t, d):
+        if not self.active:
+            if p >= self.on:
+                if self.run == 0:
+                    self.run_start = t
+                self.run += d
+                if self.run >= self.min_active - 1e-9:
+                    self.active = True
+                    self.start = max(self.prev_end, self.run_start - self.padding, 0)
+                    self.last_end = t + d
+                    self.quiet = self.run = 0
+            else:
+                self.run = 0
+            return
+        if p < self.off:
+            self.quiet += d
+            if self.quiet >= self.hangover - 1e-9:
+                self.active = False
+                end = min(self.last_end + self.padding, t + d)
+                self.prev_end = end
+                self.quiet = 0
+                self.segments.append((self.start, end))
+        else:
+            self.quiet = 0
+            self.last_end = t + d
+
+    def finish(self, t):
+        if self.active:
+            self.segments.append((self.start, min(self.last_end + self.padding, t)))
+        return self.segments
+
+
+def timeline(rel, duration, lists):
+    points = sorted({0.0, duration, *[x for segs in lists.values() for s in segs for x in s]})
+    out = []
+    for a, b in zip(points, points[1:]):
+        if b <= a or b > duration:
+            continue
+        mid = (a + b) / 2
+        flags = {k: any(s <= mid < e for s, e in segs) for k, segs in lists.items()}
+        if out and all(out[-1][k] == flags[k] for k in flags):
+            out[-1]["end"] = b
+        else:
+            out.append({"audio_filepath": rel, "start": round(a, 3), "end": round(b, 3), **flags})
+    return out
+
+
+class Network:
+    """ProbabilityModel: standardise, tanh hidden layer, logistic output."""
+
+    def __init__(self, inputs, hidden=HIDDEN, seed=1):
+        self.inputs, self.hidden = inputs, hidden
+        self.seed = seed
+
+    def fit(self, x, y, epochs=40, lr=0.01, l2=1e-4, batch=512):
+        self.mean = x.mean(0)
+        self.scale = x.std(0) + 1e-6
+        z = (x - self.mean) / self.scale
+        rng = np.random.default_rng(self.seed)
+        self.w1 = rng.normal(0, 0.5, (self.hidden, self.inputs))
+        self.b1 = np.zeros(self.hidden)
+        self.w2 = rng.normal(0, 0.5, self.hidden)
+        self.b2 = np.zeros(1)
+        params = [self.w1, self.b1, self.w2, self.b2]
+        m = [np.zeros_like(p) for p in params]
+        v = [np.zeros_like(p) for p in params]
+        t = 0
+        for _ in range(epochs):
+            order = rng.permutation(len(y))
+            for s in range(0, len(y), batch):
+                i = order[s:s + batch]
+                h = np.tanh(z[i] @ self.w1.T + self.b1)
+                p = sigmoid(h @ self.w2 + self.b2[0])
+                dz = (p - y[i]) / len(i)
+                dh = np.outer(dz, self.w2) * (1 - h * h)
+                grads = [dh.T @ z[i] + l2 * self.w1, dh.sum(0), h.T @ dz + l2 * self.w2, np.array([dz.sum()])]
+                t += 1
+                for k, (param, g) in enumerate(zip(params, grads)):
+                    m[k] = 0.9 * m[k] + 0.1 * g
+                    v[k] = 0.999 * v[k] + 0.001 * g * g
+                    param -= lr * (m[k] / (1 - 0.9 ** t)) / (np.sqrt(v[k] / (1 - 0.999 ** t)) + 1e-8)
+        return self
+
+    def __call__(self, x):
+        h = np.tanh(((x - self.mean) / self.scale) @ self.w1.T + self.b1)
+        return sigmoid(h @ self.w2 + self.b2[0])
+
+    def swift(self, name, comment):
+        def floats(a):
+            return ", ".join(f"{float(v):.6g}" for v in np.ravel(a))
+        return f"""    /// {comment}
+    public static let {name} = ProbabilityModel(
+        inputCount: {self.inputs},
+        inputMean: [{floats(self.mean)}],
+        inputScale: [{floats(self.scale)}],
+        hiddenWeights: [{floats(self.w1)}],
+        hiddenBias: [{floats(self.b1)}],
+        outputWeights: [{floats(self.w2)}],
+        outputBias: {float(self.b2[0]):.6g})
+"""
+
+
+def lanes(c):
+    return np.nan_to_num(np.stack([c[k] for k in CUES] + [c["p_music_prev"], c["p_speech"]], axis=1))
+
+
+def fit_all(data, files):
+    """Fits music, speech, multi on `files`; fills every file's p_* columns with the fitted
+    models' smoothed outputs (as the Swift detector computes them)."""
+    def gather(task, label):
+        xs, ys = [], []
+        for rel in files:
+            c = data[rel]
+            keep = c["audible"]
+            xs.append(lanes(c)[keep, :INPUTS[task]])
+            ys.append(c[label][keep])
+        return np.vstack(xs), np.concatenate(ys).astype(float)
+
+    def apply(task, net, column):
+        for c in data.values():
+            raw = np.where(c["audible"], net(lanes(c)[:, :INPUTS[task]]), 0.0)
+            c[column] = smooth(raw, SMOOTHING[task])
+
+    for c in data.values():
+        c["p_music_prev"] = np.zeros(len(c["time"]))
+        c["p_speech"] = np.zeros(len(c["time"]))
+    music = Network(INPUTS["music"]).fit(*gather("music", "y_music"))
+    apply("music", music, "p_music")
+    for c in data.values():
+        c["p_music_prev"] = np.r_[0.0, c["p_music"][:-1]]
+    speech = Network(INPUTS["speech"]).fit(*gather("speech", "y_speech"))
+    apply("speech", speech, "p_speech")
+    multi = Network(INPUTS["multi"]).fit(*gather("multi", "y_multi"))
+    apply("multi", multi, "p_multi")
+    return music, speech, multi
+
+
+def simulate(data, files):
+    lines = []
+    for rel in files:
+        c = data[rel]
+        duration = c["time"][-1] + HOP if len(c["time"]) else 0.0
+        segs = {}
+        for key, column, task in (("speech", "p_speech", "speech"), ("music", "p_music", "music"),
+                                  ("multi_speaker", "p_multi", "multi")):
+            seg = Segmenter(*SEGMENTS[task])
+            for t, p in zip(c["time"], c[column]):
+                seg.update(p, t, HOP)
+            segs[key] = seg.finish(duration)
+        lines += timeline(rel, duration, segs)
+    return lines
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--corpus", default="corpus")
+    ap.add_argument("--dspbench", default=".build/release/dspbench")
+    ap.add_argument("--reuse", action="store_true", help="reuse existing frame CSVs")
+    ap.add_argument("--folds", type=int, default=2)
+    ap.add_argument("--swift", help="write the fitted models here (DefaultModels.swift)")
+    args = ap.parse_args()
+
+    labels = load_labels(os.path.join(args.corpus, "labels.jsonl"))
+    results = os.path.join(args.corpus, "results")
+    frames_dir = os.path.join(results, "frames")
+    os.makedirs(frames_dir, exist_ok=True)
+    data, condition = {}, {}
+    for rel in sorted(labels):
+        out = os.path.join(frames_dir, rel.replace("/", "__") + ".csv")
+        if not (args.reuse and os.path.exists(out)):
+            subprocess.run([args.dspbench, "detect", "--in", os.path.join(args.corpus, rel), "--frames", out,
+                            "--repeats", "1"], check=True, stdout=subprocess.DEVNULL)
+        c = read_frames(out)
+        t = c["time"] + HOP / 2
+        segs = labels[rel]
+        condition[rel] = segs[0].get("condition", "?").split("/")[0]
+        c["y_speech"] = label_at(segs, t, "speech")
+        c["y_music"] = label_at(segs, t, "music")
+        c["y_multi"] = label_at(segs, t, "multi_speaker")
+        c["audible"] = np.nan_to_num(c["level_dbfs"], nan=-200) >= SILENCE_DBFS
+        data[rel] = c
+
+    by_condition = defaultdict(list)
+    for rel in sorted(data):
+        by_condition[condition[rel]].append(rel)
+    folds = [[] for _ in range(args.folds)]
+    for rels in by_condition.values():
+        for i, rel in enumerate(rels):
+            folds[i % args.folds].append(rel)
+    for k, held_out in enumerate(folds):
+        training = [rel for rel in data if rel not in set(held_out)]
+        fit_all(data, training)
+        path = os.path.join(results, f"cv-fold{k}.jsonl")
+        with open(path, "w") as f:
+            for line in simulate(data, held_out):
+                f.write(json.dumps(line) + "\n")
+        with open(os.path.join(results, f"cv-fold{k}-labels.jsonl"), "w") as f:
+            for rel in held_out:
+                for s in labels[rel]:
+                    f.write(json.dumps(s) + "\n")
+        print(f"fold {k}: fitted on {len(training)} files, held-out timeline {path}", file=sys.stderr)
+
+    music, speech, multi = fit_all(data, sorted(data))
+    if args.swift:
+        with open(args.swift, "w") as f:
+            f.write("// Generated by scripts/eval/fit_models.py from the evaluation corpus\n"
+                    "// (scripts/eval/make_corpus.py); do not edit. Regenerate with:\n"
+                    "//   swift build -c release --product dspbench\n"
+                    "//   scripts/eval/fit_models.py --corpus corpus --swift Sources/DSPDetection/Models/DefaultModels.swift\n\n"
+                    "/// The detection models fitted on the development corpus (`docs/detection.md`).\n"
+                    "public enum DefaultModels {\n")
+            f.write(music.swift("music", "Music: lanes 0–18 of ``CueLane``.") + "\n")
+            f.write(speech.swift("speech", "Voice activity: lanes 0–19 of ``CueLane``.") + "\n")
+            f.write(multi.swift("multiSpeaker", "Multiple speakers: lanes 0–20 of ``CueLane``."))
+            f.write("}\n")
+        print(f"wrote {args.swift}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
