@@ -101,19 +101,19 @@ public final class AcousticDetector {
         /// Frames quieter than this (frame level, dBFS) are silence for every detector.
         /// −120…0; default −70.
         public var silenceFloorDBFS: Float
-        /// Voice activity: the model over ``CueLane`` lanes 0–19.
+        /// Voice activity: the model over ``CueLane`` lanes 0–21.
         public var speechModel: ProbabilityModel
         /// Voice activity: smoothing of the probability per frame, 0…0.99 (`p ← a·p + (1−a)·p_new`).
         public var speechSmoothing: Float
         /// Voice activity: segment decisions.
         public var speechSegments: ActivitySegmenter.Configuration
-        /// Music: the model over ``CueLane`` lanes 0–18.
+        /// Music: the model over ``CueLane`` lanes 0–20.
         public var musicModel: ProbabilityModel
         /// Music: probability smoothing per frame, 0…0.99.
         public var musicSmoothing: Float
         /// Music: segment decisions.
         public var musicSegments: ActivitySegmenter.Configuration
-        /// Multiple speakers: the model over ``CueLane`` lanes 0–20.
+        /// Multiple speakers: the model over ``CueLane`` lanes 0–22.
         public var multiSpeakerModel: ProbabilityModel
         /// Multiple speakers: probability smoothing per frame, 0…0.99.
         public var multiSpeakerSmoothing: Float

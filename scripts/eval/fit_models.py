@@ -9,9 +9,9 @@ evaluation corpus and write them as Swift source.
 1. Runs `dspbench detect --frames` on every corpus file (16 kHz mono, one row per 16 ms
    frame) to get the cue lanes the Swift models read (`CueLane`: columns by name).
 2. Labels each frame from corpus/labels.jsonl at the frame's centre.
-3. Fits, in order, the music model (lanes 0-18), the voice-activity model (lanes 0-19: lane 19
+3. Fits, in order, the music model (lanes 0-20), the voice-activity model (lanes 0-21: lane 21
    is the previous frame's smoothed music probability) and the multi-speaker model (lanes
-   0-20: lane 20 is the smoothed speech probability), replaying AcousticDetector's smoothing so
+   0-22: lane 22 is the smoothed speech probability), replaying AcousticDetector's smoothing so
    each model sees the inputs it will see in Swift. Each is a network with one hidden layer of
    8 tanh units (ProbabilityModel), trained by Adam on the cross-entropy with a fixed seed.
    Frames below the silence floor (-70 dBFS) are left out: the detector forces them to 0.
@@ -43,9 +43,13 @@ SEGMENTS = {  # AcousticDetector.Configuration defaults: on, off, min active, ha
 }
 CUES = ["snr_db", "speech_snr_db", "harmonicity", "flatness", "entropy", "centroid_hz", "rolloff_hz", "flux_db",
         "zcr", "modulation_db", "low_energy", "persistence", "pulse", "voiced", "stable_pitch",
-        "harmonicity_mean", "second_salience", "zcr_mean", "zcr_std"]          # CueLane 0-18
-INPUTS = {"music": 19, "speech": 20, "multi": 21}
+        "harmonicity_mean", "second_salience", "zcr_mean", "zcr_std",
+        "voicing_alternations", "centroid_deviation"]                          # CueLane 0-20
+INPUTS = {"music": 21, "speech": 22, "multi": 23}
 HIDDEN = 8
+# Non-speech frames weigh this much more than speech frames in the voice-activity loss: false
+# alarms on music and noise cost more to a recognizer than a slightly late onset.
+SPEECH_NEGATIVE_WEIGHT = 2.0
 
 
 def load_labels(path):
@@ -147,7 +151,7 @@ class Network:
         self.inputs, self.hidden = inputs, hidden
         self.seed = seed
 
-    def fit(self, x, y, epochs=40, lr=0.01, l2=1e-4, batch=512):
+    def fit(self, x, y, epochs=40, lr=0.01, l2=1e-4, batch=512, negative_weight=1.0):
         self.mean = x.mean(0)
         self.scale = x.std(0) + 1e-6
         z = (x - self.mean) / self.scale
@@ -166,7 +170,8 @@ class Network:
                 i = order[s:s + batch]
                 h = np.tanh(z[i] @ self.w1.T + self.b1)
                 p = sigmoid(h @ self.w2 + self.b2[0])
-                dz = (p - y[i]) / len(i)
+                weight = np.where(y[i] > 0, 1.0, negative_weight)
+                dz = weight * (p - y[i]) / len(i)
                 dh = np.outer(dz, self.w2) * (1 - h * h)
                 grads = [dh.T @ z[i] + l2 * self.w1, dh.sum(0), h.T @ dz + l2 * self.w2, np.array([dz.sum()])]
                 t += 1
@@ -223,7 +228,7 @@ def fit_all(data, files):
     apply("music", music, "p_music")
     for c in data.values():
         c["p_music_prev"] = np.r_[0.0, c["p_music"][:-1]]
-    speech = Network(INPUTS["speech"]).fit(*gather("speech", "y_speech"))
+    speech = Network(INPUTS["speech"]).fit(*gather("speech", "y_speech"), negative_weight=SPEECH_NEGATIVE_WEIGHT)
     apply("speech", speech, "p_speech")
     multi = Network(INPUTS["multi"]).fit(*gather("multi", "y_multi"))
     apply("multi", multi, "p_multi")
@@ -304,9 +309,9 @@ def main():
                     "//   scripts/eval/fit_models.py --corpus corpus --swift Sources/DSPDetection/Models/DefaultModels.swift\n\n"
                     "/// The detection models fitted on the development corpus (`docs/detection.md`).\n"
                     "public enum DefaultModels {\n")
-            f.write(music.swift("music", "Music: lanes 0–18 of ``CueLane``.") + "\n")
-            f.write(speech.swift("speech", "Voice activity: lanes 0–19 of ``CueLane``.") + "\n")
-            f.write(multi.swift("multiSpeaker", "Multiple speakers: lanes 0–20 of ``CueLane``."))
+            f.write(music.swift("music", "Music: lanes 0–20 of ``CueLane``.") + "\n")
+            f.write(speech.swift("speech", "Voice activity: lanes 0–21 of ``CueLane``.") + "\n")
+            f.write(multi.swift("multiSpeaker", "Multiple speakers: lanes 0–22 of ``CueLane``."))
             f.write("}\n")
         print(f"wrote {args.swift}", file=sys.stderr)
 

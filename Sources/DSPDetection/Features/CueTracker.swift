@@ -65,6 +65,9 @@ final class CueTracker {
     private var secondSalience: FloatRing
     private var voicedHalfSecond: FloatRing
     private var pitches: FloatRing
+    private var alternations: FloatRing
+    private var centroids: FloatRing
+    private var previousVoiced = false
 
     // 4 Hz band-pass of the speech-band level (a biquad at the frame rate) and its power.
     private let bandPass: (b0: Float, b2: Float, a1: Float, a2: Float)
@@ -116,6 +119,8 @@ final class CueTracker {
         secondSalience = FloatRing(capacity: half)
         voicedHalfSecond = FloatRing(capacity: half)
         pitches = FloatRing(capacity: 8)
+        alternations = FloatRing(capacity: second)
+        centroids = FloatRing(capacity: second)
         // RBJ band-pass (constant 0 dB peak gain) at 4 Hz, Q 0.7, at the frame rate.
         let frameRate = 1 / hopSeconds
         let w0 = 2 * Double.pi * min(4, frameRate / 4) / frameRate
@@ -140,13 +145,15 @@ final class CueTracker {
         persistence.deallocate(); voiced.deallocate(); stable.deallocate()
         harmonicities.deallocate(); secondSalience.deallocate(); voicedHalfSecond.deallocate()
         pitches.deallocate(); peakMasks.deallocate(); fluxScratch.deallocate()
+        alternations.deallocate(); centroids.deallocate()
     }
 
     func reset() {
         noise.reset()
         hopPowers.reset(); zeroCrossings.reset(); fluxes.reset(); persistence.reset()
         voiced.reset(); stable.reset(); harmonicities.reset(); secondSalience.reset()
-        voicedHalfSecond.reset(); pitches.reset()
+        voicedHalfSecond.reset(); pitches.reset(); alternations.reset(); centroids.reset()
+        previousVoiced = false
         x1 = 0; x2 = 0; y1 = 0; y2 = 0; modulationPower = 0; levelStarted = false
         peakMasks.update(repeating: 0); peakFrame = 0
         lastPulse = 0; frameCounter = 0
@@ -219,6 +226,19 @@ final class CueTracker {
             stable.push(steady ? 1 : 0)
         }
         cues.stablePitchRatio = stable.mean
+        alternations.push(isVoiced != previousVoiced ? 1 : 0)
+        previousVoiced = isVoiced
+        cues.voicingAlternationRate = Float(alternations.sum / (Double(alternations.capacity) * hopSeconds))
+        if cues.snrDB >= 3, f.centroidHz > 0 {
+            centroids.push(FastLog.log2(f.centroidHz))
+            let mean = centroids.mean
+            var variance: Float = 0
+            for i in 0..<centroids.count {
+                let d = centroids.storage[i] - mean
+                variance += d * d
+            }
+            cues.centroidDeviation = (variance / Float(centroids.count)).squareRoot()
+        }
 
         // Peak persistence over 128 ms.
         if computesMusicCues { cues.peakPersistence = updatePeaks(frame.powerSpectrum) }

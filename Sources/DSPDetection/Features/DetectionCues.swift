@@ -48,6 +48,13 @@ public struct DetectionCues: Equatable, Sendable {
     public var dominantPitchHz: Float
     /// Second pitch, Hz (0 when none).
     public var secondPitchHz: Float
+    /// Voiced/unvoiced alternations per second over the last second: syllables make speech
+    /// alternate several times a second; held notes and drums rarely do.
+    public var voicingAlternationRate: Float
+    /// Standard deviation of `log2` of the spectral centroid over the last second's frames
+    /// with sound (SNR ≥ 3 dB), octaves: vowels and fricatives make speech's spectral shape
+    /// move more than most music's.
+    public var centroidDeviation: Float
     /// Mean zero-crossing rate over the last 0.5 s.
     public var zeroCrossingMean: Float
     /// Standard deviation of the zero-crossing rate over the last 0.5 s (the classic
@@ -61,5 +68,6 @@ public struct DetectionCues: Equatable, Sendable {
         modulationDB = 0; lowEnergyRatio = 0; peakPersistence = 0; pulse = 0; voicedRatio = 0
         stablePitchRatio = 0; harmonicityMean = 0; secondPitchSalience = 0; dominantPitchHz = 0
         secondPitchHz = 0; zeroCrossingMean = 0; zeroCrossingDeviation = 0
+        voicingAlternationRate = 0; centroidDeviation = 0
     }
 }

@@ -2,26 +2,27 @@ import DSPSpectral
 
 /// The lanes of the input vector the detection models read, in order.
 ///
-/// Lanes 0–18 are a frame's features and cues (``SpectralFeatures``, ``DetectionCues``);
-/// lane 19 is the previous frame's smoothed music probability and lane 20 the current smoothed
-/// speech probability. The music model reads lanes 0–18, the voice-activity model 0–19, the
-/// multi-speaker model 0–20. The raw values go in; each model carries its own normalisation.
+/// Lanes 0–20 are a frame's features and cues (``SpectralFeatures``, ``DetectionCues``);
+/// lane 21 is the previous frame's smoothed music probability and lane 22 the current smoothed
+/// speech probability. The music model reads lanes 0–20, the voice-activity model 0–21, the
+/// multi-speaker model 0–22. The raw values go in; each model carries its own normalisation.
 /// ``name`` is the column name in `dspbench detect --frames` CSV files, which the fitting
 /// script (`scripts/eval/fit_models.py`) reads.
 public enum CueLane: Int, CaseIterable, Sendable {
     case snrDB, speechBandSNRDB, harmonicity, flatness, entropy, centroidHz, rolloffHz, fluxDB
     case zeroCrossingRate, modulationDB, lowEnergyRatio, peakPersistence, pulse, voicedRatio
     case stablePitchRatio, harmonicityMean, secondPitchSalience, zeroCrossingMean, zeroCrossingDeviation
+    case voicingAlternationRate, centroidDeviation
     case musicProbability, speechProbability
 
     /// Number of lanes.
-    public static let count = 21
+    public static let count = 23
     /// Lanes the music model reads.
-    public static let musicInputCount = 19
+    public static let musicInputCount = 21
     /// Lanes the voice-activity model reads.
-    public static let speechInputCount = 20
+    public static let speechInputCount = 22
     /// Lanes the multi-speaker model reads.
-    public static let multiSpeakerInputCount = 21
+    public static let multiSpeakerInputCount = 23
 
     /// The lane's column name in frame CSV files.
     public var name: String {
@@ -45,12 +46,14 @@ public enum CueLane: Int, CaseIterable, Sendable {
         case .secondPitchSalience: "second_salience"
         case .zeroCrossingMean: "zcr_mean"
         case .zeroCrossingDeviation: "zcr_std"
+        case .voicingAlternationRate: "voicing_alternations"
+        case .centroidDeviation: "centroid_deviation"
         case .musicProbability: "p_music_prev"
         case .speechProbability: "p_speech"
         }
     }
 
-    /// Writes lanes 0–18 from a frame's features and cues (lanes 19 and 20 are the caller's).
+    /// Writes lanes 0–20 from a frame's features and cues (lanes 21 and 22 are the caller's).
     @inlinable
     public static func fill(_ lanes: UnsafeMutablePointer<Float>, features f: SpectralFeatures, cues c: DetectionCues) {
         lanes[0] = c.snrDB
@@ -72,5 +75,7 @@ public enum CueLane: Int, CaseIterable, Sendable {
         lanes[16] = c.secondPitchSalience
         lanes[17] = c.zeroCrossingMean
         lanes[18] = c.zeroCrossingDeviation
+        lanes[19] = c.voicingAlternationRate
+        lanes[20] = c.centroidDeviation
     }
 }
