@@ -3,7 +3,7 @@
 
     make_corpus.py [--out corpus] [--jobs 2]     the corpus: OUT/<class>/*.wav, OUT/labels.jsonl,
                                                  OUT/manifest.jsonl
-    make_corpus.py --testaudio DIR               the small golden subset (6 clips, float WAV,
+    make_corpus.py --testaudio DIR               the small golden subset (6 clips, raw float32,
                                                  + DIR/labels.jsonl) that scripts/make-test-audio.sh
                                                  encodes into TestAudio/
 
@@ -699,20 +699,23 @@ TESTAUDIO_SECONDS = 6.0
 
 
 def make_testaudio(out):
-    """Six short clips as float32 WAV (make-test-audio.sh encodes them as FLAC 16-bit) + labels."""
+    """Six short clips as raw float32 16 kHz mono (make-test-audio.sh encodes them as FLAC 16-bit)
+    + labels.jsonl with paths relative to TestAudio/."""
     render_sources(2)
     os.makedirs(out, exist_ok=True)
     lines = []
     for stem, condition, builder, args in TESTAUDIO:
         rng = seed("testaudio/" + stem)
-        x, lab, _ = BUILDERS[builder](stem, rng, *args)
+        x, lab, meta = BUILDERS[builder](stem, rng, *args)
+        print(f"make_corpus: {stem}: {condition} {json.dumps(meta)}", file=sys.stderr)
         n = min(len(x), grid(TESTAUDIO_SECONDS))
         x = x[:n]
         lab = {k: v[: n // HOP] for k, v in lab.items()}
         # the sox step rounds to 16 bits without dither (-D); add the same TPDF dither here so the
         # quiet clips are not truncated to digital silence between words
         x = (x * 32768 + rng.uniform(-0.5, 0.5, n) + rng.uniform(-0.5, 0.5, n)) / 32768
-        sf.write(os.path.join(out, stem + ".wav"), x.astype(np.float32), SR, subtype="FLOAT")
+        # headerless little-endian float32 (libsndfile's float WAV carries a PEAK chunk with a time stamp)
+        x.astype("<f4").tofile(os.path.join(out, stem + ".f32"))
         lines += segments(stem + ".flac", condition, lab, n / SR)
     with open(os.path.join(out, "labels.jsonl"), "w", encoding="utf-8") as f:
         for s in lines:
