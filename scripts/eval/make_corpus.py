@@ -8,7 +8,8 @@
                                                  encodes into TestAudio/
 
 Deterministic: no network, fixed seeds (every file's RNG is seeded from its own name), fixed
-tool settings; the same tool versions give the same bytes. Tools: espeak-ng and flite (speech),
+tool settings; the same tool versions give the same bytes. Tools: espeak-ng and flite (speech), the
+real spoken recordings Debian's alsa-utils ships (/usr/share/sounds/alsa),
 fluidsynth + FluidR3_GM (music from MIDI written by tunes.py), sox (resampling to 16 kHz), numpy
 and soundfile. See docs/evaluation.md for the conditions and the labelling rule; in short:
 
@@ -135,6 +136,13 @@ ESPEAK_VOICES = [
     ("uk_f1", "uk+f1", "uk", 155, 60), ("ar_m2", "ar+m2", "ar", 150, 45),
 ]
 FLITE_VOICES = ["slt", "rms", "awb", "kal16", "kal"]
+# Real recordings: the eight spoken channel names that Debian's alsa-utils ships for speaker-test
+# (one human talker, 48 kHz, about 1.4 s each; GPL-2 like the package). Voice id "real_alsa";
+# used only where the plan names it, never drawn at random.
+REAL_DIR = "/usr/share/sounds/alsa"
+REAL_CLIPS = ["Front_Center", "Front_Left", "Front_Right", "Rear_Center", "Rear_Left", "Rear_Right",
+              "Side_Left", "Side_Right"]
+REAL = "real_alsa"
 N_UTTERANCES = 4          # per voice (English voices take 4 of the 10 English sentences)
 
 
@@ -151,7 +159,10 @@ def to_16k(wav_bytes):
 
 def render_utterance(job):
     voice_id, engine, voice, text, wpm, pitch = job
-    if engine == "espeak":
+    if engine == "file":
+        with open(voice, "rb") as f:
+            wav = f.read()
+    elif engine == "espeak":
         wav = run(["espeak-ng", "-b", "1", "-v", voice, "-s", str(wpm), "-p", str(pitch), "--stdout", text])
     else:
         with tempfile.TemporaryDirectory() as d:
@@ -181,6 +192,8 @@ def utterance_jobs():
     for i, v in enumerate(FLITE_VOICES):
         for j in range(N_UTTERANCES):
             jobs.append((f"flite_{v}", "flite", v, TEXTS["en"][(3 * i + j) % 10], 0, 0))
+    for c in REAL_CLIPS:
+        jobs.append((REAL, "file", os.path.join(REAL_DIR, c + ".wav"), c, 0, 0))
     return jobs
 
 
@@ -442,6 +455,12 @@ def speech_over(name, rng, bg_kind, snr_db, music=False, vid=None):
     return mix, lab, {"voices": [vid], "background": bg_kind, "snr_db": snr_db}
 
 
+def cond_real(name, level, rng):
+    t = track(utts_of(rng, REAL, 4), rng, gap=(0.3, 0.9))
+    mix, lab = finish(name, [t], peak_db=level)
+    return mix, lab, {"voices": [REAL], "peak_dbfs": level}
+
+
 def POOL_BABBLE():
     # babble is made from the flite voices and half the espeak voices, so that it is not the
     # very talker of the foreground in most files
@@ -558,6 +577,11 @@ def plan():
             P.append((f"crosstalk/crosstalk_{rel:+d}dB_{i}.wav", f"crosstalk/{rel:+d}dB", "two", (rel, "overlap")))
     for i in range(6):
         P.append((f"dialogue/dialogue_{i}.wav", "dialogue/turns", "two", (0, "dialogue")))
+    for i, level in enumerate((-12, -30)):
+        P.append((f"real_speech/real_{level}dBFS_{i}.wav", "real_speech/clean", "real", (level,)))
+    P.append(("speech_noise/sn_+5dB_real_babble.wav", "speech_noise/+5dB", "snoise_real", ("babble", 5)))
+    P.append(("speech_music/sm_+10dB_real_strings_canon_d.wav", "speech_music/+10dB", "smusic_real",
+              ("strings_canon_d", 10)))
     for i, (lo, hi) in enumerate([(-45, -6), (-6, -45), (-45, -6), (-6, -45)]):
         P.append((f"level_ramp/ramp_{lo}to{hi}dBFS_{i}.wav", f"level_ramp/{lo}to{hi}dBFS", "ramp", (lo, hi)))
     return P
@@ -572,6 +596,9 @@ BUILDERS = {
     "snoise": lambda name, rng, kind, snr: speech_over(name, rng, kind, snr),
     "two": lambda name, rng, rel, kind: cond_two(name, rng, rel, kind),
     "ramp": lambda name, rng, lo, hi: cond_ramp(name, rng, lo, hi),
+    "real": lambda name, rng, level: cond_real(name, level, rng),
+    "snoise_real": lambda name, rng, kind, snr: speech_over(name, rng, kind, snr, vid=REAL),
+    "smusic_real": lambda name, rng, bed, snr: speech_over(name, rng, bed, snr, music=True, vid=REAL),
 }
 
 # --------------------------------------------------------------------------------------------------
@@ -654,7 +681,7 @@ def render_sources(jobs):
             POOL.setdefault(vid, []).append(x)
         for name, x in pool.imap(render_piece, list(tunes.PIECES)):
             MUSIC[name] = x
-    VOICE_IDS[:] = list(POOL)
+    VOICE_IDS[:] = [v for v in POOL if v != REAL]
 
 
 def make_corpus(out, jobs):
@@ -731,6 +758,9 @@ def main():
     for tool in ("espeak-ng", "flite", "fluidsynth", "sox"):
         if shutil.which(tool) is None:
             sys.exit(f"make_corpus: {tool} missing: run scripts/eval/setup.sh")
+    for c in REAL_CLIPS:
+        if not os.path.isfile(os.path.join(REAL_DIR, c + ".wav")):
+            sys.exit(f"make_corpus: {REAL_DIR}/{c}.wav missing (package alsa-utils): run scripts/eval/setup.sh")
     if not os.path.isfile(SF2):
         sys.exit(f"make_corpus: {SF2} missing: run scripts/eval/setup.sh")
     if args.testaudio:

@@ -50,8 +50,8 @@ MIN_LAST_WINDOW = 25  # keep a trailing partial window of at least 0.25 s
 TASKS = ("speech", "music", "multi_speaker")
 
 # Condition classes (prefix of the condition name) that make up the target groups.
-SPEECH_ONLY = ("clean_speech", "level_ramp", "dialogue", "overlap", "crosstalk")
-SINGLE_TALKER = ("clean_speech", "level_ramp", "dialogue")
+SPEECH_ONLY = ("clean_speech", "real_speech", "level_ramp", "dialogue", "overlap", "crosstalk")
+SINGLE_TALKER = ("clean_speech", "real_speech", "level_ramp", "dialogue")
 
 # (id, description, task, metric, group-of-classes or None for all, comparison, threshold)
 # metric "f1_each" = F1 of every condition of the group must meet the threshold.

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # scripts/eval/setup.sh: install what the evaluation corpus and the peer VADs need (issue #4).
 #
-#   Debian packages: espeak-ng, flite (speech), fluidsynth + fluid-soundfont-gm (music), sox +
+#   Debian packages: espeak-ng, flite (speech), alsa-utils (its real spoken recordings in
+#                    /usr/share/sounds/alsa), fluidsynth + fluid-soundfont-gm (music), sox +
 #                    libsox-fmt-base, flac (conversion, TestAudio subset).
 #   PyPI:            numpy, soundfile (I/O), webrtcvad-wheels (WebRTC VAD), onnxruntime and
 #                    silero-vad installed with --no-deps: silero-vad declares torch as a
@@ -11,7 +12,7 @@
 # Idempotent: installs only what is missing. Needs root (or sudo) for apt-get.
 set -euo pipefail
 
-apt_pkgs=(espeak-ng flite fluidsynth fluid-soundfont-gm sox libsox-fmt-base flac)
+apt_pkgs=(espeak-ng flite fluidsynth fluid-soundfont-gm sox libsox-fmt-base flac alsa-utils)
 python3 -m pip --version >/dev/null 2>&1 || apt_pkgs+=(python3-pip)
 missing=()
 for p in "${apt_pkgs[@]}"; do
