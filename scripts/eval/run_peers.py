@@ -8,7 +8,9 @@ multi_speaker field, so score.py reports those tasks as n/a):
 
   webrtc-mode0.jsonl ... webrtc-mode3.jsonl   WebRTC VAD (PyPI webrtcvad-wheels), aggressiveness
                                               0-3, raw decision of every 30 ms frame (480 samples
-                                              at 16 kHz; the last partial frame is zero-padded).
+                                              at 16 kHz; the last partial frame is zero-padded),
+                                              a new Vad instance per file. Silero's state is also
+                                              reset per file.
                                               Headline: mode 3.
   silero.jsonl                                Silero VAD (PyPI silero-vad, its bundled ONNX model
                                               run with onnxruntime): per 512-sample chunk
@@ -212,11 +214,11 @@ def main():
     if "webrtc" in peers:
         import webrtcvad
         for mode in range(4):
-            vad = webrtcvad.Vad(mode)
             t0 = time.perf_counter()
             lines = []
             for rel in files:
                 x, dur = audio[rel]
+                vad = webrtcvad.Vad(mode)  # fresh per file: the VAD adapts its noise model as it goes
                 lines += to_segments(rel, webrtc_decisions(vad, x), 0.03, dur)
             elapsed = time.perf_counter() - t0
             name = f"webrtc-mode{mode}"

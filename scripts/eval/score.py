@@ -367,8 +367,35 @@ def task_table(tr, detail):
     return "\n".join(lines)
 
 
+def comparison_table(results, task):
+    """Rows: conditions; columns: systems; a cell is F1 where the condition has reference
+    positives, else the false-alarm rate."""
+    names = [n for n, r in results.items() if r["tasks"][task] is not None]
+    if not names:
+        return None
+    conds = sorted({c for n in names for c in results[n]["tasks"][task]["conditions"]})
+    lines = ["| Condition | " + " | ".join(names) + " |", "|---|" + "---:|" * len(names)]
+    for c in conds:
+        cells = []
+        for n in names:
+            m = results[n]["tasks"][task]["conditions"].get(c)
+            if m is None:
+                cells.append("-")
+            elif m["tp"] + m["fn"] > 0:
+                cells.append(f"F1 {pct(m['f1'])}")
+            else:
+                cells.append(f"FA {pct(m['fa'])}")
+        lines.append(f"| {c} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
 def markdown(results, detail):
     out = ["## Headline (percent; ✓/✗ = issue #4 target met/missed)", "", headline_table(results), ""]
+    for t in TASKS:
+        table = comparison_table(results, t)
+        if table:
+            out += [f"## {t} per condition (F1 where the condition has {t}, else false-alarm rate FA)", "",
+                    table, ""]
     for name, r in results.items():
         out += [f"## {name}", "",
                 f"{r['files_scored']} files, {r['seconds_scored']:.0f} s scored; "
