@@ -43,7 +43,9 @@ if [[ ! -x $DSPSCORE && $DSPSCORE == .build/release/dspscore ]]; then
   log "building the release dspscore"
   swift build -c release --product dspscore >&2 || log "release build failed"
 fi
-if [[ -x $DSPSCORE ]] && { "$DSPSCORE" --help; "$DSPSCORE" score --help; } 2>/dev/null | grep -q -- --timeline; then
+# (help text captured first: grep -q closing the pipe early would fail the pipeline under pipefail)
+help=$({ "$DSPSCORE" --help; "$DSPSCORE" score --help; } 2>/dev/null || true)
+if [[ -x $DSPSCORE ]] && grep -q -- --timeline <<<"$help"; then
   log "SpeechDSP: $DSPSCORE --timeline over $CORPUS/"
   rm -f "$RESULTS/speechdsp.jsonl"
   start=$(date +%s.%N)
