@@ -181,7 +181,7 @@ def render_utterance(job):
     return voice_id, x / peak if peak > 0 else x
 
 
-def utterance_jobs():
+def utterance_jobs(real=True):
     jobs = []
     for i, (vid, voice, lang, wpm, pitch) in enumerate(ESPEAK_VOICES):
         texts = TEXTS[lang]
@@ -192,8 +192,9 @@ def utterance_jobs():
     for i, v in enumerate(FLITE_VOICES):
         for j in range(N_UTTERANCES):
             jobs.append((f"flite_{v}", "flite", v, TEXTS["en"][(3 * i + j) % 10], 0, 0))
-    for c in REAL_CLIPS:
-        jobs.append((REAL, "file", os.path.join(REAL_DIR, c + ".wav"), c, 0, 0))
+    if real:
+        for c in REAL_CLIPS:
+            jobs.append((REAL, "file", os.path.join(REAL_DIR, c + ".wav"), c, 0, 0))
     return jobs
 
 
@@ -675,9 +676,9 @@ def hi_rate_copies(out, labels_by_path, manifest_by_path):
     return segs, metas
 
 
-def render_sources(jobs):
+def render_sources(jobs, real=True):
     with mp.Pool(jobs) as pool:
-        for vid, x in pool.imap(render_utterance, utterance_jobs(), chunksize=4):
+        for vid, x in pool.imap(render_utterance, utterance_jobs(real), chunksize=4):
             POOL.setdefault(vid, []).append(x)
         for name, x in pool.imap(render_piece, list(tunes.PIECES)):
             MUSIC[name] = x
@@ -728,7 +729,7 @@ TESTAUDIO_SECONDS = 6.0
 def make_testaudio(out):
     """Six short clips as raw float32 16 kHz mono (make-test-audio.sh encodes them as FLAC 16-bit)
     + labels.jsonl with paths relative to TestAudio/."""
-    render_sources(2)
+    render_sources(2, real=False)  # the clips use no real recording: alsa-utils not needed
     os.makedirs(out, exist_ok=True)
     lines = []
     for stem, condition, builder, args in TESTAUDIO:
@@ -758,7 +759,7 @@ def main():
     for tool in ("espeak-ng", "flite", "fluidsynth", "sox"):
         if shutil.which(tool) is None:
             sys.exit(f"make_corpus: {tool} missing: run scripts/eval/setup.sh")
-    for c in REAL_CLIPS:
+    for c in REAL_CLIPS if not args.testaudio else []:
         if not os.path.isfile(os.path.join(REAL_DIR, c + ".wav")):
             sys.exit(f"make_corpus: {REAL_DIR}/{c}.wav missing (package alsa-utils): run scripts/eval/setup.sh")
     if not os.path.isfile(SF2):
