@@ -64,6 +64,6 @@ for s in silero silero-raw webrtc-mode3 webrtc-mode2 webrtc-mode1 webrtc-mode0; 
 done
 
 # (d) scores
-python3 $EVAL/score.py "$CORPUS/labels.jsonl" "${systems[@]}" --detail \
+python3 $EVAL/score.py "$CORPUS/labels.jsonl" "${systems[@]}" --detail --worst 10 \
   --markdown "$RESULTS/summary.md" --json "$RESULTS/summary.json" --check-targets
 log "wrote $RESULTS/summary.md and $RESULTS/summary.json"

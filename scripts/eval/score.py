@@ -28,7 +28,8 @@ non-overlapping runs of 50 frames from the start of each file (a last partial wi
 has at least 25 frames); a window is positive, in the reference and in a hypothesis alike, if at
 least half of its frames are positive.
 
-Per task, per condition class (the condition's text before the first '/') and per condition:
+Per task, overall, per condition class (the condition's text before the first '/'), per condition
+and per file (in the JSON; --worst N lists the N files with the most errors in the markdown):
 TP/FP/FN/TN, precision = TP/(TP+FP), recall = TP/(TP+FN), F1 = 2TP/(2TP+FP+FN), and the
 false-alarm rate FA = FP/(FP+TN) (the fraction of reference-negative frames or windows the
 detector marks positive). A value whose denominator is zero is n/a.
@@ -239,7 +240,7 @@ def score_one(labels, hyp, root, require_all=False):
                     ever_true[t] = ever_true[t] or bool(s[t])
     active = {t: present[t] and ever_true[t] for t in TASKS}
 
-    acc = {t: {"all": [0, 0, 0, 0], "class": {}, "condition": {}} for t in TASKS}
+    acc = {t: {"all": [0, 0, 0, 0], "class": {}, "condition": {}, "file": {}} for t in TASKS}
     scored_seconds = 0.0
     for lp, lsegs in labels.items():
         if lp not in hyp_by_label:
@@ -267,6 +268,7 @@ def score_one(labels, hyp, root, require_all=False):
             a["all"] = add(a["all"], c)
             a["class"][cls] = add(a["class"].get(cls, [0, 0, 0, 0]), c)
             a["condition"][cond] = add(a["condition"].get(cond, [0, 0, 0, 0]), c)
+            a["file"][lp] = c
 
     result = {
         "files_scored": len(labels) - len(missing),
@@ -285,6 +287,7 @@ def score_one(labels, hyp, root, require_all=False):
             "overall": metrics(a["all"]),
             "classes": {k: metrics(v) for k, v in sorted(a["class"].items())},
             "conditions": {k: metrics(v) for k, v in sorted(a["condition"].items())},
+            "files": {k: metrics(v) for k, v in a["file"].items()},
         }
     result["targets"] = check_targets(result)
     return result
@@ -389,7 +392,18 @@ def comparison_table(results, task):
     return "\n".join(lines)
 
 
-def markdown(results, detail):
+def worst_files(tr, n):
+    """The n files with the most errors (FP + FN), most first; ties by path."""
+    rows = sorted(tr["files"].items(), key=lambda kv: (-(kv[1]["fp"] + kv[1]["fn"]), kv[0]))[:n]
+    lines = ["| File | Units | FP | FN | F1 | FA |", "|---|---:|---:|---:|---:|---:|"]
+    for k, m in rows:
+        if m["fp"] + m["fn"] == 0:
+            break
+        lines.append(f"| {k} | {m['units']} | {m['fp']} | {m['fn']} | {pct(m['f1'])} | {pct(m['fa'])} |")
+    return "\n".join(lines)
+
+
+def markdown(results, detail, worst=0):
     out = ["## Headline (percent; ✓/✗ = issue #4 target met/missed)", "", headline_table(results), ""]
     for t in TASKS:
         table = comparison_table(results, t)
@@ -407,6 +421,8 @@ def markdown(results, detail):
                 out += [f"### {t}: n/a (not produced by this system)", ""]
                 continue
             out += [f"### {t} (per {tr['unit']})", "", task_table(tr, detail), ""]
+            if worst:
+                out += [f"Worst {worst} files for {t}:", "", worst_files(tr, worst), ""]
         out += ["### Targets", ""]
         for x in r["targets"]:
             extra = f" ({x['detail']})" if x["detail"] else ""
@@ -426,6 +442,8 @@ def main(argv=None):
     ap.add_argument("--check-targets", action="store_true", help="print the issue's targets PASS/FAIL")
     ap.add_argument("--strict", action="store_true", help="with --check-targets: exit 1 if a target FAILs")
     ap.add_argument("--require-all", action="store_true", help="every labelled file must be in each HYP")
+    ap.add_argument("--worst", type=int, default=0, metavar="N",
+                    help="list the N files with the most errors per task and system (JSON always has every file)")
     args = ap.parse_args(argv)
 
     try:
@@ -440,7 +458,7 @@ def main(argv=None):
         print(f"score.py: {e}", file=sys.stderr)
         return 2
 
-    md = markdown(results, args.detail)
+    md = markdown(results, args.detail, args.worst)
     if args.markdown:
         with open(args.markdown, "w", encoding="utf-8") as f:
             f.write(md + "\n")

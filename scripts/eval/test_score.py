@@ -129,6 +129,18 @@ class ScoreTests(Fixture):
         self.assertEqual(t["music_fa_speech_only"]["status"], "FAIL")
         self.assertEqual(t["multi_f1_overall"]["status"], "n/a")         # never true in hyp
 
+    def test_per_file_and_worst(self):
+        labels = [seg("a/x.wav", 0, 1, speech=True, condition="clean_speech/-6dBFS"),
+                  seg("a/y.wav", 0, 1, speech=True, condition="clean_speech/-6dBFS")]
+        hyp = [vad_seg("a/x.wav", 0, 0.7, True), vad_seg("a/x.wav", 0.7, 1, False),
+               vad_seg("a/y.wav", 0, 0.9, True), vad_seg("a/y.wav", 0.9, 1, False)]
+        r = self.score(labels, hyp)
+        files = r["tasks"]["speech"]["files"]
+        self.assertEqual((files["a/x.wav"]["fn"], files["a/y.wav"]["fn"]), (30, 10))
+        table = score.worst_files(r["tasks"]["speech"], 1)
+        self.assertIn("| a/x.wav | 100 | 0 | 30 |", table)
+        self.assertNotIn("a/y.wav", table)
+
     def test_multi_speaker_windows(self):
         # 2 s overlap file: overlap labelled in [0.5, 1.5) -> windows [F, T, T, F]
         labels = [seg("a/o.wav", 0, 0.5, speech=True, condition="overlap/0dB"),
