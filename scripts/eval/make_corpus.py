@@ -410,7 +410,7 @@ def music_bed(rng, piece, n):
     return y
 
 
-def finish(spec, talkers, background=None, bg_is_music=False, peak_db=-3.0, ramp_db=None, digital=False):
+def finish(name, talkers, background=None, bg_is_music=False, peak_db=-3.0, ramp_db=None):
     """Mix, set the peak level, label from the scaled stems. Returns (signal, labels dict)."""
     n_samp = len(talkers[0].x) if talkers else len(background)
     mix = np.zeros(n_samp)
@@ -462,7 +462,7 @@ def cond_real(name, level, rng):
     return mix, lab, {"voices": [REAL], "peak_dbfs": level}
 
 
-def POOL_BABBLE():
+def POOL_BABBLE():  # noqa: N802 (a function, named like the POOL it filters)
     # babble is made from the flite voices and half the espeak voices, so that it is not the
     # very talker of the foreground in most files
     return {k: v for k, v in POOL.items() if k.startswith("flite") or k.startswith(("de_", "fr", "es_", "it_", "ru", "nl", "pl", "en-gb"))}
@@ -715,7 +715,7 @@ def make_corpus(out, jobs):
 # TestAudio subset
 # --------------------------------------------------------------------------------------------------
 
-TESTAUDIO = [  # (file stem, condition, builder, args, seconds cap)
+TESTAUDIO = [  # (file stem, condition, builder, args); each clip is cut to TESTAUDIO_SECONDS
     ("eval_clean_16k", "clean_speech/-15dBFS", "clean", (-15,)),
     ("eval_speech_music_16k", "speech_music/+0dB", "smusic", ("band_jingle_bells", 0)),
     ("eval_music_guitar_16k", "music_only/solo", "music", ("solo_guitar_greensleeves",)),
