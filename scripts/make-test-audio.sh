@@ -6,7 +6,9 @@
 #                                        MANIFEST text with the committed ones; exit 1 on mismatch
 #
 # Everything is synthetic: espeak-ng speech, SoX tones/sweeps/noise, fluidsynth renders of MIDI files
-# written by scripts/testaudio/make_midi.py (standard library only). Output is byte-identical on
+# written by scripts/testaudio/make_midi.py (standard library only), and the labelled eval_* clips
+# of the evaluation corpus (scripts/eval/make_corpus.py --testaudio: espeak-ng, flite, fluidsynth,
+# numpy; labels in TestAudio/labels.jsonl). Output is byte-identical on
 # every run with the same tool versions (listed in MANIFEST.md):
 #   - every sox call uses -R (fixed RNG seed: noise, Ogg serial number, AIFF timestamp) and -D (no
 #     dither: plain rounding on every bit-depth reduction);
@@ -23,6 +25,7 @@ DEST=$ROOT/TestAudio
 MANIFEST=$DEST/MANIFEST.md
 SF2=/usr/share/sounds/sf2/FluidR3_GM.sf2
 MIDI_WRITER=$ROOT/scripts/testaudio/make_midi.py
+EVAL_CORPUS=$ROOT/scripts/eval/make_corpus.py
 
 usage() { sed -n '2,6s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; }
 die() { echo "make-test-audio: $*" >&2; exit 1; }
@@ -50,9 +53,11 @@ ensure_tools() {
   fi
   command -v flac >/dev/null || need+=(flac)
   command -v fluidsynth >/dev/null || need+=(fluidsynth)
+  command -v flite >/dev/null || need+=(flite)
   [[ -f $SF2 ]] || need+=(fluid-soundfont-gm)
   command -v python3 >/dev/null || need+=(python3)
   command -v sha256sum >/dev/null || need+=(coreutils)
+  python3 -c 'import numpy, soundfile' 2>/dev/null || die "python3 needs numpy and soundfile: run scripts/eval/setup.sh"
   ((${#need[@]} == 0)) && return
   local sudo=()
   [[ $(id -u) -eq 0 ]] || sudo=(sudo)
@@ -67,6 +72,9 @@ tool_versions() {
   V_ESPEAK=$(espeak-ng --version | sed -n 's/.*text-to-speech: \([^ ]*\).*/\1/p')
   V_SOX=$(sox --version | sed -n 's/.*SoX v\([^ ]*\).*/\1/p')
   V_FLUID=$(fluidsynth --version | sed -n 's/.*runtime version \([^ ]*\).*/\1/p')
+  V_FLITE=$({ flite --version || true; } | sed -n 's/.*version: flite-\([^ ]*\).*/\1/p')
+  V_NUMPY=$(python3 -c 'import numpy; print(numpy.__version__)')
+  V_SOUNDFILE=$(python3 -c 'import soundfile; print(soundfile.__version__, "/", soundfile.__libsndfile_version__)')
 }
 
 # ---------------------------------------------------------------------------------------------------
@@ -168,6 +176,27 @@ render_all() {
   gen silence_16k.wav "digital silence: 16000 zero samples" "$s_sox" "$LIC_SYNTH" \
     'sox -R -D -r 16000 -c 1 -n -b 16 "$OUT" trim 0 1'
 
+  # Labelled clips of the evaluation corpus (scripts/eval/make_corpus.py --testaudio writes headerless
+  # float32 16 kHz mono with 1 LSB TPDF dither already added, and labels.jsonl): FLAC 16-bit.
+  local s_ev="make_corpus.py + espeak-ng $V_ESPEAK + flite $V_FLITE + FluidSynth $V_FLUID + FluidR3_GM + numpy $V_NUMPY + SoX $V_SOX"
+  local lic_ev="generated; CC0 (FluidR3_GM soundfont: MIT; espeak-ng and flite output is not covered by their licences)"
+  step 'python3 "$EVAL_CORPUS" --testaudio "$W/eval"'
+  local clips=(
+    "eval_clean_16k:clean speech, espeak-ng en-us+croak; peak -15 dBFS; 6 s; labelled (labels.jsonl)"
+    "eval_speech_music_16k:speech (espeak-ng en-029+f1) over Jingle Bells (piano, bass, drums) at 0 dB SNR; 6 s; labelled"
+    "eval_music_guitar_16k:music only: Greensleeves on solo nylon guitar (FluidR3_GM); 6 s; labelled"
+    "eval_noise_babble_16k:noise only: babble of 8 synthetic talkers, RMS about -30 dBFS; 6 s; labelled (no speech)"
+    "eval_overlap_16k:two talkers overlapping at equal level (espeak-ng fr-fr+f1, de+f3); 6 s; labelled incl. multi_speaker"
+    "eval_speech_-40dBFS_16k:quiet clean speech, espeak-ng en-us+Annie; peak -40 dBFS; 6 s; labelled"
+  )
+  local c
+  for c in "${clips[@]}"; do
+    gen "${c%%:*}.flac" "${c#*:}" "$s_ev" "$lic_ev" \
+      "sox -R -D -t f32 -L -r 16000 -c 1 \"\$W/eval/${c%%:*}.f32\" --comment \"\" -b 16 -C 8 \"\$OUT\""
+  done
+  gen labels.jsonl "labels of the eval_* clips at 10 ms (docs/evaluation.md): one JSON line per segment, audio_filepath relative to TestAudio/" \
+    "$s_ev" "$lic_ev" 'cp "$W/eval/labels.jsonl" "$OUT"'
+
   # Music: fluidsynth renders (dry, 44.1 kHz stereo float), trimmed, faded out, peak -1 dBFS.
   gen music_piano_bass_drums_44k1.flac "piano melody + chords, finger bass, drums; C-Am-F-G-C at 120 bpm; 0.5 s fade-out; peak -1 dBFS" "$s_fs" "$LIC_MUSIC" \
     'sox -R -D -t f32 -L -r 44100 -c 2 "$W/song.f32" --comment "" -b 16 -C 8 "$OUT" trim 0 9.5 fade t 0 9.5 0.5 gain -n -1'
@@ -183,6 +212,10 @@ render_all() {
 
 describe_format() { # FILE -> "WAV, 16000 Hz, 1 ch, PCM16"
   local f=$1 rate ch enc bits prec container
+  if [[ $f == *.jsonl ]]; then
+    printf 'JSON Lines, %s lines' "$(wc -l <"$f")"
+    return
+  fi
   rate=$(soxi -r "$f")
   ch=$(soxi -c "$f")
   enc=$(soxi -e "$f")
@@ -202,7 +235,7 @@ describe_format() { # FILE -> "WAV, 16000 Hz, 1 ch, PCM16"
 }
 
 write_manifest() { # DIR
-  local dir=$1 row file desc src lic cmd path
+  local dir=$1 row file desc src lic cmd path duration
   {
     cat <<EOF
 # TestAudio manifest
@@ -226,7 +259,10 @@ change resampler, encoder or synthesiser output and therefore the sha256, not th
 | libvorbis (via SoX) | - | libvorbisenc2 $(pkg_version libvorbisenc2) |
 | FluidSynth | $V_FLUID | fluidsynth $(pkg_version fluidsynth) |
 | FluidR3_GM.sf2 | - | fluid-soundfont-gm $(pkg_version fluid-soundfont-gm) |
+| flite (eval_* clips) | $V_FLITE | flite $(pkg_version flite) |
 | Python 3 (MIDI writer, stdlib only; output independent of the version) | - | - |
+| numpy (eval_* clips: noise, mixing; scripts/eval/make_corpus.py) | $V_NUMPY | PyPI |
+| soundfile / libsndfile (eval_* clips; nothing it writes reaches the output) | $V_SOUNDFILE | PyPI |
 
 ## Files
 
@@ -240,8 +276,9 @@ EOF
     for row in "${ROWS[@]}"; do
       IFS=$'\t' read -r file desc src lic cmd <<<"$row"
       path=$dir/$file
-      printf '| `%s` | %s | %s | %s s (%s frames) | %s | %s | %s | `%s` | `%s` |\n' \
-        "$file" "$desc" "$(describe_format "$path")" "$(soxi -D "$path")" "$(soxi -s "$path")" \
+      if [[ $file == *.jsonl ]]; then duration=-; else duration="$(soxi -D "$path") s ($(soxi -s "$path") frames)"; fi
+      printf '| `%s` | %s | %s | %s | %s | %s | %s | `%s` | `%s` |\n' \
+        "$file" "$desc" "$(describe_format "$path")" "$duration" \
         "$(stat -c %s "$path")" "$src" "$lic" "$cmd" "$(sha256sum "$path" | cut -d' ' -f1)"
     done
     cat <<EOF
@@ -249,7 +286,8 @@ EOF
 
 ## Intermediates (in \`\$W\`, not committed)
 
-\`\$SF2\` = \`$SF2\`, \`\$MIDI_WRITER\` = \`scripts/testaudio/make_midi.py\`.
+\`\$SF2\` = \`$SF2\`, \`\$MIDI_WRITER\` = \`scripts/testaudio/make_midi.py\`,
+\`\$EVAL_CORPUS\` = \`scripts/eval/make_corpus.py\`.
 
 EOF
     for cmd in "${STEPS[@]}"; do
@@ -275,7 +313,7 @@ W=$(mktemp -d "${TMPDIR:-/tmp}/make-test-audio.XXXXXX")
 trap 'rm -rf -- "$W"' EXIT
 STAGE=$W/out
 mkdir "$STAGE"
-export W SF2 MIDI_WRITER
+export W SF2 MIDI_WRITER EVAL_CORPUS
 
 render_all
 write_manifest "$STAGE"
