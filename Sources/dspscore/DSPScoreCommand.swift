@@ -10,7 +10,7 @@ struct DSPScore: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dspscore",
         abstract: "Score audio files for corpus work: duration, rate, channels, levels, clipping.",
-        subcommands: [Score.self, Schema.self, Merge.self],
+        subcommands: [Score.self, Schema.self, Merge.self, Report.self],
         defaultSubcommand: Score.self)
 }
 
