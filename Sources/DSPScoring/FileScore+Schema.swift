@@ -20,7 +20,8 @@ extension FileScore {
           "type": "object", "required": ["kind", "message"],
           "properties": {
             "kind": {"enum": ["not_found", "permission_denied", "is_directory", "empty", "truncated", "corrupt",
-                              "unsupported_format", "invalid_parameters", "io_failure", "closed", "unsupported"]},
+                              "unsupported_format", "invalid_parameters", "io_failure", "closed", "unsupported",
+                              "too_short", "not_regular_file"]},
             "message": {"type": "string"}
           }
         },

@@ -124,12 +124,20 @@ public final class FileScorer {
     public func score(path: String) -> FileScore {
         var record = FileScore(
             audioFilepath: path, duration: 0, status: .error, provenance: provenance)
+        if let failure = Self.nonRegularFileFailure(path: path) {  // a FIFO would block the open forever
+            record.error = failure
+            return record
+        }
         do throws(AudioFileError) {
             let reader = try AudioFileReader(path: path)
             defer { reader.close() }
             record.sampleRate = reader.sampleRate
             record.channels = reader.channelCount
             record.format = reader.format.description
+            if let failure = tooShortFailure(path: path, frames: reader.frameCount, sampleRate: reader.sampleRate) {
+                record.error = failure
+                return record
+            }
             let analyzer: LevelAnalyzer
             do {
                 analyzer = try LevelAnalyzer(configuration: .init(

@@ -10,7 +10,7 @@ struct DSPScore: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dspscore",
         abstract: "Score audio files for corpus work: duration, rate, channels, levels, clipping, loudness, speech, music, multiple speakers.",
-        subcommands: [Score.self, Schema.self, Merge.self],
+        subcommands: [Score.self, Schema.self, Merge.self, Report.self],
         defaultSubcommand: Score.self)
 }
 
@@ -115,14 +115,19 @@ struct Score: ParsableCommand {
             output.header()
             let scorer = try FileScorer(configuration: configuration)
             var failed = 0
+            let start = Date()
+            var summary = ScoringProgress(filesTotal: 0)
             while let line = readLine() {
                 let path = line.trimmingCharacters(in: .whitespaces)
                 guard !path.isEmpty, !path.hasPrefix("#"), shard?.contains(path) ?? true else { continue }
                 let record = scorer.score(path: path)
                 if record.status == .error { failed += 1 }
+                summary.add(audioSeconds: record.duration, failed: record.status == .error)
                 output.write(record)
                 segmentFiles.write(record)
             }
+            summary.elapsedSeconds = Date().timeIntervalSince(start)
+            logger.info("\(summary.summary())")
             if failed > maxFailures { throw ExitCode(1) }
             return
         }
@@ -164,7 +169,6 @@ struct Score: ParsableCommand {
 
         let progress = Progress(total: pending.count)
         var failed = 0
-        var audioSeconds = 0.0
         try ParallelScoring.score(pending.map { files[$0] }, jobs: jobs, configuration: configuration) { index, record in
             writeKept(upTo: pending[index])
             nextFull = pending[index] + 1
@@ -172,7 +176,6 @@ struct Score: ParsableCommand {
                 failed += 1
                 logger.error("\(record.error?.message ?? record.audioFilepath)")
             }
-            audioSeconds += record.duration
             output.write(record)
             segmentFiles.write(record)
             progress.update(done: 1, audioSeconds: record.duration, failed: record.status == .error)
@@ -181,8 +184,7 @@ struct Score: ParsableCommand {
         writeKept(upTo: files.count)
         progress.finish()
         try output.finish(renamingTo: self.output)
-        logger.info(
-            "scored \(files.count - failed) of \(files.count) files ok, \(String(format: "%.2f", audioSeconds / 3600)) audio hours, \(String(format: "%.0f", progress.audioSecondsPerSecond))x real time")
+        logger.info("\(progress.state.summary(kept: files.count - pending.count))")
         if failed > maxFailures { throw ExitCode(1) }
     }
 }
@@ -302,45 +304,33 @@ final class SegmentWriters {
     }
 }
 
-/// Progress on stderr: a self-overwriting line on a terminal, JSON events (one per second at
-/// most, and a final one) otherwise.
+/// Progress on stderr: a self-overwriting progress bar on a terminal, JSON events (one per
+/// second at most, and a final one) otherwise. Formatting is ``ScoringProgress``'s.
 final class Progress {
-    let total: Int
     let start = Date()
     let isTerminal = isatty(STDERR_FILENO) != 0
-    var done = 0
-    var failed = 0
-    var audioSeconds = 0.0
+    var state: ScoringProgress
     var lastReport = Date.distantPast
 
-    init(total: Int) { self.total = total }
+    init(total: Int) { state = ScoringProgress(filesTotal: total) }
 
-    var audioSecondsPerSecond: Double { audioSeconds / max(Date().timeIntervalSince(start), 1e-9) }
+    var audioSecondsPerSecond: Double { state.audioHoursPerWallHour }
 
     func update(done count: Int, audioSeconds seconds: Double, failed didFail: Bool) {
-        done += count
-        audioSeconds += seconds
-        if didFail { failed += 1 }
-        if Date().timeIntervalSince(lastReport) >= 1 || done == total { report(final: false) }
+        state.add(audioSeconds: seconds, failed: didFail)
+        if Date().timeIntervalSince(lastReport) >= 1 || state.filesDone == state.filesTotal { report(final: false) }
     }
 
     func finish() { report(final: true) }
 
     private func report(final: Bool) {
         lastReport = Date()
-        let elapsed = Date().timeIntervalSince(start)
-        let rate = Double(done) / max(elapsed, 1e-9)
-        let eta = rate > 0 ? Double(total - done) / rate : 0
+        state.elapsedSeconds = Date().timeIntervalSince(start)
         if isTerminal {
-            let line = String(
-                format: "\r%d/%d files, %d failed, %.2f audio h, %.0fx real time, ETA %.0f s",
-                done, total, failed, audioSeconds / 3600, audioSecondsPerSecond, eta)
-            FileHandle.standardError.write(Data((line + (final ? "\n" : "")).utf8))
+            // \r and erase-to-end-of-line: the line rewrites itself in place.
+            FileHandle.standardError.write(Data(("\r" + state.terminalLine() + "\u{1B}[K" + (final ? "\n" : "")).utf8))
         } else {
-            let event = String(
-                format: #"{"event":"%@","files_done":%d,"files_total":%d,"files_failed":%d,"audio_hours":%.6f,"elapsed_seconds":%.3f,"real_time_factor":%.1f,"eta_seconds":%.1f}"#,
-                final ? "done" : "progress", done, total, failed, audioSeconds / 3600, elapsed, audioSecondsPerSecond, eta)
-            FileHandle.standardError.write(Data((event + "\n").utf8))
+            FileHandle.standardError.write(Data((state.jsonEvent(final: final) + "\n").utf8))
         }
     }
 }
