@@ -357,3 +357,152 @@ void cdsp_halfband(
     for (; n + 64 <= count; n += 64) halfband64(even + n, odd + n, coef, taps, center, out + n);
     for (; n < count; n += 16) halfband16(even + n, odd + n, coef, taps, center, out + n, count - n);
 }
+
+// MARK: - Small-ratio polyphase kernel (L ≤ 4, M ≤ 8), vectorised across outputs
+
+/// One to four vectors of 16 outputs of one phase: lane t of vector v accumulates
+/// Σ_i row[i] · s[(b + i) mod M][j + 16v + t + (b + i) / M], i = 0, 1, … in order, starting
+/// from 0. The same lane operations for any vector count. Taps go in groups of M, where tap
+/// g·M + r reads substream (b + r) mod M at offset g + (b + r) / M: one pointer per r.
+CDSP_INLINE void small_block(
+    int vectors, size_t m, const float *row, size_t taps, const float *scratch, size_t sl, size_t b, size_t j,
+    float *lanes
+) {
+    const float *p[8];
+    for (size_t r = 0; r < m; r++) p[r] = scratch + ((b + r) % m) * sl + j + (b + r) / m;
+    v16 acc[4] = {{0}, {0}, {0}, {0}};
+    size_t i = 0;
+    size_t g = 0;
+    for (; i + m <= taps; i += m, g++) {
+        for (size_t r = 0; r < m; r++) {
+            float c = row[i + r];
+            const float *x = p[r] + g;
+            for (int v = 0; v < vectors; v++) acc[v] = acc[v] + c * ld16(x + 16 * v);
+        }
+    }
+    for (size_t r = 0; i < taps; i++, r++) {
+        float c = row[i];
+        const float *x = p[r] + g;
+        for (int v = 0; v < vectors; v++) acc[v] = acc[v] + c * ld16(x + 16 * v);
+    }
+    for (int v = 0; v < vectors; v++) st16(lanes + 16 * v, acc[v]);
+}
+
+/// `small_block` with the vector count and, for M ≤ 3, M as compile-time constants.
+CDSP_INLINE void small_block_dispatch(
+    int vectors, size_t m, const float *row, size_t taps, const float *scratch, size_t sl, size_t b, size_t j,
+    float *lanes
+) {
+#define CDSP_SMALL_M(v_)                                                              \
+    switch (m) {                                                                      \
+    case 1: small_block(v_, 1, row, taps, scratch, sl, b, j, lanes); break;           \
+    case 2: small_block(v_, 2, row, taps, scratch, sl, b, j, lanes); break;           \
+    case 3: small_block(v_, 3, row, taps, scratch, sl, b, j, lanes); break;           \
+    default: small_block(v_, m, row, taps, scratch, sl, b, j, lanes); break;          \
+    }
+    switch (vectors) {
+    case 4: CDSP_SMALL_M(4) break;
+    case 3: CDSP_SMALL_M(3) break;
+    case 2: CDSP_SMALL_M(2) break;
+    default: CDSP_SMALL_M(1) break;
+    }
+#undef CDSP_SMALL_M
+}
+
+/// 16 frame triples: s[0…15] = src[0, 3, …, 45], s[sl + …] = src[1, 4, …], s[2sl + …] = src[2, 5, …].
+CDSP_INLINE void split3x16(const float *src, float *s, size_t sl) {
+    v16 a = ld16(src);
+    v16 b = ld16(src + 16);
+    v16 c = ld16(src + 32);
+    // Lanes of (a, b) are 0…31, of (·, c) the second operand's are 16…31.
+    v16 ab0 = __builtin_shufflevector(a, b, 0, 3, 6, 9, 12, 15, 18, 21, 24, 27, 30, 0, 0, 0, 0, 0);
+    v16 ab1 = __builtin_shufflevector(a, b, 1, 4, 7, 10, 13, 16, 19, 22, 25, 28, 31, 0, 0, 0, 0, 0);
+    v16 ab2 = __builtin_shufflevector(a, b, 2, 5, 8, 11, 14, 17, 20, 23, 26, 29, 0, 0, 0, 0, 0, 0);
+    st16(s, __builtin_shufflevector(ab0, c, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 17, 20, 23, 26, 29));
+    st16(s + sl, __builtin_shufflevector(ab1, c, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 18, 21, 24, 27, 30));
+    st16(s + 2 * sl, __builtin_shufflevector(ab2, c, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 16, 19, 22, 25, 28, 31));
+}
+
+CDSP_INLINE void copy16(const float *src, float *dst) { st16(dst, ld16(src)); }
+
+enum { CDSP_SMALL_PIECE = 256, CDSP_SMALL_SCRATCH = 4096 };
+
+CDSP_DISPATCH
+void cdsp_polyphase_small(
+    const float *bank, size_t taps, const float *window, size_t stride, size_t channels,
+    size_t phase, size_t slot, size_t frame_step, size_t phase_step, size_t phases, size_t count, float *out
+) {
+    size_t l = phases;
+    size_t m = frame_step * l + phase_step;  // frames per L outputs
+    // Frame offset and row of the call's first L outputs; output L·j + a is output a's
+    // window moved by M·j frames, with output a's row.
+    size_t first[4];
+    const float *rows[4];
+    size_t frame = 0;
+    for (size_t a = 0; a < l; a++) {
+        first[a] = frame;
+        rows[a] = bank + ((slot + a) % l) * taps;
+        frame += frame_step;
+        phase += phase_step;
+        if (phase >= l) {
+            phase -= l;
+            frame += 1;
+        }
+    }
+    size_t total_j = (count + l - 1) / l;
+    // Substream length per piece: the piece's j's, the span of a window in frames / M, the
+    // first outputs' offsets, and one vector of overrun.
+    size_t sl = CDSP_SMALL_PIECE + (taps + m) / m + 1 + 64;
+    float scratch[CDSP_SMALL_SCRATCH];
+    float lanes[64];
+    for (size_t c = 0; c < channels; c++) {
+        const float *w = window + c * stride;
+        for (size_t j0 = 0; j0 < total_j; j0 += CDSP_SMALL_PIECE) {
+            size_t pj = total_j - j0 < CDSP_SMALL_PIECE ? total_j - j0 : CDSP_SMALL_PIECE;
+            // Frames this piece reads: up to the last output's window end (relative to M·j0).
+            size_t last_k = (j0 + pj) * l - 1 < count - 1 ? (j0 + pj) * l - 1 : count - 1;
+            size_t last_a = last_k % l;
+            size_t needed = first[last_a] + m * (last_k / l - j0) + taps;
+            const float *base = w + m * j0;
+            // De-interleave by M: scratch[ρ·sl + n] = base[ρ + M·n] for the frames below
+            // `needed`, zeros after (the lanes past the last output read them).
+            size_t whole = needed / m;  // n below this: every ρ valid
+            if (whole > sl) whole = sl;
+            size_t n = 0;
+            if (m == 3) {
+                for (; n + 16 <= whole; n += 16) split3x16(base + 3 * n, scratch + n, sl);
+            } else if (m == 2) {
+                for (; n + 16 <= whole; n += 16) split16(base + 2 * n, scratch + n, scratch + sl + n);
+            } else if (m == 1) {
+                for (; n + 16 <= whole; n += 16) copy16(base + n, scratch + n);
+            }
+            for (size_t rho = 0; rho < m; rho++) {
+                float *s = scratch + rho * sl;
+                size_t k = n;
+                for (; k < sl && rho + m * k < needed; k++) s[k] = base[rho + m * k];
+                for (; k < sl; k++) s[k] = 0;
+            }
+            for (size_t a = 0; a < l; a++) {
+                if (j0 * l + a >= count) break;
+                size_t nj = (count - a + l - 1) / l - j0;  // outputs of this phase from j0 on
+                if (nj > pj) nj = pj;
+                size_t jj = 0;
+                while (jj < nj) {
+                    // Up to four vectors (independent chains) per pass, as many as the
+                    // remaining outputs fill.
+                    size_t left = nj - jj;
+                    int vectors = left >= 64 ? 4 : (int)((left + 15) / 16);
+                    small_block_dispatch(vectors, m, rows[a], taps, scratch, sl, first[a], jj, lanes);
+                    size_t valid = nj - jj < (size_t)(16 * vectors) ? nj - jj : (size_t)(16 * vectors);
+                    if (l == 1 && channels == 1) {
+                        float *o = out + j0 + jj;
+                        for (size_t t = 0; t < valid; t++) o[t] = lanes[t];
+                    } else {
+                        for (size_t t = 0; t < valid; t++) out[((j0 + jj + t) * l + a) * channels + c] = lanes[t];
+                    }
+                    jj += valid;
+                }
+            }
+        }
+    }
+}

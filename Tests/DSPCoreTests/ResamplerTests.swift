@@ -159,8 +159,12 @@ struct ResamplerConstructionTests {
         let d = try Resampler(inputRate: 48_000, outputRate: 16_000)
         #expect(d.interpolationFactor == 1)
         #expect(d.decimationFactor == 3)
-        #expect(d.tapsPerPhase % 8 == 0)
         #expect(d.filterLength % 2 == 1)
+        // 48 → 16 kHz runs in two stages: a half-band (4K − 1 taps), then 24 → 16 kHz, whose
+        // L₂ = 2 phases of tapsPerPhase taps hold the whole prototype.
+        #expect(d.halfBandLength % 4 == 3)
+        #expect(2 * d.tapsPerPhase >= d.filterLength)
+        #expect(try Resampler(inputRate: 32_000, outputRate: 16_000).halfBandLength == 0)
     }
 
     @Test(arguments: [

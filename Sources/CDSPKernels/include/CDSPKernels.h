@@ -35,6 +35,18 @@ void cdsp_polyphase(
     const float *bank, size_t taps, const float *window, size_t stride, size_t channels,
     size_t phase, size_t slot, size_t frame_step, size_t phase_step, size_t phases, size_t count, float *out);
 
+/// `cdsp_polyphase` for small ratios — L = `phases` ≤ 4, M ≤ 8, `taps` ≤ 1024 (any count,
+/// not only multiples of 8) — vectorised
+/// across outputs instead of along taps: the window is de-interleaved by M into a stack
+/// scratch, so outputs L·j + a (j = 0, 1, …) of one phase read contiguous floats, 16 outputs
+/// per vector with the coefficient broadcast. Each output is Σ_i row[i]·x[i] summed
+/// sequentially from i = 0 (one multiply-add per tap, fused where the CPU has FMA), the same
+/// for every grouping, so chunking cannot change a bit; the order differs from
+/// `cdsp_polyphase`, so a resampler uses one of the two for all its outputs.
+void cdsp_polyphase_small(
+    const float *bank, size_t taps, const float *window, size_t stride, size_t channels,
+    size_t phase, size_t slot, size_t frame_step, size_t phase_step, size_t phases, size_t count, float *out);
+
 // MARK: - Half-band decimator (DSPCore.Resampler's first stage)
 
 /// Splits `pairs` interleaved-frame pairs of one channel into its even and odd frames:

@@ -49,6 +49,13 @@ struct PolyphaseLayout {
     var designTaps: [Double]
     /// Rejection target of the interpolating sinc, in dB (equiripple attenuation + 12).
     var interpolatorAttenuationDB: Double
+    /// Whether the bank is evaluated across outputs (`cdsp_polyphase_small`): small ratios,
+    /// L ≤ 4 and M ≤ 8 with T ≤ ``maximumAcrossOutputsTaps``. Their rows need not be whole
+    /// SIMD vectors, so T is any length (direct designs then fill rows one tap at a time).
+    var acrossOutputs: Bool
+
+    /// Longest row the across-outputs kernel takes (its stack scratch is sized for it).
+    static let maximumAcrossOutputsTaps = 1024
 
     /// Prototype delay (K − 1) / 2, in prototype samples.
     var prototypeDelay: Int { (prototypeLength - 1) / 2 }
@@ -68,17 +75,21 @@ struct PolyphaseLayout {
         designTaps = []
         interpolatorAttenuationDB = quality.equirippleAttenuationDB + 12
         let width = Resampler.simdWidth
+        acrossOutputs = false
         if l == m {
             prototypeLength = 1
             tapsPerPhase = Resampler.simdWidth
             method = .identity
             return
         }
-        if let design = Self.equiripple(l: l, m: m, inputRate: inputRate, outputRate: outputRate, quality: quality) {
+        let small = l <= 4 && m <= 8
+        if let design = Self.equiripple(l: l, m: m, inputRate: inputRate, outputRate: outputRate, quality: quality, anyRowLength: small) {
             designTaps = design.taps
             method = .equiripple(designRate: design.rate, length: design.taps.count, interpolatorSpan: design.span)
             prototypeLength = design.prototypeLength
-            tapsPerPhase = ((design.prototypeLength + l - 1) / l + width - 1) / width * width
+            let rows = (design.prototypeLength + l - 1) / l
+            acrossOutputs = small && rows <= Self.maximumAcrossOutputsTaps
+            tapsPerPhase = acrossOutputs ? rows : (rows + width - 1) / width * width
             return
         }
         // Kaiser fallback: the length for a transition 2 × (stop edge − cutoff) wide, rounded up
@@ -95,6 +106,7 @@ struct PolyphaseLayout {
         var taps = (minimumLength + l - 1) / l
         taps = (taps + width - 1) / width * width
         tapsPerPhase = taps
+        acrossOutputs = l <= 4 && m <= 8 && taps <= Self.maximumAcrossOutputsTaps
         var k = taps * l
         if k % 2 == 0 { k -= 1 }
         prototypeLength = k
@@ -114,7 +126,7 @@ struct PolyphaseLayout {
     /// which must pass the stopband edge s and reject from R × inputRate − s (where the
     /// design's passband image starts).
     private static func equiripple(
-        l: Int, m: Int, inputRate: Int, outputRate: Int, quality: Resampler.Quality
+        l: Int, m: Int, inputRate: Int, outputRate: Int, quality: Resampler.Quality, anyRowLength: Bool
     ) -> (taps: [Double], rate: Int, span: Int, prototypeLength: Int)? {
         let lowNyquistHz = Double(Swift.min(inputRate, outputRate)) / 2
         let passHz = Resampler.Quality.designPassbandEdgeRatio * lowNyquistHz
@@ -155,9 +167,9 @@ struct PolyphaseLayout {
         guard first <= maximumEquirippleLength else { return nil }
         let fp = passHz / rateHz
         let fs = stopHz / rateHz
-        // Candidate lengths: direct designs fill whole rows (N = T·L − 1, T a multiple of 8);
-        // interpolated ones are any odd length.
-        let unit = direct ? width * l : 2
+        // Candidate lengths: direct designs fill whole rows (N = T·L − 1, T a multiple of 8,
+        // or with `anyRowLength` any T that keeps N odd); interpolated ones are any odd length.
+        let unit = direct ? (anyRowLength ? (l % 2 == 0 ? l : 2 * l) : width * l) : 2
         func length(_ index: Int) -> Int { direct ? index * unit - 1 : 2 * index + 1 }
         let index = direct ? (first + 1 + unit - 1) / unit : (first - 1 + 1) / 2
         func design(_ i: Int) -> [Double]? {

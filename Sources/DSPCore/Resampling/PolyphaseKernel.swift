@@ -73,4 +73,14 @@ enum PolyphaseKernel {
     ) {
         cdsp_halfband(even, odd, taps, tapCount, 0.5, count, out)
     }
+
+    /// The same outputs for small ratios, vectorised across outputs; see `cdsp_polyphase_small`.
+    @inline(never) @_semantics("no_performance_analysis")
+    static func polyphaseSmall(
+        _ bank: UnsafePointer<Float>, _ taps: Int, _ window: UnsafePointer<Float>, _ stride: Int, _ channels: Int,
+        _ phase: Int, _ slot: Int, _ frameStep: Int, _ phaseStep: Int, _ phases: Int, _ count: Int,
+        _ out: UnsafeMutablePointer<Float>
+    ) {
+        cdsp_polyphase_small(bank, taps, window, stride, channels, phase, slot, frameStep, phaseStep, phases, count, out)
+    }
 }

@@ -88,6 +88,9 @@ public final class Resampler: StreamingProcessor {
     /// (M mod L)⁻¹ mod L: phase p is stored in bank row `p × slotStep mod L`, so consecutive
     /// outputs (phase + M mod L) read consecutive rows.
     let slotStep: Int
+    /// Whether the polyphase stage uses the across-outputs kernel for small ratios (L ≤ 4,
+    /// M ≤ 8: 48 → 16 kHz's 24 → 16 stage, 32 → 16, 8 → 16, 16 → 48 kHz …).
+    let usesSmallKernel: Bool
     /// Frames per channel in the history buffer: T − 1 kept frames + a block of new ones.
     let historyCapacity: Int
     /// Phase rows, L × T floats.
@@ -172,6 +175,7 @@ public final class Resampler: StreamingProcessor {
         frameStep = layout.step / layout.phaseCount
         phaseStep = layout.step % layout.phaseCount
         slotStep = Self.modularInverse(phaseStep, modulo: layout.phaseCount)
+        usesSmallKernel = layout.acrossOutputs
         historyCapacity = layout.tapsPerPhase - 1 + Swift.max(4096, layout.tapsPerPhase)
         // 64-byte aligned: with T a multiple of 16 every row starts on a cache line, so the
         // kernel's 16-float coefficient loads never split one (measurable at L > 1, where
@@ -511,9 +515,15 @@ public final class Resampler: StreamingProcessor {
         }
         if written > 0 {
             let taps = layout.tapsPerPhase
-            PolyphaseKernel.polyphase(
-                bank, taps, history + (frame - (taps - 1)), capacity, channels,
-                phase, phase * slotStep % l, frameStep, phaseStep, l, written, output)
+            if usesSmallKernel {
+                PolyphaseKernel.polyphaseSmall(
+                    bank, taps, history + (frame - (taps - 1)), capacity, channels,
+                    phase, phase * slotStep % l, frameStep, phaseStep, l, written, output)
+            } else {
+                PolyphaseKernel.polyphase(
+                    bank, taps, history + (frame - (taps - 1)), capacity, channels,
+                    phase, phase * slotStep % l, frameStep, phaseStep, l, written, output)
+            }
             let advance = phase + written * m
             frame += advance / l
             phase = advance % l
