@@ -11,6 +11,10 @@
 /// no floating-point time, no drift. t₀ shifts the output grid so the delay is a whole number
 /// of output samples (``outputDelay``), which makes ``trimsLeadingDelay`` exact.
 ///
+/// Downsampling by 2.5 or more from an even rate (48, 44.1, 88.2, 96 → 16 kHz) first halves
+/// the rate with a half-band filter (``halfBandLength``), then runs the polyphase stage from
+/// `inputRate / 2`; the reported delay is the exact total.
+///
 /// - Interleaved multichannel: every channel uses the same filter.
 /// - Input counts need not be whole frames: a trailing partial frame is carried to the next
 ///   call; ``flush(into:)`` completes a still-partial frame with zeros.
@@ -40,13 +44,16 @@ public final class Resampler: StreamingProcessor {
     /// Whether the leading ``outputDelay`` frames are dropped and ``flush(into:)`` pads the
     /// stream to exactly `round(N × outputRate / inputRate)` frames for N input frames.
     public let trimsLeadingDelay: Bool
-    /// L, the reduced numerator of `outputRate / inputRate` (the number of filter phases).
+    /// L, the reduced numerator of `outputRate / inputRate` (the number of filter phases of a
+    /// single-stage resampler; with a half-band first stage the polyphase stage has its own).
     public let interpolationFactor: Int
     /// M, the reduced denominator of `outputRate / inputRate`.
     public let decimationFactor: Int
-    /// Length of the prototype filter, in taps at the rate L × ``inputRate``.
+    /// Length of the polyphase stage's prototype filter, in taps at L × its input rate
+    /// (``inputRate``, or half of it after a half-band stage).
     public let filterLength: Int
-    /// Taps evaluated per output sample (per channel), zero padding included.
+    /// Taps the polyphase stage evaluates per output sample (per channel), zero padding
+    /// included (the half-band stage adds 2K + 1 per half-rate sample).
     public let tapsPerPhase: Int
     /// How the prototype filter was designed (equiripple for every common rate pair).
     public let designMethod: DesignMethod
