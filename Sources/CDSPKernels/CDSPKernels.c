@@ -59,6 +59,16 @@ CDSP_INLINE float sum4(v4 a) {
     return (a[0] + a[2]) + (a[1] + a[3]);
 }
 
+/// sum4(halves8(s)) of four vectors at once, with the same additions per output (the tree
+/// (s_i + s_{i+4}), then (·₀ + ·₂) + (·₁ + ·₃)), by transposing shuffles instead of four
+/// separate horizontal reductions.
+CDSP_INLINE v4 reduce4(v8 a, v8 b, v8 c, v8 d) {
+    v8 x = __builtin_shufflevector(a, b, 0, 1, 2, 3, 8, 9, 10, 11) + __builtin_shufflevector(a, b, 4, 5, 6, 7, 12, 13, 14, 15);
+    v8 y = __builtin_shufflevector(c, d, 0, 1, 2, 3, 8, 9, 10, 11) + __builtin_shufflevector(c, d, 4, 5, 6, 7, 12, 13, 14, 15);
+    v8 z = __builtin_shufflevector(x, y, 0, 1, 4, 5, 8, 9, 12, 13) + __builtin_shufflevector(x, y, 2, 3, 6, 7, 10, 11, 14, 15);
+    return __builtin_shufflevector(z, z, 0, 2, 4, 6) + __builtin_shufflevector(z, z, 1, 3, 5, 7);
+}
+
 /// K (1…4) dot products of `taps` floats (a multiple of 8): out[j·out_stride] = Σ r[j][i]·x[j][i].
 /// The same order for every output: 16 lanes over blocks of 16, halves added, an 8-wide tail
 /// multiply-added, halves added, sum4.
@@ -71,10 +81,16 @@ CDSP_INLINE void dot_k(
     for (; i < full; i += 16) {
         for (int j = 0; j < k; j++) acc[j] = acc[j] + ld16(r[j] + i) * ld16(x[j] + i);
     }
+    v8 s[4];
     for (int j = 0; j < k; j++) {
-        v8 s = halves16(acc[j]);
-        if (i < taps) s = s + ld8(r[j] + i) * ld8(x[j] + i);
-        out[(size_t)j * out_stride] = sum4(halves8(s));
+        s[j] = halves16(acc[j]);
+        if (i < taps) s[j] = s[j] + ld8(r[j] + i) * ld8(x[j] + i);
+    }
+    if (k == 4) {
+        v4 w = reduce4(s[0], s[1], s[2], s[3]);
+        for (int j = 0; j < 4; j++) out[(size_t)j * out_stride] = w[j];
+    } else {
+        for (int j = 0; j < k; j++) out[(size_t)j * out_stride] = sum4(halves8(s[j]));
     }
 }
 
@@ -86,10 +102,16 @@ CDSP_INLINE void dot_kp(int k, const float *const r[4], const float *const x[4],
     for (; i < full; i += 16) {
         for (int j = 0; j < k; j++) acc[j] = acc[j] + ld16(r[j] + i) * ld16(x[j] + i);
     }
+    v8 s[4];
     for (int j = 0; j < k; j++) {
-        v8 s = halves16(acc[j]);
-        if (i < taps) s = s + ld8(r[j] + i) * ld8(x[j] + i);
-        *o[j] = sum4(halves8(s));
+        s[j] = halves16(acc[j]);
+        if (i < taps) s[j] = s[j] + ld8(r[j] + i) * ld8(x[j] + i);
+    }
+    if (k == 4) {
+        v4 w = reduce4(s[0], s[1], s[2], s[3]);
+        for (int j = 0; j < 4; j++) *o[j] = w[j];
+    } else {
+        for (int j = 0; j < k; j++) *o[j] = sum4(halves8(s[j]));
     }
 }
 
@@ -107,18 +129,20 @@ CDSP_INLINE void dot_2x2(const float *r0, const float *r1, const float *const x[
         acc[2] = acc[2] + c1 * ld16(x[2] + i);
         acc[3] = acc[3] + c1 * ld16(x[3] + i);
     }
+    v8 s[4];
     for (int j = 0; j < 4; j++) {
         const float *r = j < 2 ? r0 : r1;
-        v8 s = halves16(acc[j]);
-        if (i < taps) s = s + ld8(r + i) * ld8(x[j] + i);
-        *o[j] = sum4(halves8(s));
+        s[j] = halves16(acc[j]);
+        if (i < taps) s[j] = s[j] + ld8(r + i) * ld8(x[j] + i);
     }
+    v4 w = reduce4(s[0], s[1], s[2], s[3]);
+    for (int j = 0; j < 4; j++) *o[j] = w[j];
 }
 
 CDSP_DISPATCH
 void cdsp_polyphase(
     const float *bank, size_t taps, const float *window, size_t stride, size_t channels,
-    size_t phase, size_t frame_step, size_t phase_step, size_t phases, size_t count, float *out
+    size_t phase, size_t slot, size_t frame_step, size_t phase_step, size_t phases, size_t count, float *out
 ) {
     size_t frame = 0;
     size_t n = 0;
@@ -163,10 +187,11 @@ void cdsp_polyphase(
         }                                     \
     } while (0)
         for (size_t m = 0; m < phases; m += 2) {
-            const float *row0 = bank + phase * taps;
+            const float *row0 = bank + slot * taps;
             const float *w0 = window + frame;
             frame += frame_step;
             phase += phase_step;
+            if (++slot == phases) slot = 0;
             if (phase >= phases) {
                 phase -= phases;
                 frame += 1;
@@ -175,10 +200,11 @@ void cdsp_polyphase(
                 for (size_t q = m; q < count; q += phases, w0 += period) CDSP_QUEUE(row0, w0, q);
                 break;
             }
-            const float *row1 = bank + phase * taps;
+            const float *row1 = bank + slot * taps;
             const float *w1 = window + frame;
             frame += frame_step;
             phase += phase_step;
+            if (++slot == phases) slot = 0;
             if (phase >= phases) {
                 phase -= phases;
                 frame += 1;
@@ -210,10 +236,11 @@ void cdsp_polyphase(
             const float *r[4];
             const float *x[4];
             for (int j = 0; j < 4; j++) {
-                r[j] = bank + phase * taps;
+                r[j] = bank + slot * taps;
                 x[j] = window + frame;
                 frame += frame_step;
                 phase += phase_step;
+                if (++slot == phases) slot = 0;
                 if (phase >= phases) {
                     phase -= phases;
                     frame += 1;
@@ -222,11 +249,12 @@ void cdsp_polyphase(
             dot_k(4, r, x, taps, out + n, 1);
         }
         for (; n < count; n++) {
-            const float *r[4] = {bank + phase * taps, 0, 0, 0};
+            const float *r[4] = {bank + slot * taps, 0, 0, 0};
             const float *x[4] = {window + frame, 0, 0, 0};
             dot_k(1, r, x, taps, out + n, 1);
             frame += frame_step;
             phase += phase_step;
+            if (++slot == phases) slot = 0;
             if (phase >= phases) {
                 phase -= phases;
                 frame += 1;
@@ -236,7 +264,7 @@ void cdsp_polyphase(
     }
     // Multichannel: the frame's row shared by four channels at a time.
     for (; n < count; n++) {
-        const float *row = bank + phase * taps;
+        const float *row = bank + slot * taps;
         const float *r[4] = {row, row, row, row};
         const float *base = window + frame;
         float *o = out + n * channels;
@@ -252,9 +280,229 @@ void cdsp_polyphase(
         }
         frame += frame_step;
         phase += phase_step;
+        if (++slot == phases) slot = 0;
         if (phase >= phases) {
             phase -= phases;
             frame += 1;
+        }
+    }
+}
+
+CDSP_INLINE void st16(float *p, v16 v) { __builtin_memcpy(p, &v, sizeof v); }
+
+// The vector work of the half-band kernels lives in always-inlined helpers that take only
+// pointers, like dot_k above, so no vector value crosses a call in the dispatched functions.
+
+/// 16 frame pairs: even[0…15] = src[0, 2, …, 30], odd[0…15] = src[1, 3, …, 31].
+CDSP_INLINE void split16(const float *src, float *even, float *odd) {
+    v16 a = ld16(src);
+    v16 b = ld16(src + 16);
+    st16(even, __builtin_shufflevector(a, b, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30));
+    st16(odd, __builtin_shufflevector(a, b, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31));
+}
+
+/// 64 half-band outputs: four independent chains share each broadcast coefficient.
+CDSP_INLINE void halfband64(const float *even, const float *o, const float *coef, size_t taps, float center, float *out) {
+    v16 a0 = ld16(even) * center;
+    v16 a1 = ld16(even + 16) * center;
+    v16 a2 = ld16(even + 32) * center;
+    v16 a3 = ld16(even + 48) * center;
+    for (size_t t = 0; t < taps; t++) {
+        float c = coef[t];
+        a0 = a0 + c * ld16(o + t);
+        a1 = a1 + c * ld16(o + t + 16);
+        a2 = a2 + c * ld16(o + t + 32);
+        a3 = a3 + c * ld16(o + t + 48);
+    }
+    st16(out, a0);
+    st16(out + 16, a1);
+    st16(out + 32, a2);
+    st16(out + 48, a3);
+}
+
+/// 16 half-band outputs (the same lane operations as `halfband64`), `valid` ≤ 16 of them stored.
+CDSP_INLINE void halfband16(
+    const float *even, const float *o, const float *coef, size_t taps, float center, float *out, size_t valid
+) {
+    v16 a0 = ld16(even) * center;
+    for (size_t t = 0; t < taps; t++) a0 = a0 + coef[t] * ld16(o + t);
+    if (valid >= 16) {
+        st16(out, a0);
+    } else {
+        float lanes[16];
+        st16(lanes, a0);
+        for (size_t i = 0; i < valid; i++) out[i] = lanes[i];
+    }
+}
+
+CDSP_DISPATCH
+void cdsp_split_even_odd(const float *src, size_t stride, size_t pairs, float *even, float *odd) {
+    size_t j = 0;
+    if (stride == 1) {
+        for (; j + 16 <= pairs; j += 16) split16(src + 2 * j, even + j, odd + j);
+    }
+    for (; j < pairs; j++) {
+        even[j] = src[2 * j * stride];
+        odd[j] = src[(2 * j + 1) * stride];
+    }
+}
+
+CDSP_DISPATCH
+void cdsp_halfband(
+    const float *even, const float *odd, const float *coef, size_t taps, float center, size_t count, float *out
+) {
+    // Lane n always computes center·even[n], then + coef[t]·odd[n + t] for t = 0, 1, …, in
+    // blocks of 64 then 16: the same operations for every grouping.
+    size_t n = 0;
+    for (; n + 64 <= count; n += 64) halfband64(even + n, odd + n, coef, taps, center, out + n);
+    for (; n < count; n += 16) halfband16(even + n, odd + n, coef, taps, center, out + n, count - n);
+}
+
+// MARK: - Small-ratio polyphase kernel (L ≤ 4, M ≤ 8), vectorised across outputs
+
+/// One to four vectors of 16 outputs of one phase: lane t of vector v accumulates
+/// Σ_i row[i] · s[(b + i) mod M][j + 16v + t + (b + i) / M], i = 0, 1, … in order, starting
+/// from 0. The same lane operations for any vector count. Taps go in groups of M, where tap
+/// g·M + r reads substream (b + r) mod M at offset g + (b + r) / M: one pointer per r.
+CDSP_INLINE void small_block(
+    int vectors, size_t m, const float *row, size_t taps, const float *scratch, size_t sl, size_t b, size_t j,
+    float *lanes
+) {
+    const float *p[8];
+    for (size_t r = 0; r < m; r++) p[r] = scratch + ((b + r) % m) * sl + j + (b + r) / m;
+    v16 acc[4] = {{0}, {0}, {0}, {0}};
+    size_t i = 0;
+    size_t g = 0;
+    for (; i + m <= taps; i += m, g++) {
+        for (size_t r = 0; r < m; r++) {
+            float c = row[i + r];
+            const float *x = p[r] + g;
+            for (int v = 0; v < vectors; v++) acc[v] = acc[v] + c * ld16(x + 16 * v);
+        }
+    }
+    for (size_t r = 0; i < taps; i++, r++) {
+        float c = row[i];
+        const float *x = p[r] + g;
+        for (int v = 0; v < vectors; v++) acc[v] = acc[v] + c * ld16(x + 16 * v);
+    }
+    for (int v = 0; v < vectors; v++) st16(lanes + 16 * v, acc[v]);
+}
+
+/// `small_block` with the vector count and, for M ≤ 3, M as compile-time constants.
+CDSP_INLINE void small_block_dispatch(
+    int vectors, size_t m, const float *row, size_t taps, const float *scratch, size_t sl, size_t b, size_t j,
+    float *lanes
+) {
+#define CDSP_SMALL_M(v_)                                                              \
+    switch (m) {                                                                      \
+    case 1: small_block(v_, 1, row, taps, scratch, sl, b, j, lanes); break;           \
+    case 2: small_block(v_, 2, row, taps, scratch, sl, b, j, lanes); break;           \
+    case 3: small_block(v_, 3, row, taps, scratch, sl, b, j, lanes); break;           \
+    default: small_block(v_, m, row, taps, scratch, sl, b, j, lanes); break;          \
+    }
+    switch (vectors) {
+    case 4: CDSP_SMALL_M(4) break;
+    case 3: CDSP_SMALL_M(3) break;
+    case 2: CDSP_SMALL_M(2) break;
+    default: CDSP_SMALL_M(1) break;
+    }
+#undef CDSP_SMALL_M
+}
+
+/// 16 frame triples: s[0…15] = src[0, 3, …, 45], s[sl + …] = src[1, 4, …], s[2sl + …] = src[2, 5, …].
+CDSP_INLINE void split3x16(const float *src, float *s, size_t sl) {
+    v16 a = ld16(src);
+    v16 b = ld16(src + 16);
+    v16 c = ld16(src + 32);
+    // Lanes of (a, b) are 0…31, of (·, c) the second operand's are 16…31.
+    v16 ab0 = __builtin_shufflevector(a, b, 0, 3, 6, 9, 12, 15, 18, 21, 24, 27, 30, 0, 0, 0, 0, 0);
+    v16 ab1 = __builtin_shufflevector(a, b, 1, 4, 7, 10, 13, 16, 19, 22, 25, 28, 31, 0, 0, 0, 0, 0);
+    v16 ab2 = __builtin_shufflevector(a, b, 2, 5, 8, 11, 14, 17, 20, 23, 26, 29, 0, 0, 0, 0, 0, 0);
+    st16(s, __builtin_shufflevector(ab0, c, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 17, 20, 23, 26, 29));
+    st16(s + sl, __builtin_shufflevector(ab1, c, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 18, 21, 24, 27, 30));
+    st16(s + 2 * sl, __builtin_shufflevector(ab2, c, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 16, 19, 22, 25, 28, 31));
+}
+
+CDSP_INLINE void copy16(const float *src, float *dst) { st16(dst, ld16(src)); }
+
+enum { CDSP_SMALL_PIECE = 256, CDSP_SMALL_SCRATCH = 4096 };
+
+CDSP_DISPATCH
+void cdsp_polyphase_small(
+    const float *bank, size_t taps, const float *window, size_t stride, size_t channels,
+    size_t phase, size_t slot, size_t frame_step, size_t phase_step, size_t phases, size_t count, float *out
+) {
+    size_t l = phases;
+    size_t m = frame_step * l + phase_step;  // frames per L outputs
+    // Frame offset and row of the call's first L outputs; output L·j + a is output a's
+    // window moved by M·j frames, with output a's row.
+    size_t first[4];
+    const float *rows[4];
+    size_t frame = 0;
+    for (size_t a = 0; a < l; a++) {
+        first[a] = frame;
+        rows[a] = bank + ((slot + a) % l) * taps;
+        frame += frame_step;
+        phase += phase_step;
+        if (phase >= l) {
+            phase -= l;
+            frame += 1;
+        }
+    }
+    size_t total_j = (count + l - 1) / l;
+    // Substream length per piece: the piece's j's, the span of a window in frames / M, the
+    // first outputs' offsets, and one vector of overrun.
+    size_t sl = CDSP_SMALL_PIECE + (taps + m) / m + 1 + 64;
+    float scratch[CDSP_SMALL_SCRATCH];
+    float lanes[64];
+    for (size_t c = 0; c < channels; c++) {
+        const float *w = window + c * stride;
+        for (size_t j0 = 0; j0 < total_j; j0 += CDSP_SMALL_PIECE) {
+            size_t pj = total_j - j0 < CDSP_SMALL_PIECE ? total_j - j0 : CDSP_SMALL_PIECE;
+            // Frames this piece reads: up to the last output's window end (relative to M·j0).
+            size_t last_k = (j0 + pj) * l - 1 < count - 1 ? (j0 + pj) * l - 1 : count - 1;
+            size_t last_a = last_k % l;
+            size_t needed = first[last_a] + m * (last_k / l - j0) + taps;
+            const float *base = w + m * j0;
+            // De-interleave by M: scratch[ρ·sl + n] = base[ρ + M·n] for the frames below
+            // `needed`, zeros after (the lanes past the last output read them).
+            size_t whole = needed / m;  // n below this: every ρ valid
+            if (whole > sl) whole = sl;
+            size_t n = 0;
+            if (m == 3) {
+                for (; n + 16 <= whole; n += 16) split3x16(base + 3 * n, scratch + n, sl);
+            } else if (m == 2) {
+                for (; n + 16 <= whole; n += 16) split16(base + 2 * n, scratch + n, scratch + sl + n);
+            } else if (m == 1) {
+                for (; n + 16 <= whole; n += 16) copy16(base + n, scratch + n);
+            }
+            for (size_t rho = 0; rho < m; rho++) {
+                float *s = scratch + rho * sl;
+                size_t k = n;
+                for (; k < sl && rho + m * k < needed; k++) s[k] = base[rho + m * k];
+                for (; k < sl; k++) s[k] = 0;
+            }
+            for (size_t a = 0; a < l; a++) {
+                if (j0 * l + a >= count) break;
+                size_t nj = (count - a + l - 1) / l - j0;  // outputs of this phase from j0 on
+                if (nj > pj) nj = pj;
+                size_t jj = 0;
+                while (jj < nj) {
+                    // Up to four vectors (independent chains) per pass, as many as the
+                    // remaining outputs fill.
+                    size_t left = nj - jj;
+                    int vectors = left >= 64 ? 4 : (int)((left + 15) / 16);
+                    small_block_dispatch(vectors, m, rows[a], taps, scratch, sl, first[a], jj, lanes);
+                    size_t valid = nj - jj < (size_t)(16 * vectors) ? nj - jj : (size_t)(16 * vectors);
+                    if (l == 1 && channels == 1) {
+                        float *o = out + j0 + jj;
+                        for (size_t t = 0; t < valid; t++) o[t] = lanes[t];
+                    } else {
+                        for (size_t t = 0; t < valid; t++) out[((j0 + jj + t) * l + a) * channels + c] = lanes[t];
+                    }
+                    jj += valid;
+                }
+            }
         }
     }
 }

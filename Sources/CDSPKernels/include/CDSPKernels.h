@@ -23,16 +23,44 @@ extern "C" {
 // the last bits between CPUs (fused vs separate multiply-add), never between runs on one CPU.
 
 /// Polyphase outputs: `count` output frames of `channels` channels, interleaved, into
-/// `out`. Output frame k uses coefficient row `bank + phase_k * taps` (`taps` a multiple of 8)
-/// and, for channel c, the `taps` contiguous history floats starting at
-/// `window + c * stride + (frame_k − frame_0)`, where (frame, phase) advances per output by
-/// `frame_step` frames and `phase_step` phases with carry at `phases` (= L), starting at
-/// `(0, phase)`. Mono computes four outputs at a time (consecutive ones; or, for L > 1 and
+/// `out`. Output frame k uses coefficient row `bank + ((slot + k) mod phases) * taps` (`taps` a
+/// multiple of 8: the bank stores the phases in the order consecutive outputs use them, so
+/// rows are read sequentially) and, for channel c, the `taps` contiguous history floats
+/// starting at `window + c * stride + (frame_k − frame_0)`, where (frame, phase) advances per
+/// output by `frame_step` frames and `phase_step` phases with carry at `phases` (= L),
+/// starting at `(0, phase)`. Mono computes four outputs at a time (consecutive ones; or, for L > 1 and
 /// `count` ≥ 2L, in phase order, two rows × two outputs each); multichannel shares each row
 /// across four channels at a time.
 void cdsp_polyphase(
     const float *bank, size_t taps, const float *window, size_t stride, size_t channels,
-    size_t phase, size_t frame_step, size_t phase_step, size_t phases, size_t count, float *out);
+    size_t phase, size_t slot, size_t frame_step, size_t phase_step, size_t phases, size_t count, float *out);
+
+/// `cdsp_polyphase` for small ratios — L = `phases` ≤ 4, M ≤ 8, `taps` ≤ 1024 (any count,
+/// not only multiples of 8) — vectorised
+/// across outputs instead of along taps: the window is de-interleaved by M into a stack
+/// scratch, so outputs L·j + a (j = 0, 1, …) of one phase read contiguous floats, 16 outputs
+/// per vector with the coefficient broadcast. Each output is Σ_i row[i]·x[i] summed
+/// sequentially from i = 0 (one multiply-add per tap, fused where the CPU has FMA), the same
+/// for every grouping, so chunking cannot change a bit; the order differs from
+/// `cdsp_polyphase`, so a resampler uses one of the two for all its outputs.
+void cdsp_polyphase_small(
+    const float *bank, size_t taps, const float *window, size_t stride, size_t channels,
+    size_t phase, size_t slot, size_t frame_step, size_t phase_step, size_t phases, size_t count, float *out);
+
+// MARK: - Half-band decimator (DSPCore.Resampler's first stage)
+
+/// Splits `pairs` interleaved-frame pairs of one channel into its even and odd frames:
+/// `even[j] = src[2j·stride]`, `odd[j] = src[(2j + 1)·stride]` (`stride` = channel count).
+void cdsp_split_even_odd(const float *src, size_t stride, size_t pairs, float *even, float *odd);
+
+/// Half-band decimation by two, `count` outputs of one channel, vectorised across outputs:
+/// `out[n] = center · even[n] + Σ_{t < taps} coef[t] · odd[n + t]`, summed in that order (a
+/// multiply, then one multiply-add per tap — fused where the CPU has FMA). Every output gets
+/// the same lane operations whatever `count` is, so results do not depend on grouping. Reads
+/// up to 15 floats past `even + count` and `odd + count + taps − 1` (in owned memory; their
+/// lanes are discarded).
+void cdsp_halfband(
+    const float *even, const float *odd, const float *coef, size_t taps, float center, size_t count, float *out);
 
 #ifdef __cplusplus
 }

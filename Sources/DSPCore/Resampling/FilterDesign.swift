@@ -49,6 +49,13 @@ struct PolyphaseLayout {
     var designTaps: [Double]
     /// Rejection target of the interpolating sinc, in dB (equiripple attenuation + 12).
     var interpolatorAttenuationDB: Double
+    /// Whether the bank is evaluated across outputs (`cdsp_polyphase_small`): small ratios,
+    /// L ≤ 4 and M ≤ 8 with T ≤ ``maximumAcrossOutputsTaps``. Their rows need not be whole
+    /// SIMD vectors, so T is any length (direct designs then fill rows one tap at a time).
+    var acrossOutputs: Bool
+
+    /// Longest row the across-outputs kernel takes (its stack scratch is sized for it).
+    static let maximumAcrossOutputsTaps = 1024
 
     /// Prototype delay (K − 1) / 2, in prototype samples.
     var prototypeDelay: Int { (prototypeLength - 1) / 2 }
@@ -68,17 +75,21 @@ struct PolyphaseLayout {
         designTaps = []
         interpolatorAttenuationDB = quality.equirippleAttenuationDB + 12
         let width = Resampler.simdWidth
+        acrossOutputs = false
         if l == m {
             prototypeLength = 1
             tapsPerPhase = Resampler.simdWidth
             method = .identity
             return
         }
-        if let design = Self.equiripple(l: l, m: m, inputRate: inputRate, outputRate: outputRate, quality: quality) {
+        let small = l <= 4 && m <= 8
+        if let design = Self.equiripple(l: l, m: m, inputRate: inputRate, outputRate: outputRate, quality: quality, anyRowLength: small) {
             designTaps = design.taps
             method = .equiripple(designRate: design.rate, length: design.taps.count, interpolatorSpan: design.span)
             prototypeLength = design.prototypeLength
-            tapsPerPhase = ((design.prototypeLength + l - 1) / l + width - 1) / width * width
+            let rows = (design.prototypeLength + l - 1) / l
+            acrossOutputs = small && rows <= Self.maximumAcrossOutputsTaps
+            tapsPerPhase = acrossOutputs ? rows : (rows + width - 1) / width * width
             return
         }
         // Kaiser fallback: the length for a transition 2 × (stop edge − cutoff) wide, rounded up
@@ -95,6 +106,7 @@ struct PolyphaseLayout {
         var taps = (minimumLength + l - 1) / l
         taps = (taps + width - 1) / width * width
         tapsPerPhase = taps
+        acrossOutputs = l <= 4 && m <= 8 && taps <= Self.maximumAcrossOutputsTaps
         var k = taps * l
         if k % 2 == 0 { k -= 1 }
         prototypeLength = k
@@ -114,7 +126,7 @@ struct PolyphaseLayout {
     /// which must pass the stopband edge s and reject from R × inputRate − s (where the
     /// design's passband image starts).
     private static func equiripple(
-        l: Int, m: Int, inputRate: Int, outputRate: Int, quality: Resampler.Quality
+        l: Int, m: Int, inputRate: Int, outputRate: Int, quality: Resampler.Quality, anyRowLength: Bool
     ) -> (taps: [Double], rate: Int, span: Int, prototypeLength: Int)? {
         let lowNyquistHz = Double(Swift.min(inputRate, outputRate)) / 2
         let passHz = Resampler.Quality.designPassbandEdgeRatio * lowNyquistHz
@@ -155,9 +167,9 @@ struct PolyphaseLayout {
         guard first <= maximumEquirippleLength else { return nil }
         let fp = passHz / rateHz
         let fs = stopHz / rateHz
-        // Candidate lengths: direct designs fill whole rows (N = T·L − 1, T a multiple of 8);
-        // interpolated ones are any odd length.
-        let unit = direct ? width * l : 2
+        // Candidate lengths: direct designs fill whole rows (N = T·L − 1, T a multiple of 8,
+        // or with `anyRowLength` any T that keeps N odd); interpolated ones are any odd length.
+        let unit = direct ? (anyRowLength ? (l % 2 == 0 ? l : 2 * l) : width * l) : 2
         func length(_ index: Int) -> Int { direct ? index * unit - 1 : 2 * index + 1 }
         let index = direct ? (first + 1 + unit - 1) / unit : (first - 1 + 1) / 2
         func design(_ i: Int) -> [Double]? {
@@ -199,7 +211,17 @@ struct PolyphaseLayout {
         let s = span(rateHz: rateHz)
         let center = (taps.count - 1) / 2
         // D = ⌈(c + S/2) · L / R⌉ prototype samples each side of the centre.
-        let delay = ((center + s / 2) * l + ratio - 1) / ratio
+        var delay = ((center + s / 2) * l + ratio - 1) / ratio
+        // When that overshoots a whole number of SIMD rows (T·L − 1 taps) by less than an
+        // eighth of a design sample each side, drop the overshoot: those taps are the tails of
+        // the interpolating sinc at its window's edge (sinc zero crossing × window ≪ 10⁻⁶ of the
+        // peak), and it saves a whole row block (22.05 → 16 kHz `.default`: T = 80 → 72).
+        let rows = (2 * delay + 1 + l - 1) / l
+        let fewerRows = (rows + width - 1) / width * width - width
+        if fewerRows > 0 {
+            let fitted = (fewerRows * l - 2) / 2
+            if fitted < delay, (delay - fitted) * 8 * ratio <= l { delay = fitted }
+        }
         let k = 2 * delay + 1
         guard k >= m + 1 else { return nil }
         return (taps, ratio * inputRate, s, k)
@@ -207,12 +229,14 @@ struct PolyphaseLayout {
 
     /// Writes the bank into `bank` (``coefficientCount`` floats).
     ///
-    /// Row p holds phase p: tap i of the row multiplies input frame q − (T − 1 − i), where q
+    /// Row `p × rowStep mod L` holds phase p (`rowStep` = (M mod L)⁻¹ mod L, so the phases
+    /// consecutive outputs use, p, p + M mod L, …, sit in consecutive rows and are read
+    /// sequentially): tap i of the row multiplies input frame q − (T − 1 − i), where q
     /// is the newest frame the output uses, so a dot product reads history and row forwards.
     /// Row entry i = L · h[p + (T − 1 − i) L], zero where that index passes K − 1, with the
     /// prototype h scaled so Σ h = L (unity gain at DC averaged over the phases). Computed in
     /// Double, rounded once to Float32.
-    func fill(_ bank: UnsafeMutablePointer<Float>, inputRate: Int) {
+    func fill(_ bank: UnsafeMutablePointer<Float>, inputRate: Int, rowStep: Int) {
         bank.initialize(repeating: 0, count: coefficientCount)
         let k = prototypeLength
         if k == 1 {
@@ -234,7 +258,7 @@ struct PolyphaseLayout {
         let scale = Double(l) / sum
         let t = tapsPerPhase
         for p in 0..<l {
-            let row = bank + p * t
+            let row = bank + (l == 1 ? 0 : p * rowStep % l) * t
             var j = 0
             while p + j * l < k {
                 row[t - 1 - j] = Float(prototype[p + j * l] * scale)

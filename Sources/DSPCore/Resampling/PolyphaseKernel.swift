@@ -49,9 +49,38 @@ enum PolyphaseKernel {
     @inline(never) @_semantics("no_performance_analysis")
     static func polyphase(
         _ bank: UnsafePointer<Float>, _ taps: Int, _ window: UnsafePointer<Float>, _ stride: Int, _ channels: Int,
-        _ phase: Int, _ frameStep: Int, _ phaseStep: Int, _ phases: Int, _ count: Int,
+        _ phase: Int, _ slot: Int, _ frameStep: Int, _ phaseStep: Int, _ phases: Int, _ count: Int,
         _ out: UnsafeMutablePointer<Float>
     ) {
-        cdsp_polyphase(bank, taps, window, stride, channels, phase, frameStep, phaseStep, phases, count, out)
+        cdsp_polyphase(bank, taps, window, stride, channels, phase, slot, frameStep, phaseStep, phases, count, out)
+    }
+
+    /// Splits `pairs` frame pairs of one interleaved channel (stride `stride`) into its even and
+    /// odd frames; see `cdsp_split_even_odd`.
+    @inline(never) @_semantics("no_performance_analysis")
+    static func splitEvenOdd(
+        _ source: UnsafePointer<Float>, _ stride: Int, _ pairs: Int,
+        _ even: UnsafeMutablePointer<Float>, _ odd: UnsafeMutablePointer<Float>
+    ) {
+        cdsp_split_even_odd(source, stride, pairs, even, odd)
+    }
+
+    /// `count` half-band decimator outputs of one channel; see `cdsp_halfband`.
+    @inline(never) @_semantics("no_performance_analysis")
+    static func halfBand(
+        _ even: UnsafePointer<Float>, _ odd: UnsafePointer<Float>, _ taps: UnsafePointer<Float>, _ tapCount: Int,
+        _ count: Int, _ out: UnsafeMutablePointer<Float>
+    ) {
+        cdsp_halfband(even, odd, taps, tapCount, 0.5, count, out)
+    }
+
+    /// The same outputs for small ratios, vectorised across outputs; see `cdsp_polyphase_small`.
+    @inline(never) @_semantics("no_performance_analysis")
+    static func polyphaseSmall(
+        _ bank: UnsafePointer<Float>, _ taps: Int, _ window: UnsafePointer<Float>, _ stride: Int, _ channels: Int,
+        _ phase: Int, _ slot: Int, _ frameStep: Int, _ phaseStep: Int, _ phases: Int, _ count: Int,
+        _ out: UnsafeMutablePointer<Float>
+    ) {
+        cdsp_polyphase_small(bank, taps, window, stride, channels, phase, slot, frameStep, phaseStep, phases, count, out)
     }
 }

@@ -23,10 +23,28 @@ extension Resampler {
         return x
     }
 
-    /// Validates the configuration and returns the designed bank layout.
+    /// x⁻¹ mod n for gcd(x, n) = 1 (extended Euclid); 0 when n = 1.
+    static func modularInverse(_ x: Int, modulo n: Int) -> Int {
+        guard n > 1 else { return 0 }
+        var (r0, r1) = (n, x % n)
+        var (t0, t1) = (0, 1)
+        while r1 != 0 {
+            let q = r0 / r1
+            (r0, r1) = (r1, r0 - q * r1)
+            (t0, t1) = (t1, t0 - q * t1)
+        }
+        return (t0 % n + n) % n
+    }
+
+    /// Validates the configuration and returns the designed bank layout of the polyphase
+    /// stage and, for two-stage downsampling, the half-band first stage.
+    ///
+    /// Two stages when the input rate is even and at least 2.5 × the output rate (48, 44.1,
+    /// 88.2, 96 → 16 kHz): a half-band decimator to `inputRate / 2`, then the polyphase stage
+    /// from there. Otherwise the polyphase stage alone, from `inputRate`.
     static func validatedLayout(
         inputRate: Int, outputRate: Int, channelCount: Int, quality: Quality
-    ) throws(ConfigurationError) -> PolyphaseLayout {
+    ) throws(ConfigurationError) -> (layout: PolyphaseLayout, halfBand: HalfBandDesign?) {
         try ConfigurationError.check("inputRate", inputRate, in: supportedRates)
         try ConfigurationError.check("outputRate", outputRate, in: supportedRates)
         try ConfigurationError.check("channelCount", channelCount, in: supportedChannelCounts)
@@ -40,6 +58,18 @@ extension Resampler {
                 expected: "a ratio whose reduced numerator is at most \(maximumPhaseCount)"
             )
         }
+        if inputRate % 2 == 0, 2 * inputRate >= 5 * outputRate {
+            let stageRate = inputRate / 2
+            let stageDivisor = greatestCommonDivisor(stageRate, outputRate)
+            let edgeHz = Quality.stopbandEdgeRatio * Double(outputRate) / 2
+            if outputRate / stageDivisor <= maximumPhaseCount,
+               let halfBand = HalfBandDesign.design(inputRate: inputRate, edgeHz: edgeHz, attenuationDB: quality.equirippleAttenuationDB) {
+                let layout = PolyphaseLayout(
+                    phaseCount: outputRate / stageDivisor, step: stageRate / stageDivisor,
+                    inputRate: stageRate, outputRate: outputRate, quality: quality)
+                if layout.coefficientCount <= maximumCoefficientCount { return (layout, halfBand) }
+            }
+        }
         let layout = PolyphaseLayout(phaseCount: l, step: m, inputRate: inputRate, outputRate: outputRate, quality: quality)
         guard layout.coefficientCount <= maximumCoefficientCount else {
             throw ConfigurationError(
@@ -48,6 +78,6 @@ extension Resampler {
                 expected: "a ratio whose filter bank has at most \(maximumCoefficientCount) coefficients"
             )
         }
-        return layout
+        return (layout, nil)
     }
 }

@@ -11,6 +11,10 @@
 /// no floating-point time, no drift. t₀ shifts the output grid so the delay is a whole number
 /// of output samples (``outputDelay``), which makes ``trimsLeadingDelay`` exact.
 ///
+/// Downsampling by 2.5 or more from an even rate (48, 44.1, 88.2, 96 → 16 kHz) first halves
+/// the rate with a half-band filter (``halfBandLength``), then runs the polyphase stage from
+/// `inputRate / 2`; the reported delay is the exact total.
+///
 /// - Interleaved multichannel: every channel uses the same filter.
 /// - Input counts need not be whole frames: a trailing partial frame is carried to the next
 ///   call; ``flush(into:)`` completes a still-partial frame with zeros.
@@ -40,16 +44,24 @@ public final class Resampler: StreamingProcessor {
     /// Whether the leading ``outputDelay`` frames are dropped and ``flush(into:)`` pads the
     /// stream to exactly `round(N × outputRate / inputRate)` frames for N input frames.
     public let trimsLeadingDelay: Bool
-    /// L, the reduced numerator of `outputRate / inputRate` (the number of filter phases).
+    /// L, the reduced numerator of `outputRate / inputRate` (the number of filter phases of a
+    /// single-stage resampler; with a half-band first stage the polyphase stage has its own).
     public let interpolationFactor: Int
     /// M, the reduced denominator of `outputRate / inputRate`.
     public let decimationFactor: Int
-    /// Length of the prototype filter, in taps at the rate L × ``inputRate``.
+    /// Length of the polyphase stage's prototype filter, in taps at L × its input rate
+    /// (``inputRate``, or half of it after a half-band stage).
     public let filterLength: Int
-    /// Taps evaluated per output sample (per channel), zero padding included.
+    /// Taps the polyphase stage evaluates per output sample (per channel), zero padding
+    /// included (the half-band stage adds 2K + 1 per half-rate sample).
     public let tapsPerPhase: Int
     /// How the prototype filter was designed (equiripple for every common rate pair).
     public let designMethod: DesignMethod
+    /// Length of the half-band first stage in input-rate taps (4K − 1), or 0 for a single
+    /// polyphase stage. Downsampling by 2.5 or more from an even rate (48, 44.1, 88.2, 96 →
+    /// 16 kHz) runs in two stages: this half-band decimates by two, then the polyphase stage
+    /// (``filterLength``, ``tapsPerPhase``) resamples from `inputRate / 2`.
+    public let halfBandLength: Int
 
     /// Latency from input to output, in output frames: output frame `outputDelay` is the
     /// input's time zero. Exact — the output grid is offset so that the delay is whole.
@@ -59,16 +71,20 @@ public final class Resampler: StreamingProcessor {
     /// ``outputDelay`` in seconds: `outputDelay / outputRate`.
     public var outputDelaySeconds: Double { Double(outputDelay) / Double(outputRate) }
 
-    /// The filter's group delay in seconds, `(K − 1) / 2 / (L × inputRate)` — the algorithmic
-    /// latency of a real-time stream, independent of ``trimsLeadingDelay``. At most one output
-    /// period above the untrimmed ``outputDelaySeconds``.
+    /// The filter's group delay in seconds, `(K − 1) / 2 / (L × inputRate)` for one stage;
+    /// with a half-band first stage the sum of both stages' delays, `(2K_h − 1) / inputRate +
+    /// (K − 1) / 2 / (L₂ × inputRate / 2)` — the algorithmic latency of a real-time stream,
+    /// independent of ``trimsLeadingDelay``. At most one output period above the untrimmed
+    /// ``outputDelaySeconds``.
     public var groupDelaySeconds: Double {
-        Double(layout.prototypeDelay) / (Double(interpolationFactor) * Double(inputRate))
+        (Double(layout.prototypeDelay) / Double(layout.phaseCount) + Double(halfBandTaps - 1) / 2) / Double(stageRate)
     }
 
     // MARK: Fixed design
 
     let layout: PolyphaseLayout
+    /// Input rate of the polyphase stage: ``inputRate``, or half of it after the half-band.
+    let stageRate: Int
     /// Whole-output-sample delay d = ⌊D / M⌋.
     let delayFrames: Int
     /// Grid offset t₀ = D − d·M, in prototype samples.
@@ -76,6 +92,12 @@ public final class Resampler: StreamingProcessor {
     /// ⌊M / L⌋ and M mod L: the per-output advance of (frame, phase).
     let frameStep: Int
     let phaseStep: Int
+    /// (M mod L)⁻¹ mod L: phase p is stored in bank row `p × slotStep mod L`, so consecutive
+    /// outputs (phase + M mod L) read consecutive rows.
+    let slotStep: Int
+    /// Whether the polyphase stage uses the across-outputs kernel for small ratios (L ≤ 4,
+    /// M ≤ 8: 48 → 16 kHz's 24 → 16 stage, 32 → 16, 8 → 16, 16 → 48 kHz …).
+    let usesSmallKernel: Bool
     /// Frames per channel in the history buffer: T − 1 kept frames + a block of new ones.
     let historyCapacity: Int
     /// Phase rows, L × T floats.
@@ -84,6 +106,16 @@ public final class Resampler: StreamingProcessor {
     let history: UnsafeMutablePointer<Float>
     /// The partial interleaved frame carried between calls, channelCount floats.
     let carry: UnsafeMutablePointer<Float>
+    /// 2K: taps of the half-band's FIR over the odd input frames (0: single stage).
+    let halfBandTaps: Int
+    /// Those 2K taps (oldest frame first), Float32; one unused float when single-stage.
+    let halfBandCoefficients: UnsafeMutablePointer<Float>
+    /// Pairs of input frames per channel in the half-band history.
+    let halfBandCapacity: Int
+    /// Planar half-band history: channel c's even frames at `c × 2 × (halfBandCapacity + 16)`,
+    /// its odd frames `halfBandCapacity + 16` further (16 floats of slack each for the
+    /// kernel's last vector).
+    let halfBandHistory: UnsafeMutablePointer<Float>
 
     // MARK: Stream state
 
@@ -101,6 +133,12 @@ public final class Resampler: StreamingProcessor {
     var streamFrames = 0
     /// Output frames written in this stream.
     var streamOutputFrames = 0
+    /// Half-band: the pair (even, odd input frame) the next input frame goes into.
+    var pairIndex = 0
+    /// Half-band: 1 when that pair already holds its even frame, else 0.
+    var pendingEven = 0
+    /// Half-band outputs (polyphase-stage frames) in this stream.
+    var stageFrames = 0
 
     /// Creates a resampler, designing its filter bank.
     ///
@@ -118,7 +156,7 @@ public final class Resampler: StreamingProcessor {
         inputRate: Int, outputRate: Int, channelCount: Int = 1,
         quality: Quality = .default, trimsLeadingDelay: Bool = false
     ) throws(ConfigurationError) {
-        let layout = try Self.validatedLayout(
+        let (layout, halfBand) = try Self.validatedLayout(
             inputRate: inputRate, outputRate: outputRate, channelCount: channelCount, quality: quality)
         self.inputRate = inputRate
         self.outputRate = outputRate
@@ -128,26 +166,45 @@ public final class Resampler: StreamingProcessor {
         var stored = layout
         stored.designTaps = []
         self.layout = stored
-        interpolationFactor = layout.phaseCount
-        decimationFactor = layout.step
+        let divisor = Self.greatestCommonDivisor(inputRate, outputRate)
+        interpolationFactor = outputRate / divisor
+        decimationFactor = inputRate / divisor
         filterLength = layout.prototypeLength
         tapsPerPhase = layout.tapsPerPhase
         designMethod = layout.method
-        delayFrames = layout.prototypeDelay / layout.step
-        gridOffset = layout.prototypeDelay - delayFrames * layout.step
+        stageRate = halfBand == nil ? inputRate : inputRate / 2
+        // Total delay in polyphase-prototype samples: the half-band's output n is the input at
+        // time 2(n − (K − 1)), a whole K − 1 frames of the polyphase stage, i.e. (K − 1)·L₂
+        // prototype samples; the output grid offset makes the sum a whole number of outputs.
+        let totalDelay = layout.prototypeDelay + ((halfBand?.pairCount ?? 1) - 1) * layout.phaseCount
+        delayFrames = totalDelay / layout.step
+        gridOffset = totalDelay - delayFrames * layout.step
         frameStep = layout.step / layout.phaseCount
         phaseStep = layout.step % layout.phaseCount
+        slotStep = Self.modularInverse(phaseStep, modulo: layout.phaseCount)
+        usesSmallKernel = layout.acrossOutputs
         historyCapacity = layout.tapsPerPhase - 1 + Swift.max(4096, layout.tapsPerPhase)
         // 64-byte aligned: with T a multiple of 16 every row starts on a cache line, so the
         // kernel's 16-float coefficient loads never split one (measurable at L > 1, where
         // rows are read from L2).
         bank = UnsafeMutableRawPointer.allocate(byteCount: layout.coefficientCount * MemoryLayout<Float>.stride, alignment: 64)
             .bindMemory(to: Float.self, capacity: layout.coefficientCount)
-        layout.fill(bank, inputRate: inputRate)
+        layout.fill(bank, inputRate: stageRate, rowStep: slotStep)
         history = .allocate(capacity: channelCount * historyCapacity)
         history.initialize(repeating: 0, count: channelCount * historyCapacity)
         carry = .allocate(capacity: channelCount)
         carry.initialize(repeating: 0, count: channelCount)
+        let oddTaps = halfBand?.oddTaps ?? []
+        halfBandTaps = oddTaps.count
+        halfBandLength = halfBand?.length ?? 0
+        halfBandCoefficients = .allocate(capacity: Swift.max(1, oddTaps.count))
+        halfBandCoefficients.initialize(repeating: 0, count: Swift.max(1, oddTaps.count))
+        for (i, value) in oddTaps.enumerated() { halfBandCoefficients[i] = Float(value) }
+        // Room for the kept pairs, a whole polyphase block of new ones and a partial pair.
+        halfBandCapacity = oddTaps.isEmpty ? 0 : oddTaps.count - 1 + historyCapacity - (layout.tapsPerPhase - 1) + 2
+        let halfBandFloats = Swift.max(1, channelCount * 2 * (halfBandCapacity + 16))
+        halfBandHistory = .allocate(capacity: halfBandFloats)
+        halfBandHistory.initialize(repeating: 0, count: halfBandFloats)
         reset()
     }
 
@@ -155,6 +212,8 @@ public final class Resampler: StreamingProcessor {
         UnsafeMutableRawPointer(bank).deallocate()
         history.deallocate()
         carry.deallocate()
+        halfBandCoefficients.deallocate()
+        halfBandHistory.deallocate()
     }
 
     // MARK: StreamingProcessor
@@ -169,7 +228,7 @@ public final class Resampler: StreamingProcessor {
         // Counts beyond 2⁴⁰ samples (over 8 months of mono 48 kHz audio) are clamped, so the
         // arithmetic cannot overflow.
         let frames = (carryCount + Swift.min(Swift.max(0, inputCount), 1 << 40)) / channelCount
-        return Swift.max(0, dueOutputs(afterFrames: frames) - skipRemaining) * channelCount
+        return Swift.max(0, dueOutputs(afterFrames: stageFrameCount(frames)) - skipRemaining) * channelCount
     }
 
     /// Resamples `input` (interleaved, any count) into `output` from its start.
@@ -204,13 +263,13 @@ public final class Resampler: StreamingProcessor {
             PolyphaseKernel.copy(carry + carryCount, source, needed)
             carryCount = 0
             consumed = needed
-            if writeIndex == historyCapacity { compact() }
+            makeRoom()
             written = push(carry, frameCount: 1, into: destination, limit: Int.max)
         }
         var framesLeft = (input.count - consumed) / channels
         while framesLeft > 0 {
-            if writeIndex == historyCapacity { compact() }
-            let room = historyCapacity - writeIndex
+            makeRoom()
+            let room = roomFrames()
             let n = Swift.min(Swift.min(framesLeft, room), allowedFrames(outputCapacity: capacityFrames - written))
             if n == 0 { break }
             written += push(source + consumed, frameCount: n, into: destination + written * channels, limit: Int.max)
@@ -229,9 +288,11 @@ public final class Resampler: StreamingProcessor {
     }
 
     /// An upper bound on what ``flush(into:)`` writes, in samples: `channelCount ×
-    /// ((K − 1 + L) / M + 3)`, independent of state, so a buffer can be sized at setup.
+    /// ((K − 1 + L) / M + 3)` for one stage (L, M, K of the polyphase stage; plus 2K_h·L for
+    /// a half-band first stage of 4K_h − 1 taps), independent of state, so a buffer can be
+    /// sized at setup.
     public var maxFlushOutputCount: Int {
-        channelCount * ((layout.prototypeLength - 1 + layout.phaseCount) / layout.step + 3)
+        channelCount * ((layout.prototypeLength - 1 + (1 + halfBandTaps) * layout.phaseCount) / layout.step + 3)
     }
 
     /// The exact number of samples the next ``flush(into:)`` writes.
@@ -260,17 +321,19 @@ public final class Resampler: StreamingProcessor {
         if carryCount > 0 {
             PolyphaseKernel.zero(carry + carryCount, channels - carryCount)
             carryCount = 0
-            if writeIndex == historyCapacity { compact() }
+            makeRoom()
             let skippedBefore = skipRemaining
             let count = push(carry, frameCount: 1, into: destination, limit: walk)
             written += count
             walk -= count + (skippedBefore - skipRemaining)
         }
         while walk > 0 {
-            if writeIndex == historyCapacity { compact() }
-            // Frames needed so that the walk-th next output is due.
+            makeRoom()
+            // Frames needed so that the walk-th next output is due (stage frames, then the
+            // input frames that complete them).
             let last = nextFrame + (nextPhase + (walk - 1) * layout.step) / layout.phaseCount
-            let n = Swift.min(last + 1 - writeIndex, historyCapacity - writeIndex)
+            let needed = last + 1 - writeIndex
+            let n = Swift.min(halfBandTaps == 0 ? needed : 2 * needed - pendingEven, roomFrames())
             let before = skipRemaining
             let count = push(nil, frameCount: Swift.max(n, 0), into: destination + written * channels, limit: walk)
             written += count
@@ -296,11 +359,28 @@ public final class Resampler: StreamingProcessor {
         carryCount = 0
         streamFrames = 0
         streamOutputFrames = 0
+        if halfBandTaps > 0 {
+            let keptPairs = halfBandTaps - 1
+            for channel in 0..<channelCount {
+                let even = halfBandHistory + channel * 2 * (halfBandCapacity + 16)
+                PolyphaseKernel.zero(even, keptPairs)
+                PolyphaseKernel.zero(even + halfBandCapacity + 16, keptPairs)
+            }
+            pairIndex = keptPairs
+        }
+        pendingEven = 0
+        stageFrames = 0
     }
 
     // MARK: Internals
 
-    /// Outputs (skipped ones included) that become due once `frames` more frames are written:
+    /// Polyphase-stage frames that `frames` more input frames complete.
+    @inline(__always)
+    func stageFrameCount(_ frames: Int) -> Int {
+        halfBandTaps == 0 ? frames : (pendingEven + frames) / 2
+    }
+
+    /// Outputs (skipped ones included) that become due once `frames` more stage frames are written:
     /// those k ≥ 0 with nextFrame + ⌊(nextPhase + k·M) / L⌋ < writeIndex + frames.
     @inline(__always)
     func dueOutputs(afterFrames frames: Int) -> Int {
@@ -309,12 +389,44 @@ public final class Resampler: StreamingProcessor {
         return (ahead * layout.phaseCount - nextPhase + layout.step - 1) / layout.step
     }
 
-    /// The most frames that can be written without producing more than `outputCapacity`
+    /// The most input frames that can be written without producing more than `outputCapacity`
     /// (unskipped) outputs.
     @inline(__always)
     func allowedFrames(outputCapacity: Int) -> Int {
         let outputs = Swift.min(outputCapacity + skipRemaining, 1 << 40)
-        return (outputs * layout.step + nextPhase) / layout.phaseCount + nextFrame - writeIndex
+        let stage = (outputs * layout.step + nextPhase) / layout.phaseCount + nextFrame - writeIndex
+        return halfBandTaps == 0 ? stage : 2 * Swift.max(stage, 0) + 1 - pendingEven
+    }
+
+    /// Makes room for at least one input frame: compacts the histories that are full.
+    @inline(__always)
+    func makeRoom() {
+        if writeIndex == historyCapacity { compact() }
+        if halfBandTaps > 0, pairIndex >= halfBandCapacity - 1 { compactHalfBand() }
+    }
+
+    /// The most input frames the histories can take now (≥ 1 after ``makeRoom()``).
+    @inline(__always)
+    func roomFrames() -> Int {
+        let stage = historyCapacity - writeIndex
+        guard halfBandTaps > 0 else { return stage }
+        return Swift.min(2 * stage + 1 - pendingEven, 2 * (halfBandCapacity - pairIndex) - pendingEven)
+    }
+
+    /// Moves the newest 2K − 1 pairs (and a partial one) of every channel's half-band
+    /// history to the front.
+    @inline(__always)
+    func compactHalfBand() {
+        let kept = halfBandTaps - 1
+        let shift = pairIndex - kept
+        guard shift > 0 else { return }
+        for channel in 0..<channelCount {
+            let even = halfBandHistory + channel * 2 * (halfBandCapacity + 16)
+            let odd = even + halfBandCapacity + 16
+            PolyphaseKernel.copy(even, even + shift, kept + 1)
+            PolyphaseKernel.copy(odd, odd + shift, kept + 1)
+        }
+        pairIndex -= shift
     }
 
     /// What a flush does: `walked` outputs to advance over (skipped ones included) and
@@ -326,14 +438,18 @@ public final class Resampler: StreamingProcessor {
         let l = layout.phaseCount
         let m = layout.step
         if trimsLeadingDelay {
-            // round(N·L/M), halves up; N·L stays far below Int.max for any real stream.
-            let target = (2 * frames * l + m) / (2 * m)
+            // round(N·L/M) with the overall ratio, halves up; N·L stays far below Int.max for
+            // any real stream.
+            let target = (2 * frames * interpolationFactor + decimationFactor) / (2 * decimationFactor)
             let emitted = Swift.max(0, target - streamOutputFrames)
             return (skipRemaining + emitted, emitted)
         }
         // Outputs k with nextPhase + k·M + (nextFrame − end + 1)·L ≤ K − 1, where end is the
-        // history index after the last real frame: their windows still reach that frame.
-        let end = writeIndex + padded
+        // history index after the last stage frame that depends on a real input frame: their
+        // windows still reach it. With a half-band, stage frame j (in the stream) spans input
+        // frames 2j − 4K_h + 3 … 2j + 1, so the last one reaching frame N − 1 is
+        // ⌊(N + 4K_h − 4) / 2⌋.
+        let end = halfBandTaps == 0 ? writeIndex + padded : writeIndex - stageFrames + (frames + 2 * halfBandTaps - 4) / 2 + 1
         let base = nextPhase + (nextFrame - end + 1) * l
         let last = layout.prototypeLength - 1
         let count = base <= last ? (last - base) / m + 1 : 0
@@ -361,7 +477,10 @@ public final class Resampler: StreamingProcessor {
         let channels = channelCount
         let capacity = historyCapacity
         let start = writeIndex
-        if let source {
+        var added = frameCount
+        if halfBandTaps > 0 {
+            added = halfBandPush(source, frameCount: frameCount)
+        } else if let source {
             if channels == 1 {
                 PolyphaseKernel.copy(history + start, source, frameCount)
             } else {
@@ -379,7 +498,7 @@ public final class Resampler: StreamingProcessor {
                 PolyphaseKernel.zero(history + channel * capacity + start, frameCount)
             }
         }
-        let end = start + frameCount
+        let end = start + added
         writeIndex = end
         if source != nil { streamFrames += frameCount }
 
@@ -403,9 +522,15 @@ public final class Resampler: StreamingProcessor {
         }
         if written > 0 {
             let taps = layout.tapsPerPhase
-            PolyphaseKernel.polyphase(
-                bank, taps, history + (frame - (taps - 1)), capacity, channels,
-                phase, frameStep, phaseStep, l, written, output)
+            if usesSmallKernel {
+                PolyphaseKernel.polyphaseSmall(
+                    bank, taps, history + (frame - (taps - 1)), capacity, channels,
+                    phase, phase * slotStep % l, frameStep, phaseStep, l, written, output)
+            } else {
+                PolyphaseKernel.polyphase(
+                    bank, taps, history + (frame - (taps - 1)), capacity, channels,
+                    phase, phase * slotStep % l, frameStep, phaseStep, l, written, output)
+            }
             let advance = phase + written * m
             frame += advance / l
             phase = advance % l
@@ -415,5 +540,58 @@ public final class Resampler: StreamingProcessor {
         skipRemaining = skip
         streamOutputFrames += written
         return written
+    }
+
+    /// Writes `n` interleaved input frames (zeros if `source` is nil) into the half-band
+    /// history, then decimates every completed pair into the polyphase history at
+    /// ``writeIndex`` (which the caller then advances). Returns the stage frames written.
+    @inline(__always)
+    func halfBandPush(_ source: UnsafePointer<Float>?, frameCount n: Int) -> Int {
+        let channels = channelCount
+        let oddOffset = halfBandCapacity + 16
+        let first = pairIndex
+        let pending = pendingEven
+        let leading = pending == 1 && n > 0 ? 1 : 0
+        let pairs = (n - leading) / 2
+        let trailing = n - leading - 2 * pairs
+        for channel in 0..<channels {
+            let even = halfBandHistory + channel * 2 * oddOffset
+            let odd = even + oddOffset
+            var p = first
+            if let source {
+                let s = source + channel
+                if leading == 1 {
+                    odd[p] = s[0]
+                    p += 1
+                }
+                PolyphaseKernel.splitEvenOdd(s + leading * channels, channels, pairs, even + p, odd + p)
+                p += pairs
+                if trailing == 1 { even[p] = s[(n - 1) * channels] }
+            } else {
+                if leading == 1 {
+                    odd[p] = 0
+                    p += 1
+                }
+                PolyphaseKernel.zero(even + p, pairs)
+                PolyphaseKernel.zero(odd + p, pairs)
+                p += pairs
+                if trailing == 1 { even[p] = 0 }
+            }
+        }
+        let completed = (pending + n) / 2
+        pendingEven = (pending + n) % 2
+        if completed > 0 {
+            // Output for pair j: ½·even[j + 1 − K] + Σ_t tap[t]·odd[j + 1 − 2K + t].
+            let k = halfBandTaps / 2
+            for channel in 0..<channels {
+                let even = halfBandHistory + channel * 2 * oddOffset
+                PolyphaseKernel.halfBand(
+                    even + (first + 1 - k), even + oddOffset + (first + 1 - halfBandTaps), halfBandCoefficients,
+                    halfBandTaps, completed, history + channel * historyCapacity + writeIndex)
+            }
+        }
+        pairIndex = first + completed
+        stageFrames += completed
+        return completed
     }
 }
