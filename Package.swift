@@ -11,6 +11,7 @@ let products: [Product] = [
     .library(name: "DSPAnalysis", targets: ["DSPAnalysis"]),
     .library(name: "DSPIO", targets: ["DSPIO"]),
     .library(name: "DSPScoring", targets: ["DSPScoring"]),
+    .library(name: "DSPPipeline", targets: ["DSPPipeline"]),
     .executable(name: "dspscore", targets: ["dspscore"]),
     .executable(name: "dspbench", targets: ["dspbench"]),
 ]
@@ -51,6 +52,9 @@ let implementation: [Target] = [
     .target(name: "DSPIO", dependencies: ["DSPCore", "CSndFile"]),
     // Whole-file scoring for corpora: reads files, runs the analyzers, renders records.
     .target(name: "DSPScoring", dependencies: ["DSPCore", "DSPAnalysis", "DSPIO"]),
+    // One object per live stream: downmix, resample to 16 kHz, Int16, levels, clipping, detection,
+    // environment, events. (The lead adds "DSPDetection" here when the detectors are wired in.)
+    .target(name: "DSPPipeline", dependencies: ["DSPCore", "DSPAnalysis"]),
     // Umbrella module re-exporting the public modules.
     .target(name: "SpeechDSP", dependencies: ["DSPCore", "DSPSpectral", "DSPAnalysis", "DSPIO", "DSPScoring"]),
     // Plain C reference kernels and run-time (dlopen) bindings to peer libraries, for dspbench
@@ -94,6 +98,7 @@ let tests: [Target] = [
     .testTarget(name: "DSPAnalysisTests", dependencies: ["DSPAnalysis", "CEBUR128"]),
     .testTarget(name: "DSPIOTests", dependencies: ["DSPIO", "DSPCore"]),
     .testTarget(name: "DSPScoringTests", dependencies: ["DSPScoring"], exclude: ["Goldens"]),
+    .testTarget(name: "DSPPipelineTests", dependencies: ["DSPPipeline", "DSPCore", "DSPAnalysis", "DSPIO"]),
 ]
 
 let package = Package(
