@@ -50,8 +50,10 @@ extension SpeechFrontEnd {
         public var resamplerQuality: Resampler.Quality
         /// Dither before Int16 rounding. Default none.
         public var dither: Int16Converter.Dither
-        /// Input |x| at or above which a sample counts as clipped. Range (0, ∞); default 1.0
-        /// (full scale; Float32 input beyond it is clamped in the Int16 output).
+        /// Input |x| at or above which a sample counts as clipped. Range (0, ∞); default
+        /// 32767/32768 ≈ 0.99997 (−0.0003 dBFS): the largest positive Int16 value, so audio that
+        /// went through Int16 and clipped at +32767 counts, as does anything at or beyond full
+        /// scale (which the Int16 output clamps).
         public var clipThreshold: Float
         /// Length of the windows in which clipping is counted and reported, milliseconds of
         /// input. Range 1…10 000; default 100 (at most ten clipping events a second).
@@ -67,7 +69,7 @@ extension SpeechFrontEnd {
         public init(
             inputRate: Int, channelCount: Int = 1, downmix: Downmixer.Mode = .average, stages: Stages = .default,
             resamplerQuality: Resampler.Quality = .default, dither: Int16Converter.Dither = .none,
-            clipThreshold: Float = 1.0, clipWindowMilliseconds: Int = 100, emitsLevelEvents: Bool = true,
+            clipThreshold: Float = 32767.0 / 32768.0, clipWindowMilliseconds: Int = 100, emitsLevelEvents: Bool = true,
             environment: EnvironmentAnalyzer.Configuration = .init()
         ) {
             self.inputRate = inputRate

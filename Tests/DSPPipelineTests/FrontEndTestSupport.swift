@@ -58,7 +58,7 @@ struct TestSignal {
 }
 
 /// Everything a run of a front end produced.
-struct FrontEndRun: Equatable {
+struct FrontEndRun: Equatable, Sendable {
     var output: [Int16] = []
     var events: [FrontEndEvent] = []
     var dropped = 0
