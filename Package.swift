@@ -14,6 +14,7 @@ let products: [Product] = [
     .library(name: "DSPPipeline", targets: ["DSPPipeline"]),
     .executable(name: "dspscore", targets: ["dspscore"]),
     .executable(name: "dspbench", targets: ["dspbench"]),
+    .executable(name: "speechdsp-live", targets: ["speechdsp-live"]),
 ]
 
 // MARK: - System libraries
@@ -63,9 +64,17 @@ let implementation: [Target] = [
     .executableTarget(
         name: "dspbench",
         dependencies: [
-            "DSPCore", "DSPSpectral", "DSPAnalysis", "DSPIO", "CBenchSupport",
+            "DSPCore", "DSPSpectral", "DSPAnalysis", "DSPIO", "DSPPipeline", "CBenchSupport",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
+        ]
+    ),
+    // The live-stream example: a file through SpeechFrontEnd as if it were a client's stream.
+    .executableTarget(
+        name: "speechdsp-live",
+        dependencies: [
+            "DSPPipeline", "DSPIO",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]
     ),
     .executableTarget(
