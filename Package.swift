@@ -57,7 +57,7 @@ let implementation: [Target] = [
     // environment, events. (The lead adds "DSPDetection" here when the detectors are wired in.)
     .target(name: "DSPPipeline", dependencies: ["DSPCore", "DSPAnalysis"]),
     // Umbrella module re-exporting the public modules.
-    .target(name: "SpeechDSP", dependencies: ["DSPCore", "DSPSpectral", "DSPAnalysis", "DSPIO", "DSPScoring"]),
+    .target(name: "SpeechDSP", dependencies: ["DSPCore", "DSPSpectral", "DSPAnalysis", "DSPIO", "DSPScoring", "DSPPipeline"]),
     // Plain C reference kernels and run-time (dlopen) bindings to peer libraries, for dspbench
     // only: the library never links a peer, and dspbench runs where peers are absent.
     .target(name: "CBenchSupport", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),

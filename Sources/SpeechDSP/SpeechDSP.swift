@@ -2,5 +2,6 @@
 @_exported import DSPAnalysis
 @_exported import DSPCore
 @_exported import DSPIO
+@_exported import DSPPipeline
 @_exported import DSPScoring
 @_exported import DSPSpectral
