@@ -93,6 +93,7 @@ public struct FrontEndFlushResult: Equatable, Sendable {
 ///
 /// ```swift
 /// let frontEnd = try SpeechFrontEnd(configuration: .init(inputRate: 48_000, channelCount: 2))
+/// let output = UnsafeMutableBufferPointer<Int16>.allocate(capacity: frontEnd.outputCapacity(forInputCount: 2048))
 /// let events = FrontEndEventBuffer(capacity: frontEnd.maxEventCount(forInputCount: 2048))
 /// let result = frontEnd.process(input, into: output, events: events)
 /// for event in events { ... }  // speech start/end, environment, clipping, levels
@@ -207,10 +208,22 @@ public final class SpeechFrontEnd: @unchecked Sendable {
     /// 16 kHz). Analysis events also wait for the end of their 64 ms frame.
     public var latencySeconds: Double { resampler?.groupDelaySeconds ?? 0 }
 
-    /// The output capacity, in Int16 samples, that guarantees a call with `inputCount` samples
-    /// consumes them all (0 when the output stage is off). Exact for the current state.
+    /// The output capacity, in Int16 samples, that guarantees the next call with `inputCount`
+    /// samples consumes them all (0 when the output stage is off). Exact for the current state;
+    /// size buffers at setup with ``outputCapacity(forInputCount:)``.
     public func maxOutputCount(forInputCount inputCount: Int) -> Int {
         exclusive { writesOutput ? streamCount(forInputCount: inputCount) : 0 }
+    }
+
+    /// An output capacity, in Int16 samples, enough for any call with up to `inputCount` input
+    /// samples in *any* state — for sizing buffers once at setup (0 when the output stage is
+    /// off): `⌊(⌈inputCount / channelCount⌉ + 1) × 16000 / inputRate⌋ + 2`.
+    /// ``maxOutputCount(forInputCount:)`` is the exact need of the next call, which depends on
+    /// the state (the first call of a stream writes less: the resampler's delay is trimmed).
+    public func outputCapacity(forInputCount inputCount: Int) -> Int {
+        guard writesOutput else { return 0 }
+        let frames = (Swift.max(0, inputCount) + channelCount - 1) / channelCount
+        return (frames + 1) * Self.outputRate / configuration.inputRate + 2
     }
 
     /// The most samples ``flush(into:events:)`` writes.

@@ -54,7 +54,7 @@ struct SpeechDSPLive: ParsableCommand {
         let maxFrames = randomChunks ? 2 * chunk : chunk
         let input = UnsafeMutableBufferPointer<Float>.allocate(capacity: maxFrames * channels)
         let output = UnsafeMutableBufferPointer<Int16>.allocate(
-            capacity: Swift.max(frontEnd.maxOutputCount(forInputCount: maxFrames * channels) + 2, frontEnd.maxFlushOutputCount))
+            capacity: Swift.max(frontEnd.outputCapacity(forInputCount: maxFrames * channels), frontEnd.maxFlushOutputCount))
         let events = FrontEndEventBuffer(
             capacity: Swift.max(frontEnd.maxEventCount(forInputCount: maxFrames * channels), frontEnd.maxFlushEventCount))
         defer {
@@ -90,6 +90,7 @@ struct SpeechDSPLive: ParsableCommand {
             }
             // 2. Process the chunk: audio into `output`, events into `events`.
             let result = frontEnd.process(UnsafeBufferPointer(rebasing: input[..<(got * channels)]), into: output, events: events)
+            precondition(result.consumed == got * channels, "output buffer sized with outputCapacity(forInputCount:) takes every push")
             try send(UnsafeBufferPointer(rebasing: output[..<result.produced]), to: pcm)
             samplesOut += result.produced
             framesIn += Int64(got)

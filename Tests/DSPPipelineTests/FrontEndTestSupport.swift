@@ -3,6 +3,7 @@ import DSPCore
 import DSPIO
 import DSPPipeline
 import Foundation
+import Testing
 
 /// The repository's TestAudio folder.
 let testAudio = URL(fileURLWithPath: #filePath)
@@ -83,6 +84,9 @@ func run(
             while pushed < n {
                 let chunk = UnsafeBufferPointer(rebasing: input[(offset + pushed)..<(offset + n)])
                 let need = frontEnd.maxOutputCount(forInputCount: chunk.count)
+                if need > frontEnd.outputCapacity(forInputCount: chunk.count) {
+                    Issue.record("maxOutputCount \(need) above outputCapacity \(frontEnd.outputCapacity(forInputCount: chunk.count)) for \(chunk.count) samples")
+                }
                 precondition(eventCapacity != nil || frontEnd.maxEventCount(forInputCount: chunk.count) <= events.capacity)
                 let room = Swift.min(outputRoom ?? need, need)
                 let counts = frontEnd.process(chunk, into: UnsafeMutableBufferPointer(rebasing: outputBuffer[..<room]), events: events)

@@ -29,7 +29,7 @@ enum PipelineKernels {
             let seconds = Double(frames.source.pushedSamples / c.channels) / Double(c.rate)
             do {
                 let frontEnd = try SpeechFrontEnd(configuration: .init(inputRate: c.rate, channelCount: c.channels))
-                let output = Scratch<Int16>(count: frontEnd.maxOutputCount(forInputCount: n * c.channels) + 4096, repeating: 0)
+                let output = Scratch<Int16>(count: frontEnd.outputCapacity(forInputCount: n * c.channels), repeating: 0)
                 let events = FrontEndEventBuffer(capacity: frontEnd.maxEventCount(forInputCount: n * c.channels))
                 let tally = Sink()
                 kernels.append(Kernel(
