@@ -12,8 +12,10 @@ let products: [Product] = [
     .library(name: "DSPDetection", targets: ["DSPDetection"]),
     .library(name: "DSPIO", targets: ["DSPIO"]),
     .library(name: "DSPScoring", targets: ["DSPScoring"]),
+    .library(name: "DSPPipeline", targets: ["DSPPipeline"]),
     .executable(name: "dspscore", targets: ["dspscore"]),
     .executable(name: "dspbench", targets: ["dspbench"]),
+    .executable(name: "speechdsp-live", targets: ["speechdsp-live"]),
 ]
 
 // MARK: - System libraries
@@ -54,17 +56,28 @@ let implementation: [Target] = [
     .target(name: "DSPIO", dependencies: ["DSPCore", "CSndFile"]),
     // Whole-file scoring for corpora: reads files, runs the analyzers, renders records.
     .target(name: "DSPScoring", dependencies: ["DSPCore", "DSPAnalysis", "DSPDetection", "DSPIO"]),
+    // One object per live stream: downmix, resample to 16 kHz, Int16, levels, clipping, detection,
+    // environment, events.
+    .target(name: "DSPPipeline", dependencies: ["DSPCore", "DSPAnalysis", "DSPDetection"]),
     // Umbrella module re-exporting the public modules.
-    .target(name: "SpeechDSP", dependencies: ["DSPCore", "DSPSpectral", "DSPDetection", "DSPAnalysis", "DSPIO", "DSPScoring"]),
+    .target(name: "SpeechDSP", dependencies: ["DSPCore", "DSPSpectral", "DSPDetection", "DSPAnalysis", "DSPIO", "DSPScoring", "DSPPipeline"]),
     // Plain C reference kernels and run-time (dlopen) bindings to peer libraries, for dspbench
     // only: the library never links a peer, and dspbench runs where peers are absent.
     .target(name: "CBenchSupport", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
     .executableTarget(
         name: "dspbench",
         dependencies: [
-            "DSPCore", "DSPSpectral", "DSPDetection", "DSPAnalysis", "DSPIO", "CBenchSupport",
+            "DSPCore", "DSPSpectral", "DSPDetection", "DSPAnalysis", "DSPIO", "DSPPipeline", "CBenchSupport",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
+        ]
+    ),
+    // The live-stream example: a file through SpeechFrontEnd as if it were a client's stream.
+    .executableTarget(
+        name: "speechdsp-live",
+        dependencies: [
+            "DSPPipeline", "DSPIO",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]
     ),
     .executableTarget(
@@ -98,6 +111,7 @@ let tests: [Target] = [
     .testTarget(name: "DSPAnalysisTests", dependencies: ["DSPAnalysis", "CEBUR128"]),
     .testTarget(name: "DSPIOTests", dependencies: ["DSPIO", "DSPCore"]),
     .testTarget(name: "DSPScoringTests", dependencies: ["DSPScoring"], exclude: ["Goldens"]),
+    .testTarget(name: "DSPPipelineTests", dependencies: ["DSPPipeline", "DSPCore", "DSPAnalysis", "DSPIO"]),
 ]
 
 let package = Package(

@@ -48,7 +48,7 @@ expect 64 "run: --repetitions 0" -- "$DSPBENCH" run conversion --repetitions 0
 expect 64 "run: --frame 0" -- "$DSPBENCH" run conversion --frame 0
 
 # --- run: each suite alone, table, with peers
-for suite in conversion metering reframing fft resample loudness; do
+for suite in conversion metering reframing fft resample loudness pipeline; do
   expect 0 "run $suite --compare (table)" -- "$DSPBENCH" run "$suite" "${short[@]}" --compare -q
   grep -q "^$suite " "$work/out" && pass "run $suite: table has $suite rows" || fail "run $suite: no $suite row in the table"
 done
@@ -64,7 +64,7 @@ check "run --json: machine" \
   'd["machine"]["cpu_model"] and d["machine"]["logical_cores"] >= 1 and set(d["machine"]["cpu_flags"]) == {"sse4.1", "avx", "avx2", "fma", "avx512f"}' \
   "$work/base.json"
 check "run --json: every suite measured" \
-  '{k["suite"] for k in d["kernels"]} == {"conversion", "metering", "reframing", "fft", "resample", "loudness"}' \
+  '{k["suite"] for k in d["kernels"]} == {"conversion", "metering", "reframing", "fft", "resample", "loudness", "pipeline"}' \
   "$work/base.json"
 check "run --json: figures of every kernel" \
   'all("failure" not in k for k in d["kernels"]) and all(k["x_realtime"] > 0 and k["ns_per_frame_p99"] >= k["ns_per_frame_p50"] >= 0 and k["samples_per_second"] > 0 and k["realtime_streams_per_core"] == k["x_realtime"] for k in d["kernels"])' \

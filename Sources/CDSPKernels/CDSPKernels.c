@@ -12,7 +12,15 @@
 // AVX2 clone *without* FMA plus an FMA clone. The FMA feature implies AVX, which is all that
 // float vector code needs; AVX-512F implies AVX2 and FMA. The loader's resolver prefers
 // avx512f, then fma, then the SSE2 default.
-#if defined(__x86_64__) && defined(__ELF__) && defined(__has_attribute)
+// Under Thread Sanitizer (`swift test --sanitize=thread`) there is no dispatch: the IFUNC
+// resolver runs during relocation, before the TSan runtime is initialised, and its instrumented
+// entry crashes the process; the default clone's code is used instead.
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define CDSP_NO_DISPATCH 1
+#endif
+#endif
+#if !defined(CDSP_NO_DISPATCH) && defined(__x86_64__) && defined(__ELF__) && defined(__has_attribute)
 #if __has_attribute(target_clones)
 #define CDSP_DISPATCH __attribute__((target_clones("avx512f", "fma", "default")))
 #endif

@@ -3,5 +3,6 @@
 @_exported import DSPCore
 @_exported import DSPDetection
 @_exported import DSPIO
+@_exported import DSPPipeline
 @_exported import DSPScoring
 @_exported import DSPSpectral

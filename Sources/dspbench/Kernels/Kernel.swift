@@ -3,7 +3,7 @@ import CBenchSupport
 
 /// The benchmark suites, in the order `dspbench run` measures them.
 enum Suite: String, CaseIterable, Codable, Sendable {
-    case conversion, metering, reframing, fft, resample, loudness
+    case conversion, metering, reframing, fft, resample, loudness, pipeline
 
     /// One line for `--help`.
     static var helpList: String { allCases.map(\.rawValue).joined(separator: ", ") }

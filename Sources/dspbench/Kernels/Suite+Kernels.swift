@@ -10,6 +10,7 @@ extension Suite {
         case .fft: FFTKernels.make(context)
         case .resample: ResampleKernels.make(context)
         case .loudness: LoudnessKernels.make(context)
+        case .pipeline: PipelineKernels.make(context)
         }
     }
 }

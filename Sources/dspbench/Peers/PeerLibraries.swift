@@ -55,7 +55,8 @@ struct PeerLibraries {
     /// Tries to load every peer the `suites` use.
     static func load(for suites: [Suite]) -> PeerLibraries {
         var result = PeerLibraries()
-        for library in PeerLibrary.allCases where suites.contains(library.suite) {
+        for library in PeerLibrary.allCases
+            where suites.contains(library.suite) || (library == .soxr && suites.contains(.pipeline)) {
             var reason = [CChar](repeating: 0, count: 512)
             let ok = cbs_peer_load(library.cValue, &reason, reason.count) != 0
             let version = String(cString: cbs_peer_version(library.cValue))

@@ -1,0 +1,49 @@
+// The whole per-stream front end (SpeechFrontEnd with every stage this build has: downmix,
+// resample to 16 kHz, Int16, levels, loudness, clipping; detection and environment once
+// DSPDetection is wired in), 1024-frame pushes at 48 kHz stereo, 48 kHz mono and 44.1 kHz mono.
+// Each scaled iteration is one push, so × real time = (1024 / inputRate) / time per push = the
+// number of real-time streams one core sustains. Mallocs per push are recorded (CI: 0).
+import Benchmark
+import DSPCore
+import DSPPipeline
+
+let benchmarks: @Sendable () -> Void = {
+    let configuration = Benchmark.Configuration(
+        metrics: [.wallClock, .cpuTotal, .mallocCountTotal],
+        scalingFactor: .kilo,
+        maxDuration: .seconds(2),
+        maxIterations: 200
+    )
+    let push = 1024
+
+    for (inputRate, channels) in [(48_000, 2), (48_000, 1), (44_100, 1)] {
+        let seconds = 10
+        let frames = inputRate * seconds
+        let input = UnsafeMutableBufferPointer<Float>.allocate(capacity: frames * channels)
+        // A 220 Hz square wave at −26 dBFS plus white noise (peak −34 dBFS), different per channel.
+        var state: UInt32 = 12_345
+        var phase: Float = 0
+        for i in 0..<frames {
+            phase += 2 * Float.pi * 220 / Float(inputRate)
+            if phase > 2 * Float.pi { phase -= 2 * Float.pi }
+            for c in 0..<channels {
+                state = state &* 1_664_525 &+ 1_013_904_223
+                let noise = Float(Int32(bitPattern: state)) * 0x1p-31
+                input[i * channels + c] = 0.1 * (phase < Float.pi ? 1 : -1) * 0.5 + 0.02 * noise
+            }
+        }
+        let frontEnd = try! SpeechFrontEnd(configuration: .init(inputRate: inputRate, channelCount: channels))
+        let output = UnsafeMutableBufferPointer<Int16>.allocate(capacity: 4096)
+        let events = FrontEndEventBuffer(capacity: frontEnd.maxEventCount(forInputCount: push * channels))
+        let label = "\(inputRate == 48_000 ? "48k" : "44k1")_\(channels == 2 ? "stereo" : "mono")"
+        var offset = 0
+        Benchmark("Pipeline.\(label)_1024_push_(SpeechDSP)", configuration: configuration) { benchmark in
+            for _ in benchmark.scaledIterations {
+                let n = push * channels
+                let result = frontEnd.process(UnsafeBufferPointer(rebasing: input[offset..<offset + n]), into: output, events: events)
+                blackHole(result)
+                offset = offset + 2 * n > input.count ? 0 : offset + n
+            }
+        }
+    }
+}

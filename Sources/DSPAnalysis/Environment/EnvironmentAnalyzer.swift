@@ -1,0 +1,368 @@
+import DSPCore
+import RealModule
+
+/// Summarises the acoustic environment a few times a second from per-frame detector features,
+/// and recommends a recognizer with hysteresis.
+///
+/// Fed one ``FrameFeatures`` per analysis frame (levels from the meters; speech, music and
+/// multi-speaker decisions, noise floor and spectral entropy from the detectors), it emits an
+/// ``EnvironmentMeasurement`` at the end of the first frame that reaches each multiple of the
+/// update interval `round(sampleRate / updateRateHz)` samples (8000 samples, 0.5 s, by default),
+/// over the frames that ended within the last ``Configuration/windowSeconds``. Positions are
+/// integer sample counts: measurement times never drift, however long the stream.
+/// The definitions of every measure are on ``EnvironmentMeasurement``; the recognizer policy and
+/// its hysteresis on ``RecommendationPolicy``.
+///
+/// Frames go in stream order. Non-finite inputs have a defined meaning: a NaN level reads as
+/// digital silence (−∞), a NaN probability or entropy as 0, a NaN noise floor as "no estimate".
+///
+/// The window's frames live in a ring allocated at construction; ``add(_:)`` never allocates.
+/// ``flush()`` emits a last measurement for frames after the final one; ``finalize()`` returns
+/// the ``EnvironmentSummary`` and resets.
+///
+/// ```swift
+/// let environment = try EnvironmentAnalyzer()
+/// if let measurement = environment.add(features) { print(measurement.categoryKey) }
+/// ```
+public final class EnvironmentAnalyzer {
+    /// One analysis frame's features: the analyzer's input.
+    @frozen
+    public struct FrameFeatures: Equatable, Sendable {
+        /// Stream position of the frame's first sample, at ``Configuration/sampleRate``.
+        public var startSample: Int64
+        /// Samples of real audio in the frame (the final frame of a stream may be short).
+        public var sampleCount: Int
+        /// RMS level of the frame, `10·log10(mean x²)` dBFS (−∞ for digital silence).
+        public var levelDBFS: Double
+        /// Probability that the frame holds speech, 0…1.
+        public var speechProbability: Double
+        /// The detector's speech decision for the frame (after its own smoothing).
+        public var isSpeech: Bool
+        /// The detector's tracked noise floor at the frame, dBFS; NaN when it has none.
+        public var noiseFloorDBFS: Double
+        /// Probability of music, 0…1.
+        public var musicProbability: Double
+        /// The detector's music decision.
+        public var isMusic: Bool
+        /// Probability of more than one speaker, 0…1.
+        public var multiSpeakerProbability: Double
+        /// The detector's multiple-speaker decision.
+        public var isMultiSpeaker: Bool
+        /// Normalised spectral entropy of the frame, 0…1.
+        public var spectralEntropy: Double
+
+        /// Creates a frame's features.
+        @inlinable
+        public init(
+            startSample: Int64, sampleCount: Int, levelDBFS: Double, speechProbability: Double = 0,
+            isSpeech: Bool = false, noiseFloorDBFS: Double = .nan, musicProbability: Double = 0, isMusic: Bool = false,
+            multiSpeakerProbability: Double = 0, isMultiSpeaker: Bool = false, spectralEntropy: Double = 0
+        ) {
+            self.startSample = startSample
+            self.sampleCount = sampleCount
+            self.levelDBFS = levelDBFS
+            self.speechProbability = speechProbability
+            self.isSpeech = isSpeech
+            self.noiseFloorDBFS = noiseFloorDBFS
+            self.musicProbability = musicProbability
+            self.isMusic = isMusic
+            self.multiSpeakerProbability = multiSpeakerProbability
+            self.isMultiSpeaker = isMultiSpeaker
+            self.spectralEntropy = spectralEntropy
+        }
+
+        /// Stream position just after the frame's last real sample.
+        @inlinable
+        public var endSample: Int64 { startSample + Int64(sampleCount) }
+    }
+
+    /// What the ring keeps of a frame.
+    struct Entry {
+        var end: Int64
+        var samples: Int64
+        /// Mean square (0 for silence or a NaN level).
+        var power: Double
+        /// Noise-floor mean square, NaN when unknown.
+        var noisePower: Double
+        var entropy: Double
+        var isSpeech: Bool
+        var isMusic: Bool
+        var isMultiSpeaker: Bool
+    }
+
+    /// The settings this analyzer was built with.
+    public let configuration: Configuration
+    /// Samples between measurements, `round(sampleRate / updateRateHz)` (at least 1).
+    public let updateIntervalSamples: Int64
+    /// Samples each measurement looks back over, `round(sampleRate × windowSeconds)`.
+    public let windowSamples: Int64
+    private let minimumNoiseSamples: Int64
+    private let holdSamples: Int64
+    private let ring: UnsafeMutablePointer<Entry>
+    private let ringCapacity: Int
+    private var ringStart = 0
+    private var ringCount = 0
+
+    private var nextBoundary: Int64
+    private var lastMeasurementEnd: Int64 = 0
+    private var lastFrameEnd: Int64 = 0
+    private var framesSinceMeasurement = 0
+    private var current: RecognizerRecommendation
+    private var pendingSince: Int64? = nil
+
+    private var categorySamples: (Int64, Int64, Int64, Int64, Int64) = (0, 0, 0, 0, 0)
+    private var fastSamples: Int64 = 0
+    private var accurateSamples: Int64 = 0
+    private var changeCount = 0
+    private var lastChange: Int64? = nil
+    private var measurementCount = 0
+    private var musicCount = 0
+    private var multiCount = 0
+    private var quietestNoise = Double.infinity
+    private var loudestNoise = -Double.infinity
+
+    /// Creates an analyzer; throws ``ConfigurationError`` quoting the first bad setting.
+    public init(configuration: Configuration = Configuration()) throws(ConfigurationError) {
+        try configuration.validate()
+        self.configuration = configuration
+        let rate = Double(configuration.sampleRate)
+        updateIntervalSamples = Swift.max(1, Int64((rate / configuration.updateRateHz).rounded()))
+        windowSamples = Swift.max(1, Int64((rate * configuration.windowSeconds).rounded()))
+        minimumNoiseSamples = Int64((rate * configuration.minimumNoiseSeconds).rounded())
+        holdSamples = Int64((rate * configuration.policy.holdSeconds).rounded())
+        // Frames ending within the window, plus one that straddles its start.
+        ringCapacity = Int((windowSamples + Int64(configuration.frameLength) - 1) / Int64(configuration.frameLength)) + 2
+        ring = .allocate(capacity: ringCapacity)
+        nextBoundary = updateIntervalSamples
+        current = configuration.policy.initialRecommendation
+    }
+
+    deinit { ring.deallocate() }
+
+    /// The recommendation in force (after hysteresis).
+    public var recommendation: RecognizerRecommendation { current }
+
+    /// Adds one frame; returns a measurement when the frame reaches the next update time.
+    /// Never allocates.
+    public func add(_ frame: FrameFeatures) -> EnvironmentMeasurement? {
+        let level = frame.levelDBFS.isNaN ? -Double.infinity : frame.levelDBFS
+        let noise = frame.noiseFloorDBFS
+        let entry = Entry(
+            end: frame.endSample, samples: Int64(Swift.max(0, frame.sampleCount)),
+            power: Decibels.toPower(level), noisePower: noise.isNaN ? .nan : Decibels.toPower(noise),
+            entropy: frame.spectralEntropy.isNaN ? 0 : Swift.min(1, Swift.max(0, frame.spectralEntropy)),
+            isSpeech: frame.isSpeech, isMusic: frame.isMusic, isMultiSpeaker: frame.isMultiSpeaker)
+        if ringCount == ringCapacity {
+            ringStart = (ringStart + 1) % ringCapacity
+            ringCount -= 1
+        }
+        ring[(ringStart + ringCount) % ringCapacity] = entry
+        ringCount += 1
+        lastFrameEnd = entry.end
+        framesSinceMeasurement += 1
+        guard entry.end >= nextBoundary else { return nil }
+        nextBoundary = (entry.end / updateIntervalSamples + 1) * updateIntervalSamples
+        return measure(at: entry.end)
+    }
+
+    /// Emits a measurement for the frames added since the last one, if any (end of stream).
+    /// The summary is kept until ``finalize()`` or ``reset()``.
+    public func flush() -> EnvironmentMeasurement? {
+        guard framesSinceMeasurement > 0, lastFrameEnd > lastMeasurementEnd else { return nil }
+        return measure(at: lastFrameEnd)
+    }
+
+    /// Flushes (discarding the last measurement), returns the stream's summary and resets.
+    public func finalize() -> EnvironmentSummary {
+        _ = flush()
+        let result = summary
+        reset()
+        return result
+    }
+
+    /// The summary of the measurements so far.
+    public var summary: EnvironmentSummary {
+        var s = EnvironmentSummary()
+        let rate = Double(configuration.sampleRate)
+        s.durationSeconds = Double(lastMeasurementEnd) / rate
+        s.measurementCount = measurementCount
+        s.secondsInCategory.veryQuiet = Double(categorySamples.0) / rate
+        s.secondsInCategory.quiet = Double(categorySamples.1) / rate
+        s.secondsInCategory.moderate = Double(categorySamples.2) / rate
+        s.secondsInCategory.loud = Double(categorySamples.3) / rate
+        s.secondsInCategory.veryLoud = Double(categorySamples.4) / rate
+        s.secondsFast = Double(fastSamples) / rate
+        s.secondsAccurate = Double(accurateSamples) / rate
+        s.recommendationChangeCount = changeCount
+        s.lastRecommendationChangeSeconds = lastChange.map { Double($0) / rate }
+        s.finalRecommendation = current
+        s.musicMeasurementCount = musicCount
+        s.multipleSpeakersMeasurementCount = multiCount
+        s.quietestNoiseDBFS = quietestNoise
+        s.loudestNoiseDBFS = loudestNoise
+        return s
+    }
+
+    /// Forgets the stream: empty window, initial recommendation, zero summary.
+    public func reset() {
+        ringStart = 0
+        ringCount = 0
+        nextBoundary = updateIntervalSamples
+        lastMeasurementEnd = 0
+        lastFrameEnd = 0
+        framesSinceMeasurement = 0
+        current = configuration.policy.initialRecommendation
+        pendingSince = nil
+        categorySamples = (0, 0, 0, 0, 0)
+        fastSamples = 0
+        accurateSamples = 0
+        changeCount = 0
+        lastChange = nil
+        measurementCount = 0
+        musicCount = 0
+        multiCount = 0
+        quietestNoise = .infinity
+        loudestNoise = -.infinity
+    }
+
+    // MARK: Measuring
+
+    private func measure(at end: Int64) -> EnvironmentMeasurement {
+        let c = configuration
+        let start = end - windowSamples
+        var total: Int64 = 0
+        var speech: Int64 = 0, music: Int64 = 0, multi: Int64 = 0, nonSpeech: Int64 = 0
+        var speechEnergy = 0.0, nonSpeechEnergy = 0.0
+        var trackerEnergy = 0.0, trackerSamples: Int64 = 0
+        var entropySum = 0.0, entropySamples: Int64 = 0
+        var quietest = Double.infinity
+        for i in 0..<ringCount {
+            let e = ring[(ringStart + i) % ringCapacity]
+            guard e.end > start, e.end <= end else { continue }
+            let n = e.samples
+            total += n
+            if e.isSpeech {
+                speech += n
+                speechEnergy += e.power * Double(n)
+            } else {
+                nonSpeech += n
+                nonSpeechEnergy += e.power * Double(n)
+            }
+            if e.isMusic { music += n }
+            if e.isMultiSpeaker { multi += n }
+            if !e.noisePower.isNaN {
+                trackerEnergy += e.noisePower * Double(n)
+                trackerSamples += n
+            }
+            if e.power > 0 {
+                entropySum += e.entropy * Double(n)
+                entropySamples += n
+            }
+            if n > 0 { quietest = Swift.min(quietest, e.power) }
+        }
+        let totalD = Double(Swift.max(total, 1))
+
+        // Background noise: non-speech frames, else the tracker, else the quietest frame.
+        let noisePower: Double
+        let source: NoiseEstimateSource
+        if nonSpeech > 0, nonSpeech >= minimumNoiseSamples {
+            noisePower = nonSpeechEnergy / Double(nonSpeech)
+            source = .nonSpeechFrames
+        } else if trackerSamples > 0 {
+            noisePower = trackerEnergy / Double(trackerSamples)
+            source = .noiseTracker
+        } else {
+            noisePower = quietest.isFinite ? quietest : 0
+            source = .quietestFrame
+        }
+        let noiseDBFS = Decibels.fromPower(noisePower)
+        let noiseLevelDB = noiseDBFS + c.fullScaleDB
+
+        // Speech-to-noise ratio and clarity.
+        let speechPower = speech > 0 ? speechEnergy / Double(speech) : 0
+        let snr: Double
+        if speech == 0 {
+            snr = .nan
+        } else if noisePower == 0 {
+            snr = speechPower > 0 ? .infinity : -.infinity
+        } else if speechPower <= noisePower {
+            snr = -.infinity
+        } else {
+            snr = Decibels.fromPower((speechPower - noisePower) / noisePower)
+        }
+        let clarity = snr.isNaN ? 0 : 1 / (1 + Double.exp(-(snr - c.clarityMidpointDB) / c.clarityScaleDB))
+
+        let speechFraction = Double(speech) / totalD
+        let musicFraction = Double(music) / totalD
+        let multiFraction = Double(multi) / totalD
+        let category = c.noiseThresholds.category(forLevelDB: noiseLevelDB)
+        let keyLevel = noiseLevelDB.isFinite ? Int((Swift.min(200, Swift.max(0, noiseLevelDB)) / 5).rounded(.down)) * 5 : 0
+
+        // Recommendation with hysteresis.
+        let preferred = preference(
+            noiseLevelDB: noiseLevelDB, musicFraction: musicFraction, multiFraction: multiFraction,
+            speechFraction: speechFraction, clarity: clarity)
+        if preferred == current {
+            pendingSince = nil
+        } else {
+            let since = pendingSince ?? end
+            pendingSince = since
+            if end - since >= holdSamples {
+                current = preferred
+                pendingSince = nil
+                changeCount += 1
+                lastChange = end
+            }
+        }
+
+        var measurement = EnvironmentMeasurement(
+            endSample: end, timeSeconds: Double(end) / Double(c.sampleRate),
+            windowSeconds: Double(total) / Double(c.sampleRate), noiseDBFS: noiseDBFS, noiseLevelDB: noiseLevelDB,
+            noiseSource: source, noiseCategory: category, speechDBFS: Decibels.fromPower(speechPower),
+            speechToNoiseDB: snr, speechFraction: speechFraction, musicFraction: musicFraction,
+            multiSpeakerFraction: multiFraction, musicDetected: musicFraction >= c.detectionFraction,
+            multipleSpeakersDetected: multiFraction >= c.detectionFraction, speechClarity: clarity,
+            frequencyComplexity: entropySamples > 0 ? entropySum / Double(entropySamples) : 0,
+            categoryNoiseLevel: keyLevel, recommendation: current, preferredRecommendation: preferred)
+        if total == 0 { measurement.windowSeconds = 0 }
+
+        // Summary: this measurement accounts for the time since the previous one.
+        let span = Swift.max(0, end - lastMeasurementEnd)
+        switch category {
+        case .veryQuiet: categorySamples.0 += span
+        case .quiet: categorySamples.1 += span
+        case .moderate: categorySamples.2 += span
+        case .loud: categorySamples.3 += span
+        case .veryLoud: categorySamples.4 += span
+        }
+        if current == .fast { fastSamples += span } else { accurateSamples += span }
+        measurementCount += 1
+        if measurement.musicDetected { musicCount += 1 }
+        if measurement.multipleSpeakersDetected { multiCount += 1 }
+        quietestNoise = Swift.min(quietestNoise, noiseDBFS)
+        loudestNoise = Swift.max(loudestNoise, noiseDBFS)
+        lastMeasurementEnd = end
+        framesSinceMeasurement = 0
+        return measurement
+    }
+
+    /// What one measurement prefers, each threshold moved by its margin away from the current
+    /// recommendation.
+    private func preference(
+        noiseLevelDB: Double, musicFraction: Double, multiFraction: Double, speechFraction: Double, clarity: Double
+    ) -> RecognizerRecommendation {
+        let p = configuration.policy
+        // +1 while fast (harder to leave), −1 while accurate (harder to come back).
+        let sign: Double = current == .fast ? 1 : -1
+        var accurate = noiseLevelDB >= p.accurateNoiseDB + sign * p.noiseMarginDB
+        let fraction = configuration.detectionFraction + sign * p.fractionMargin
+        if p.accurateOnMusic, musicFraction >= fraction { accurate = true }
+        if p.accurateOnMultipleSpeakers, multiFraction >= fraction { accurate = true }
+        if p.minimumClarity > 0, speechFraction >= p.minimumSpeechFraction,
+            clarity < p.minimumClarity - sign * p.clarityMargin
+        {
+            accurate = true
+        }
+        return accurate ? .accurate : .fast
+    }
+}

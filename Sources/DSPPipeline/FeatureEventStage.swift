@@ -1,0 +1,122 @@
+import DSPAnalysis
+import DSPCore
+
+/// Turns per-frame detector features into events: speech start/end on decision changes, and the
+/// environment analyzer's measurements. Separate from the detectors so that it is tested with
+/// feature streams (the detectors are tested on audio in their own module).
+final class FeatureEventStage {
+    let timeline: StreamTimeline
+    let environment: EnvironmentAnalyzer?
+    private(set) var inSpeech = false
+    private var lastFrameEnd: Int64 = 0
+
+    init(timeline: StreamTimeline, environment: EnvironmentAnalyzer?) {
+        self.timeline = timeline
+        self.environment = environment
+    }
+
+    /// Handles one frame's features (frames in stream order, on the 16 kHz grid).
+    func handle(_ features: EnvironmentAnalyzer.FrameFeatures, events: FrontEndEventBuffer) {
+        if features.isSpeech != inSpeech {
+            let time = timeline.time(outputSample: features.startSample)
+            events.append(features.isSpeech ? .speechStart(time) : .speechEnd(time))
+            inSpeech = features.isSpeech
+        }
+        lastFrameEnd = features.endSample
+        if let environment, let measurement = environment.add(features) {
+            events.append(.environment(measurement, at: timeline.time(outputSample: measurement.endSample)))
+        }
+    }
+
+    /// End of stream: closes open speech at the end of the last frame and emits the environment's
+    /// last measurement. The environment summary is kept until `reset()`.
+    func flush(events: FrontEndEventBuffer) {
+        if inSpeech {
+            events.append(.speechEnd(timeline.time(outputSample: lastFrameEnd)))
+            inSpeech = false
+        }
+        if let environment, let measurement = environment.flush() {
+            events.append(.environment(measurement, at: timeline.time(outputSample: measurement.endSample)))
+        }
+    }
+
+    /// Forgets the stream.
+    func reset() {
+        inSpeech = false
+        lastFrameEnd = 0
+        environment?.reset()
+    }
+}
+
+/// Counts clipped and non-finite samples of the interleaved input in fixed windows of input
+/// frames, so the reports depend only on stream positions, not on how the input was pushed.
+final class InputClipCounter {
+    let meter: LevelMeter
+    let timeline: StreamTimeline
+    let channelCount: Int
+    /// Input frames per window.
+    let windowFrames: Int
+    private let windowSamples: Int
+    /// Samples (all channels) of the current window seen so far.
+    private var fill = 0
+    private var windowIndex: Int64 = 0
+    private var clipped = 0
+    private var nonFinite = 0
+    /// Clipped and non-finite samples since the last reset.
+    private(set) var totalClipped = 0
+    private(set) var totalNonFinite = 0
+
+    init(clipThreshold: Float, timeline: StreamTimeline, channelCount: Int, windowFrames: Int) throws(ConfigurationError) {
+        meter = try LevelMeter(clipThreshold: clipThreshold)
+        self.timeline = timeline
+        self.channelCount = channelCount
+        self.windowFrames = windowFrames
+        windowSamples = windowFrames * channelCount
+    }
+
+    /// Windows that `inputCount` more samples complete.
+    func windowCount(forInputCount inputCount: Int) -> Int { (fill + inputCount) / windowSamples }
+
+    func process(_ input: UnsafeBufferPointer<Float>, events: FrontEndEventBuffer) {
+        var offset = 0
+        while offset < input.count {
+            let n = Swift.min(windowSamples - fill, input.count - offset)
+            let level = meter.measure(UnsafeBufferPointer(rebasing: input[offset..<offset + n]))
+            clipped += level.clippedCount
+            nonFinite += level.nonFiniteCount
+            totalClipped += level.clippedCount
+            totalNonFinite += level.nonFiniteCount
+            fill += n
+            offset += n
+            if fill == windowSamples { close(frames: windowFrames, events: events) }
+        }
+    }
+
+    /// Reports a partial last window (frames rounded up: a partial interleaved frame counts).
+    func flush(events: FrontEndEventBuffer) {
+        if fill > 0 { close(frames: (fill + channelCount - 1) / channelCount, events: events) }
+        fill = 0
+        windowIndex = 0
+    }
+
+    private func close(frames: Int, events: FrontEndEventBuffer) {
+        if clipped > 0 || nonFinite > 0 {
+            events.append(.clipping(ClippingReport(
+                start: timeline.time(inputFrame: windowIndex * Int64(windowFrames)), frameCount: frames,
+                clippedSampleCount: clipped, nonFiniteSampleCount: nonFinite)))
+        }
+        windowIndex += 1
+        fill = 0
+        clipped = 0
+        nonFinite = 0
+    }
+
+    func reset() {
+        fill = 0
+        windowIndex = 0
+        totalClipped = 0
+        totalNonFinite = 0
+        clipped = 0
+        nonFinite = 0
+    }
+}

@@ -1,0 +1,102 @@
+import DSPAnalysis
+import DSPCore
+
+extension SpeechFrontEnd {
+    /// The stages a front end runs. Downmixing and resampling run whenever a stage needs the
+    /// 16 kHz stream (every stage but ``clipping``).
+    public struct Stages: OptionSet, Equatable, Hashable, Sendable {
+        public let rawValue: Int
+        /// Creates a set from its raw bits.
+        public init(rawValue: Int) { self.rawValue = rawValue }
+
+        /// 16 kHz PCM Int16 written to the caller's output buffer.
+        public static let output = Stages(rawValue: 1 << 0)
+        /// Per-frame levels (``FrontEndEvent/levels(_:)`` events).
+        public static let levels = Stages(rawValue: 1 << 1)
+        /// BS.1770 loudness of the 16 kHz stream (momentary and short-term in the level events,
+        /// integrated via ``SpeechFrontEnd/integratedLoudnessLUFS``).
+        public static let loudness = Stages(rawValue: 1 << 2)
+        /// Clipped and non-finite input samples (``FrontEndEvent/clipping(_:)`` events).
+        public static let clipping = Stages(rawValue: 1 << 3)
+        /// Voice activity, music and multi-speaker detection (speech events). Needs DSPDetection.
+        public static let detection = Stages(rawValue: 1 << 4)
+        /// The environment analyzer (``FrontEndEvent/environment(_:at:)`` events). Needs
+        /// ``detection``.
+        public static let environment = Stages(rawValue: 1 << 5)
+
+        /// Every stage.
+        public static let all: Stages = [.output, .levels, .loudness, .clipping, .detection, .environment]
+        /// The stages this build can run: all of them once DSPDetection is wired in; until then
+        /// all but ``detection`` and ``environment``.
+        public static var available: Stages {
+            DetectionAdapter.isAvailable ? all : [.output, .levels, .loudness, .clipping]
+        }
+        /// The default: ``available``.
+        public static var `default`: Stages { available }
+    }
+
+    /// A front end's settings. Validated by ``SpeechFrontEnd/init(configuration:)``.
+    public struct Configuration: Equatable, Sendable {
+        /// Input sample rate, Hz (integer). Range 8 000…384 000; typically 44 100 or 48 000.
+        public var inputRate: Int
+        /// Interleaved input channels. Range 1…64; default 1.
+        public var channelCount: Int
+        /// How channels become mono. Default ``Downmixer/Mode/average``.
+        public var downmix: Downmixer.Mode
+        /// The stages to run. Default ``Stages/default``.
+        public var stages: Stages
+        /// The resampler's filter preset. Default ``Resampler/Quality/default`` (≥ 100 dB alias
+        /// rejection).
+        public var resamplerQuality: Resampler.Quality
+        /// Dither before Int16 rounding. Default none.
+        public var dither: Int16Converter.Dither
+        /// Input |x| at or above which a sample counts as clipped. Range (0, ∞); default
+        /// 32767/32768 ≈ 0.99997 (−0.0003 dBFS): the largest positive Int16 value, so audio that
+        /// went through Int16 and clipped at +32767 counts, as does anything at or beyond full
+        /// scale (which the Int16 output clamps).
+        public var clipThreshold: Float
+        /// Length of the windows in which clipping is counted and reported, milliseconds of
+        /// input. Range 1…10 000; default 100 (at most ten clipping events a second).
+        public var clipWindowMilliseconds: Int
+        /// Whether the levels stage emits a ``FrontEndEvent/levels(_:)`` event per frame. Default
+        /// true.
+        public var emitsLevelEvents: Bool
+        /// The environment analyzer's settings; its `sampleRate` and `frameLength` are set to
+        /// 16 000 and 1024 by the front end.
+        public var environment: EnvironmentAnalyzer.Configuration
+
+        /// Creates a configuration; see each property for its default.
+        public init(
+            inputRate: Int, channelCount: Int = 1, downmix: Downmixer.Mode = .average, stages: Stages = .default,
+            resamplerQuality: Resampler.Quality = .default, dither: Int16Converter.Dither = .none,
+            clipThreshold: Float = 32767.0 / 32768.0, clipWindowMilliseconds: Int = 100, emitsLevelEvents: Bool = true,
+            environment: EnvironmentAnalyzer.Configuration = .init()
+        ) {
+            self.inputRate = inputRate
+            self.channelCount = channelCount
+            self.downmix = downmix
+            self.stages = stages
+            self.resamplerQuality = resamplerQuality
+            self.dither = dither
+            self.clipThreshold = clipThreshold
+            self.clipWindowMilliseconds = clipWindowMilliseconds
+            self.emitsLevelEvents = emitsLevelEvents
+            self.environment = environment
+        }
+
+        /// Throws the first setting out of range (the units validate their own settings too).
+        func validate() throws(ConfigurationError) {
+            try ConfigurationError.check("inputRate", inputRate, in: 8_000...384_000)
+            try ConfigurationError.check("channelCount", channelCount, in: 1...64)
+            try ConfigurationError.check("clipWindowMilliseconds", clipWindowMilliseconds, in: 1...10_000)
+            guard Stages.all.isSuperset(of: stages) else {
+                throw ConfigurationError(parameter: "stages", value: stages.rawValue, expected: "a subset of Stages.all")
+            }
+            if stages.contains(.environment), !stages.contains(.detection) {
+                throw ConfigurationError(
+                    parameter: "stages", value: "environment without detection",
+                    expected: "environment together with detection (it is fed by the detectors)")
+            }
+        }
+    }
+}

@@ -1,0 +1,448 @@
+import DSPAnalysis
+import DSPCore
+import Synchronization
+
+/// What one ``SpeechFrontEnd/process(_:into:events:)`` call did.
+@frozen
+public struct FrontEndResult: Equatable, Sendable {
+    /// Input samples (interleaved, all channels) taken: all of them unless the output buffer was
+    /// smaller than ``SpeechFrontEnd/maxOutputCount(forInputCount:)``.
+    public var consumed: Int
+    /// 16 kHz Int16 samples written to the output buffer, from its start.
+    public var produced: Int
+    /// Events written to the event buffer.
+    public var events: Int
+    /// Events that did not fit in the event buffer and were dropped (also counted by the buffer).
+    public var droppedEvents: Int
+
+    /// Creates a result.
+    @inlinable
+    public init(consumed: Int, produced: Int, events: Int, droppedEvents: Int) {
+        self.consumed = consumed
+        self.produced = produced
+        self.events = events
+        self.droppedEvents = droppedEvents
+    }
+}
+
+/// A finished stream, from ``SpeechFrontEnd/flush(into:events:)``.
+public struct FrontEndSummary: Equatable, Sendable {
+    /// Input frames (per channel) consumed, a final partial frame counted as one.
+    public var inputFrameCount: Int64 = 0
+    /// 16 kHz samples written, flush included: `round(inputFrameCount × 16000 / inputRate)`.
+    public var outputSampleCount: Int64 = 0
+    /// `inputFrameCount / inputRate`, seconds.
+    public var durationSeconds = 0.0
+    /// Input samples counted as clipped (clipping stage).
+    public var clippedSampleCount = 0
+    /// Non-finite input samples (clipping stage).
+    public var nonFiniteSampleCount = 0
+    /// Loudness of the 16 kHz stream (loudness stage), else nil.
+    public var loudness: LoudnessSummary? = nil
+    /// The environment over the stream (environment stage), else nil.
+    public var environment: EnvironmentSummary? = nil
+
+    /// Creates an empty summary.
+    public init() {}
+}
+
+/// What ``SpeechFrontEnd/flush(into:events:)`` did.
+public struct FrontEndFlushResult: Equatable, Sendable {
+    /// 16 kHz Int16 samples written.
+    public var produced: Int
+    /// Events written to the event buffer.
+    public var events: Int
+    /// Events dropped for lack of room.
+    public var droppedEvents: Int
+    /// The finished stream.
+    public var summary: FrontEndSummary
+}
+
+/// One live audio stream's front end: Float32 audio at any rate and channel count in, 16 kHz mono
+/// PCM Int16 out for a recognizer, with levels, loudness, clipping, voice activity and an
+/// environment summary reported as events.
+///
+/// **Chain.** Interleaved input → ``Downmixer`` (mono) → ``Resampler`` (to 16 kHz, leading delay
+/// trimmed so output sample `n` is input time `n / 16000` s; skipped at 16 kHz) →
+/// ``Int16Converter`` into the caller's buffer. The 16 kHz stream is also cut into 1024-sample
+/// analysis frames (``Reframer``): each is measured (``LevelMeter``; ``LoudnessMeter`` without
+/// true peak), given to the detectors, and their features to the ``EnvironmentAnalyzer``.
+/// Clipping is counted on the *input*, in windows of ``Configuration/clipWindowMilliseconds``.
+/// Every stage can be switched off (``Stages``).
+///
+/// **Calls.** Configure once (``init(configuration:)`` validates and allocates everything).
+/// ``process(_:into:events:)`` takes any number of input samples (zero, one, a partial
+/// interleaved frame, thousands), writes the 16 kHz samples they complete into the caller's
+/// buffer and the events into a caller-owned ``FrontEndEventBuffer``; it never allocates, locks
+/// or logs. ``flush(into:events:)`` ends the stream (the output then has exactly
+/// `round(N × 16000 / inputRate)` samples for N input frames) and ``reset()`` forgets it. Output
+/// and events do not depend on how the input was chunked.
+///
+/// **Time.** Positions are integer counts of input frames and output samples; events carry a
+/// ``StreamTime`` computed from them, so times are exact and do not drift in streams of any
+/// length. Latency: the resampler's group delay (``latencySeconds``, about 1.6 ms at 48 kHz) for
+/// audio; for analysis events, additionally the rest of the 64 ms frame they describe.
+///
+/// **Threads.** One stream per instance. The class is `Sendable`: it may be created on one
+/// thread and used on another, and handed between threads, with no data race — every call
+/// takes an ownership flag with an atomic acquire (and releases it at return), which orders
+/// each call after the previous one on whatever thread it ran. Two *overlapping* calls on one
+/// instance are a programming error and stop the program with a clear message (like Swift's
+/// exclusivity checks) rather than racing. No state is shared between instances, so a service
+/// runs any number of streams on any number of threads.
+///
+/// ```swift
+/// let frontEnd = try SpeechFrontEnd(configuration: .init(inputRate: 48_000, channelCount: 2))
+/// let output = UnsafeMutableBufferPointer<Int16>.allocate(capacity: frontEnd.outputCapacity(forInputCount: 2048))
+/// let events = FrontEndEventBuffer(capacity: frontEnd.maxEventCount(forInputCount: 2048))
+/// let result = frontEnd.process(input, into: output, events: events)
+/// for event in events { ... }  // speech start/end, environment, clipping, levels
+/// ```
+public final class SpeechFrontEnd: @unchecked Sendable {
+    // @unchecked: the mutable units below are reached only inside `exclusive` sections, which the
+    // atomic `busy` flag makes mutually exclusive and orders (acquire/release); see the type's
+    // documentation. Everything else is immutable after init.
+
+    /// The output rate, Hz.
+    public static let outputRate = 16_000
+    /// Samples per analysis frame at 16 kHz (64 ms).
+    public static let analysisFrameLength = 1024
+    /// Input frames (per channel) processed per internal block.
+    static let blockFrames = 4096
+
+    /// The settings this front end was built with (the environment's rate and frame length
+    /// filled in).
+    public let configuration: Configuration
+    /// Converts between input frames and output samples.
+    public let timeline: StreamTimeline
+    /// The stages running.
+    public var stages: Stages { configuration.stages }
+
+    private let busy = Atomic<Bool>(false)
+    private let channelCount: Int
+    private let writesOutput: Bool
+    private let needsStream: Bool
+    private let emitsLevels: Bool
+    private let downmixer: Downmixer?
+    private let resampler: Resampler?
+    private let converter: Int16Converter?
+    private let reframer: Reframer?
+    private let meter: LevelMeter
+    private let loudness: LoudnessMeter?
+    private let clipCounter: InputClipCounter?
+    private let detection: DetectionAdapter?
+    private let featureStage: FeatureEventStage?
+    private let mono: UnsafeMutablePointer<Float>
+    private let monoCapacity: Int
+    private let resampled: UnsafeMutablePointer<Float>
+    private let resampledCapacity: Int
+
+    private var inputSamplesConsumed: Int64 = 0
+    private var outputSamplesWritten: Int64 = 0
+
+    /// Creates a front end; throws ``ConfigurationError`` quoting the first bad setting (or a
+    /// stage this build cannot run).
+    public init(configuration: Configuration) throws(ConfigurationError) {
+        try configuration.validate()
+        var configuration = configuration
+        configuration.environment.sampleRate = Self.outputRate
+        configuration.environment.frameLength = Self.analysisFrameLength
+        self.configuration = configuration
+        let stages = configuration.stages
+        let rate = configuration.inputRate
+        channelCount = configuration.channelCount
+        timeline = StreamTimeline(inputRate: rate, outputRate: Self.outputRate)
+        writesOutput = stages.contains(.output)
+        let analyses: Stages = [.levels, .loudness, .detection, .environment]
+        let analyzes = !stages.isDisjoint(with: analyses)
+        needsStream = writesOutput || analyzes
+        emitsLevels = stages.contains(.levels) && configuration.emitsLevelEvents
+
+        downmixer = needsStream && channelCount > 1
+            ? try Downmixer(channelCount: channelCount, mode: configuration.downmix) : nil
+        resampler = needsStream && rate != Self.outputRate
+            ? try Resampler(inputRate: rate, outputRate: Self.outputRate, quality: configuration.resamplerQuality, trimsLeadingDelay: true)
+            : nil
+        converter = writesOutput ? Int16Converter(dither: configuration.dither) : nil
+        reframer = analyzes ? try Reframer(configuration: .init(frameLength: Self.analysisFrameLength)) : nil
+        meter = try LevelMeter(clipThreshold: 1.0)
+        loudness = stages.contains(.loudness)
+            ? try LoudnessMeter(configuration: .init(sampleRate: Self.outputRate, channelLayout: .mono, measuresTruePeak: false))
+            : nil
+        clipCounter = stages.contains(.clipping)
+            ? try InputClipCounter(
+                clipThreshold: configuration.clipThreshold, timeline: timeline, channelCount: channelCount,
+                windowFrames: Swift.max(1, rate * configuration.clipWindowMilliseconds / 1000))
+            : nil
+        if stages.contains(.detection) {
+            detection = try DetectionAdapter(sampleRate: Self.outputRate, frameLength: Self.analysisFrameLength)
+            let environment = stages.contains(.environment)
+                ? try EnvironmentAnalyzer(configuration: configuration.environment) : nil
+            featureStage = FeatureEventStage(timeline: timeline, environment: environment)
+        } else {
+            detection = nil
+            featureStage = nil
+        }
+
+        monoCapacity = Self.blockFrames + 1
+        mono = .allocate(capacity: monoCapacity)
+        mono.initialize(repeating: 0, count: monoCapacity)
+        // Room for one block's output or a flush, whichever is larger.
+        let blockOutput = (monoCapacity + 2) * Self.outputRate / rate + 16
+        resampledCapacity = Swift.max(blockOutput, (resampler?.maxFlushOutputCount ?? 0) + Self.outputRate / rate + 16)
+        resampled = .allocate(capacity: resampledCapacity)
+        resampled.initialize(repeating: 0, count: resampledCapacity)
+    }
+
+    deinit {
+        mono.deallocate()
+        resampled.deallocate()
+    }
+
+    // MARK: Sizes and latency
+
+    /// The output is aligned with the input (the resampler's leading delay is trimmed): 0.
+    public var outputDelay: Int { 0 }
+
+    /// Algorithmic latency of the audio path, seconds: the resampler's group delay (0 at
+    /// 16 kHz). Analysis events also wait for the end of their 64 ms frame.
+    public var latencySeconds: Double { resampler?.groupDelaySeconds ?? 0 }
+
+    /// The output capacity, in Int16 samples, that guarantees the next call with `inputCount`
+    /// samples consumes them all (0 when the output stage is off). Exact for the current state;
+    /// size buffers at setup with ``outputCapacity(forInputCount:)``.
+    public func maxOutputCount(forInputCount inputCount: Int) -> Int {
+        exclusive { writesOutput ? streamCount(forInputCount: inputCount) : 0 }
+    }
+
+    /// An output capacity, in Int16 samples, enough for any call with up to `inputCount` input
+    /// samples in *any* state — for sizing buffers once at setup (0 when the output stage is
+    /// off): `⌊(⌈inputCount / channelCount⌉ + 1) × 16000 / inputRate⌋ + 2`.
+    /// ``maxOutputCount(forInputCount:)`` is the exact need of the next call, which depends on
+    /// the state (the first call of a stream writes less: the resampler's delay is trimmed).
+    public func outputCapacity(forInputCount inputCount: Int) -> Int {
+        guard writesOutput else { return 0 }
+        let frames = (Swift.max(0, inputCount) + channelCount - 1) / channelCount
+        return (frames + 1) * Self.outputRate / configuration.inputRate + 2
+    }
+
+    /// The most samples ``flush(into:events:)`` writes.
+    public var maxFlushOutputCount: Int {
+        guard writesOutput else { return 0 }
+        guard let resampler else { return 1 }
+        return resampler.maxFlushOutputCount + (Self.outputRate + configuration.inputRate - 1) / configuration.inputRate + 1
+    }
+
+    /// An upper bound on the events one ``process(_:into:events:)`` call with `inputCount`
+    /// samples writes, in any state: three per analysis frame it can complete (levels, a speech
+    /// change, an environment measurement) and one per clipping window.
+    public func maxEventCount(forInputCount inputCount: Int) -> Int {
+        let frames = (Swift.max(0, inputCount) + channelCount - 1) / channelCount + 1
+        let outputs = frames * Self.outputRate / configuration.inputRate + 2
+        let analysisFrames = outputs / Self.analysisFrameLength + 1
+        let windows = clipCounter.map { frames / $0.windowFrames + 1 } ?? 0
+        return 3 * analysisFrames + windows
+    }
+
+    /// An upper bound on the events ``flush(into:events:)`` writes.
+    public var maxFlushEventCount: Int { 3 * 3 + 1 + 2 }
+
+    /// Integrated loudness of the stream so far (BS.1770-5 gating), LUFS; nil when the loudness
+    /// stage is off. Computed on each call from the gating histogram: not for every push.
+    public var integratedLoudnessLUFS: Double? {
+        exclusive { loudness?.integratedLUFS }
+    }
+
+    // MARK: Processing
+
+    /// Processes `input` (interleaved Float32, any count), writing 16 kHz Int16 into `output`
+    /// from its start and the events into `events` (emptied first).
+    ///
+    /// Takes all of `input` when `output` holds ``maxOutputCount(forInputCount:)`` samples;
+    /// otherwise only as much as fits (a partial interleaved frame is carried to the next call).
+    /// Events beyond `events.capacity` are dropped and counted. Never allocates, locks or logs.
+    public func process(
+        _ input: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<Int16>,
+        events: FrontEndEventBuffer
+    ) -> FrontEndResult {
+        exclusive {
+            events.removeAll()
+            let block = Self.blockFrames * channelCount
+            var consumed = 0
+            var produced = 0
+            while consumed < input.count {
+                var n = Swift.min(block, input.count - consumed)
+                var last = false
+                if writesOutput, streamCount(forInputCount: n) > output.count - produced {
+                    n = largestInput(upTo: n, room: output.count - produced)
+                    last = true
+                    if n == 0 { break }
+                }
+                let chunk = UnsafeBufferPointer(rebasing: input[consumed..<consumed + n])
+                clipCounter?.process(chunk, events: events)
+                if needsStream {
+                    let stream = toStream(chunk)
+                    if let converter, stream.count > 0 {
+                        converter.convert(stream, into: UnsafeMutableBufferPointer(rebasing: output[produced...]))
+                        produced += stream.count
+                    }
+                    analyze(stream, events: events)
+                }
+                consumed += n
+                if last { break }
+            }
+            inputSamplesConsumed += Int64(consumed)
+            outputSamplesWritten += Int64(produced)
+            return FrontEndResult(consumed: consumed, produced: produced, events: events.count, droppedEvents: events.droppedCount)
+        }
+    }
+
+    /// Ends the stream: emits what the stages hold (a partial input frame padded with zeros, the
+    /// resampler's tail up to exactly `round(N × 16000 / inputRate)` output samples, the last
+    /// partial analysis frame, the last clipping window, an open speech segment's end, a last
+    /// environment measurement), returns the stream's summary and resets for a new stream.
+    /// - Precondition: `output.count ≥` ``maxFlushOutputCount`` when the output stage is on.
+    public func flush(into output: UnsafeMutableBufferPointer<Int16>, events: FrontEndEventBuffer) -> FrontEndFlushResult {
+        exclusive {
+            events.removeAll()
+            var produced = 0
+            if needsStream {
+                var monoCount = 0
+                if let downmixer { monoCount = downmixer.flush(into: UnsafeMutableBufferPointer(start: mono, count: 1)) }
+                let stream: UnsafeBufferPointer<Float>
+                if let resampler {
+                    var count = 0
+                    if monoCount > 0 {
+                        count = resampler.process(
+                            UnsafeBufferPointer(start: mono, count: monoCount),
+                            into: UnsafeMutableBufferPointer(start: resampled, count: resampledCapacity)
+                        ).produced
+                    }
+                    count += resampler.flush(into: UnsafeMutableBufferPointer(start: resampled + count, count: resampledCapacity - count))
+                    stream = UnsafeBufferPointer(start: resampled, count: count)
+                } else {
+                    stream = UnsafeBufferPointer(start: mono, count: monoCount)
+                }
+                if let converter, stream.count > 0 {
+                    precondition(output.count >= stream.count, "SpeechFrontEnd.flush: output smaller than maxFlushOutputCount")
+                    converter.convert(stream, into: output)
+                    produced = stream.count
+                }
+                analyze(stream, events: events)
+                reframer?.flush { frame, info in
+                    analyzeFrame(frame, validCount: info.validCount, startSample: info.startSample, events: events)
+                }
+            }
+            var summary = FrontEndSummary()
+            if let clipCounter {
+                clipCounter.flush(events: events)
+                summary.clippedSampleCount = clipCounter.totalClipped
+                summary.nonFiniteSampleCount = clipCounter.totalNonFinite
+            }
+            featureStage?.flush(events: events)
+            outputSamplesWritten += Int64(produced)
+            summary.inputFrameCount = (inputSamplesConsumed + Int64(channelCount) - 1) / Int64(channelCount)
+            summary.outputSampleCount = outputSamplesWritten
+            summary.durationSeconds = Double(summary.inputFrameCount) / Double(configuration.inputRate)
+            summary.loudness = loudness?.finalize()
+            summary.environment = featureStage?.environment?.finalize()
+            resetUnits()
+            return FrontEndFlushResult(
+                produced: produced, events: events.count, droppedEvents: events.droppedCount, summary: summary)
+        }
+    }
+
+    /// Forgets the stream; the next call starts a new one. Never allocates.
+    public func reset() {
+        exclusive { resetUnits() }
+    }
+
+    // MARK: Internals
+
+    /// Runs `body` holding the ownership flag.
+    @inline(__always)
+    private func exclusive<T>(_ body: () -> T) -> T {
+        guard busy.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else {
+            preconditionFailure("SpeechFrontEnd: overlapping calls on one instance from two threads (one stream, one caller at a time)")
+        }
+        defer { busy.store(false, ordering: .releasing) }
+        return body()
+    }
+
+    private func resetUnits() {
+        downmixer?.reset()
+        resampler?.reset()
+        converter?.reset()
+        reframer?.reset()
+        loudness?.reset()
+        clipCounter?.reset()
+        detection?.reset()
+        featureStage?.reset()
+        inputSamplesConsumed = 0
+        outputSamplesWritten = 0
+    }
+
+    /// 16 kHz samples that `inputCount` more input samples complete.
+    private func streamCount(forInputCount inputCount: Int) -> Int {
+        let monoFrames = downmixer?.maxOutputCount(forInputCount: inputCount) ?? inputCount
+        return resampler?.maxOutputCount(forInputCount: monoFrames) ?? monoFrames
+    }
+
+    /// The largest input count ≤ `limit` whose output fits in `room` (output count is
+    /// monotonic in the input count).
+    private func largestInput(upTo limit: Int, room: Int) -> Int {
+        var low = 0
+        var high = limit
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if streamCount(forInputCount: middle) <= room { low = middle } else { high = middle - 1 }
+        }
+        return low
+    }
+
+    /// Downmixes and resamples one block (at most ``blockFrames`` frames) into scratch memory.
+    private func toStream(_ chunk: UnsafeBufferPointer<Float>) -> UnsafeBufferPointer<Float> {
+        let monoBuffer: UnsafeBufferPointer<Float>
+        if let downmixer {
+            let produced = downmixer.process(chunk, into: UnsafeMutableBufferPointer(start: mono, count: monoCapacity)).produced
+            monoBuffer = UnsafeBufferPointer(start: mono, count: produced)
+        } else {
+            monoBuffer = chunk
+        }
+        guard let resampler else { return monoBuffer }
+        let produced = resampler.process(monoBuffer, into: UnsafeMutableBufferPointer(start: resampled, count: resampledCapacity)).produced
+        return UnsafeBufferPointer(start: resampled, count: produced)
+    }
+
+    /// Cuts the 16 kHz stream into analysis frames and analyzes each.
+    private func analyze(_ stream: UnsafeBufferPointer<Float>, events: FrontEndEventBuffer) {
+        guard let reframer, stream.count > 0 else { return }
+        reframer.process(stream) { frame, info in
+            analyzeFrame(frame, validCount: info.validCount, startSample: info.startSample, events: events)
+        }
+    }
+
+    /// Levels, loudness, detection and environment for one frame.
+    private func analyzeFrame(
+        _ frame: UnsafeBufferPointer<Float>, validCount: Int, startSample: Int64, events: FrontEndEventBuffer
+    ) {
+        let valid = UnsafeBufferPointer(rebasing: frame[..<validCount])
+        let level = meter.measure(valid)
+        var momentary = Double.nan
+        var shortTerm = Double.nan
+        if let loudness {
+            loudness.process(valid)
+            momentary = loudness.momentaryLUFS
+            shortTerm = loudness.shortTermLUFS
+        }
+        if emitsLevels {
+            events.append(.levels(FrameLevelReport(
+                start: timeline.time(outputSample: startSample), sampleCount: validCount,
+                rmsDBFS: level.rmsDBFS, peakDBFS: level.peakDBFS, momentaryLUFS: momentary, shortTermLUFS: shortTerm)))
+        }
+        if let detection, let featureStage {
+            let features = detection.analyze(frame, validCount: validCount, startSample: startSample, level: level)
+            featureStage.handle(features, events: events)
+        }
+    }
+}
