@@ -219,9 +219,9 @@ public final class AcousticDetector {
     public var outputDelay: Int { analyzer.hopLength }
 
     /// Pushes mono samples and calls `body` for each frame they complete, in order.
-    /// Never allocates. Non-finite samples are the caller's to screen (the front end and the
-    /// scorer replace them by 0 and count them); here they make the affected frames' cues NaN,
-    /// which every probability treats as 0.
+    /// Never allocates. A frame whose 64 ms window holds a NaN or ±Inf sample is reported with
+    /// ``SpectralFeatures/isFinite`` false and probabilities 0, and leaves the detector's state
+    /// (noise floor, histories) untouched; segments in progress continue by their hangover.
     public func process(_ input: UnsafeBufferPointer<Float>, _ body: (DetectionFrame) -> Void) {
         samples += Int64(input.count)
         analyzer.process(input) { frame in body(detect(frame)) }

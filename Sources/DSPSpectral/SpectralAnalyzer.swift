@@ -262,6 +262,23 @@ public final class SpectralAnalyzer {
 
         // Window with the (window-weighted) mean removed.
         let mean = VectorKernels.dot(frame.baseAddress!, window.baseAddress!, count: n) / windowSum
+        guard mean.isFinite, hopEnergy.isFinite else {
+            // A NaN or ±Inf in the window: report the frame as non-finite with zero features,
+            // and leave the flux history alone (it resumes once the window is clean again).
+            features = SpectralFeatures()
+            features.index = frameIndex - 1
+            features.time = Double(frameIndex - 1) * Double(hopLength) / sampleRate
+            features.validCount = validCount
+            features.isFinite = false
+            power.update(repeating: 0)
+            bandPowers.update(repeating: 0)
+            windowed.update(repeating: 0)
+            body(SpectralFrame(
+                features: features, powerSpectrum: UnsafeBufferPointer(power),
+                bandPowers: UnsafeBufferPointer(bandPowers), windowedSamples: UnsafeBufferPointer(windowed),
+                binWidthHz: Float(sampleRate) / Float(n)))
+            return
+        }
         for i in 0..<n { windowed[i] = (frame[i] - mean) * window[i] }
 
         fft.forward(UnsafeBufferPointer(windowed), real: real, imaginary: imaginary)

@@ -49,13 +49,16 @@ public struct SpectralFeatures: Equatable, Sendable {
     /// The lag of that maximum as a frequency, Hz (parabolic interpolation); 0 when
     /// ``harmonicity`` is 0.
     public var pitchHz: Float
+    /// False when the window held a NaN or ±Inf sample; every other feature is then 0 and the
+    /// detectors treat the frame as silence without updating their state.
+    public var isFinite: Bool
 
     /// An all-zero frame.
     @inlinable
     public init() {
         index = 0; time = 0; validCount = 0
         hopPower = 0; framePower = 0; centroidHz = 0; rolloffHz = 0; flatness = 0; entropy = 0
-        fluxDB = 0; zeroCrossingRate = 0; harmonicity = 0; pitchHz = 0
+        fluxDB = 0; zeroCrossingRate = 0; harmonicity = 0; pitchHz = 0; isFinite = true
     }
 }
 

@@ -163,10 +163,17 @@ final class CueTracker {
     /// Updates every cue with one frame and returns them.
     func update(_ frame: SpectralFrame) -> DetectionCues {
         let f = frame.features
+        guard f.isFinite else {
+            // Non-finite input: silence for the detectors, no state touched.
+            var silent = cues
+            silent.levelDBFS = -.infinity
+            return silent
+        }
         cues.levelDBFS = f.framePower > 0 ? FastLog.decibels(f.framePower) : -.infinity
 
         // Noise floor and SNRs.
-        noise.update(frame.bandPowers)
+        // Digital silence carries no information about the background: keep the estimate.
+        if f.framePower > 1e-12 { noise.update(frame.bandPowers) }
         let noisePowers = noise.noisePowers
         let smoothed = noise.smoothedPowers
         var noiseTotal: Float = 0
