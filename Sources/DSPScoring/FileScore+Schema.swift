@@ -64,6 +64,19 @@ extension FileScore {
             "noise_floor_dbfs": {"type": ["number", "null"], "description": "Median tracked background-noise level over frames with sound, dBFS; null for digital silence."}
           }
         },
+        "environment": {
+          "type": "object", "description": "The acoustic environment: EnvironmentAnalyzer fed by the detectors on 1024-sample frames at 16 kHz, measured twice a second, summarised over the file. Absent where detection is, and when --analyses lacks environment.",
+          "required": ["noise_dbfs", "noise_category", "category_key", "speech_clarity", "frequency_complexity", "recommendation", "measurements"],
+          "properties": {
+            "noise_dbfs": {"type": ["number", "null"], "description": "Median background-noise level of the measurements, dBFS (the noise, not the speech)."},
+            "noise_category": {"enum": ["very_quiet", "quiet", "moderate", "loud", "very_loud"], "description": "Category the file spent most time in (thresholds 35/45/55/65 dB on dBFS + 90)."},
+            "category_key": {"type": "string", "description": "Most frequent measurement key: noise level rounded down to 5 dB, music, several speakers, e.g. 45_false_true."},
+            "speech_clarity": {"type": ["number", "null"], "minimum": 0, "maximum": 1, "description": "Mean clarity (logistic map of the speech-to-noise ratio) over measurements with speech."},
+            "frequency_complexity": {"type": "number", "minimum": 0, "maximum": 1, "description": "Mean normalised spectral entropy."},
+            "recommendation": {"enum": ["fast", "accurate"], "description": "Recognizer recommended (with hysteresis) for most of the file."},
+            "measurements": {"type": "integer", "minimum": 0}
+          }
+        },
         "provenance": {
           "type": "object", "required": ["library", "version", "frame_length", "clip_threshold"],
           "properties": {
@@ -71,7 +84,7 @@ extension FileScore {
             "version": {"type": "string"},
             "frame_length": {"type": "integer", "minimum": 1},
             "clip_threshold": {"type": "number", "exclusiveMinimum": 0},
-            "analyses": {"type": "string", "description": "The analyses run, comma-separated (levels, loudness, speech, music, speakers)."}
+            "analyses": {"type": "string", "description": "The analyses run, comma-separated (levels, loudness, speech, music, speakers, environment)."}
           }
         }
       }

@@ -142,9 +142,11 @@ public struct FileScore: Codable, Equatable, Sendable {
     /// Loudness; absent for failed files and for rates the loudness meter does not take
     /// (below 8 kHz).
     public var loudness: Loudness?
-    /// Speech, music and multi-speaker detection; absent for failed files and when no
-    /// detection was asked for.
+    /// Speech, music and multi-speaker detection; absent for failed files, when no detection
+    /// was asked for, and for sample rates the resampler cannot bring to 16 kHz.
     public var detection: Detection?
+    /// The acoustic environment; absent where ``detection`` is, and when not asked for.
+    public var environment: Environment?
     /// `ok` or `error`.
     public var status: Status
     /// The failure, for `status == .error`.
@@ -159,7 +161,7 @@ public struct FileScore: Codable, Equatable, Sendable {
         case audioFilepath = "audio_filepath"
         case duration
         case sampleRate = "sample_rate"
-        case channels, frames, format, levels, loudness, detection, status, error, provenance
+        case channels, frames, format, levels, loudness, detection, environment, status, error, provenance
     }
 }
 

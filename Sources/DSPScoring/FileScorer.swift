@@ -26,12 +26,16 @@ public final class FileScorer {
         public static let music = Analyses(rawValue: 8)
         /// Multiple-speaker detection.
         public static let speakers = Analyses(rawValue: 16)
+        /// The acoustic environment (``FileScore/Environment``, from ``EnvironmentAnalyzer`` fed
+        /// by the detectors; needs speech detection, which it turns on).
+        public static let environment = Analyses(rawValue: 32)
         /// Everything.
-        public static let all: Analyses = [.levels, .loudness, .speech, .music, .speakers]
+        public static let all: Analyses = [.levels, .loudness, .speech, .music, .speakers, .environment]
 
         /// The names accepted by ``init(names:)``, in order.
         public static let names: [(String, Analyses)] = [
             ("levels", .levels), ("loudness", .loudness), ("speech", .speech), ("music", .music), ("speakers", .speakers),
+            ("environment", .environment),
         ]
 
         /// Parses a comma-separated list of names (`levels,loudness,speech,music,speakers`,
@@ -43,6 +47,7 @@ public final class FileScorer {
                 if name == "all" { set.formUnion(.all); continue }
                 guard let match = Self.names.first(where: { $0.0 == name }) else { return nil }
                 set.insert(match.1)
+                if match.1 == .environment { set.insert(.speech) }
             }
             self = set
         }
@@ -86,6 +91,7 @@ public final class FileScorer {
     private let mono: UnsafeMutableBufferPointer<Float>
     private var resampled: UnsafeMutableBufferPointer<Float>
     private let detector: AcousticDetector?
+    private let environment: EnvironmentAnalyzer?
     /// One resampler per input rate met so far (filter design is not free).
     private var resamplers: [Int: Resampler] = [:]
 
@@ -106,6 +112,8 @@ public final class FileScorer {
         } else {
             detector = nil
         }
+        environment = configuration.analyses.contains(.environment)
+            ? try EnvironmentAnalyzer(configuration: .init(sampleRate: 16_000)) : nil
     }
 
     deinit {
@@ -152,13 +160,15 @@ public final class FileScorer {
                 ? try? LoudnessMeter(configuration: .init(sampleRate: reader.sampleRate, channelLayout: layout)) : nil
             let measuresLevels = configuration.analyses.contains(.levels)
             ensureCapacity(channels: reader.channelCount)
-            var detection = DetectionRun(detector: detector, resampler: nil, records: configuration.recordsSegments)
+            environment?.reset()
+            var detection = DetectionRun(detector: detector, resampler: nil, records: configuration.recordsSegments, environment: environment)
             if let detector {
                 do {
                     detection.resampler = try resampler(from: reader.sampleRate, to: Int(detector.sampleRate))
                 } catch {
-                    record.error = .init(kind: "unsupported", message: "\(path): cannot resample \(reader.sampleRate) Hz for detection: \(error)")
-                    return record
+                    // A rate the resampler does not take (outside 1 kHz…768 kHz or an
+                    // unreasonable ratio): the file is still scored, without `detection`.
+                    detection.detector = nil
                 }
             }
             var frames = 0
@@ -183,6 +193,7 @@ public final class FileScorer {
                 record.detection = FileScore.Detection(
                     end.summary, music: configuration.analyses.contains(.music),
                     multipleSpeakers: configuration.analyses.contains(.speakers))
+                if environment != nil { record.environment = detection.environmentSummary() }
                 if configuration.recordsSegments {
                     detection.segments.duration = record.duration
                     record.segments = detection.segments
@@ -216,6 +227,25 @@ public final class FileScorer {
         var openSpeech: Double?
         var openMusic: Double?
         var openMulti: Double?
+        var environment: EnvironmentAnalyzer?
+        /// The detector frames of the current 1024-sample environment frame.
+        var group = EnvironmentGroup()
+        var groupIndex: Int64 = 0
+        var measurements = EnvironmentMeasurements()
+
+        /// Feeds the open group to the environment analyzer.
+        mutating func closeGroup() {
+            guard let environment, group.count > 0 else { return }
+            let features = group.features(startSample: groupIndex * 1024)
+            if let m = environment.add(features) { measurements.add(m) }
+            groupIndex += 1
+            group = EnvironmentGroup()
+        }
+
+        func environmentSummary() -> FileScore.Environment? {
+            guard let environment else { return nil }
+            return measurements.record(environment.summary)
+        }
     }
 
     private func resampler(from rate: Int, to target: Int) throws(ConfigurationError) -> Resampler? {
@@ -262,6 +292,10 @@ public final class FileScorer {
     }
 
     private static func collect(_ frame: DetectionFrame, _ run: inout DetectionRun) {
+        if run.environment != nil {
+            run.group.add(frame)
+            if run.group.count == 4 { run.closeGroup() }
+        }
         guard run.records else { return }
         track(frame.speechChange, open: &run.openSpeech, into: &run.segments.speech)
         track(frame.musicChange, open: &run.openMusic, into: &run.segments.music)
@@ -289,6 +323,8 @@ public final class FileScorer {
             runDetector(UnsafeBufferPointer(rebasing: resampled[..<produced]), &run)
         }
         var end = run.detector!.flush { frame in Self.collect(frame, &run) }
+        run.closeGroup()
+        if let environment = run.environment, let last = environment.flush() { run.measurements.add(last) }
         if run.records {
             for (open, ended, keyPath) in [
                 (run.openSpeech, end.speechEndedAt, \DetectionSegments.speech),

@@ -69,7 +69,7 @@ struct Score: ParsableCommand {
     @Option(help: "|x| at or above which a sample counts as clipped.")
     var clipThreshold: Float = 1.0
 
-    @Option(help: "Comma-separated analyses to run: levels, loudness, speech, music, speakers (or all).")
+    @Option(help: "Comma-separated analyses to run: levels, loudness, speech, music, speakers, environment (or all).")
     var analyses: String = "all"
 
     @Option(help: """

@@ -48,14 +48,15 @@ struct HTMLReportTests {
     /// The path with markup characters in its name (a real copy of a TestAudio file).
     static let hostileName = #"a<b>&"c'd <script>.wav"#
 
-    /// Records of every TestAudio file, a hostile-named copy, and two failures, as JSON Lines.
+    /// Records of every TestAudio file, a hostile-named copy, and two failures, as JSON Lines,
+    /// with levels and loudness only (the detection sections are tested with their own values).
     func records() throws -> [String] {
         let hostile = directory.appendingPathComponent(Self.hostileName)
         try? FileManager.default.removeItem(at: hostile)
         try FileManager.default.copyItem(at: testAudio.appendingPathComponent("speech_clipped_16k.wav"), to: hostile)
         let empty = directory.appendingPathComponent("empty & <void>.wav")
         FileManager.default.createFile(atPath: empty.path, contents: Data())
-        let scorer = try FileScorer()
+        let scorer = try FileScorer(configuration: .init(analyses: [.levels, .loudness]))
         let paths = testAudioFiles() + [hostile.path, empty.path, directory.appendingPathComponent("missing.wav").path]
         return paths.map { ScoreFormatting.jsonLine(scorer.score(path: $0)) }
     }
@@ -140,7 +141,7 @@ struct HTMLReportTests {
         #expect(summary.loudestTruePeak.first?.value == truePeaks.max())
         #expect(summary.loudestTruePeak.map { $0.value! } == truePeaks.sorted(by: >).prefix(CorpusSummary.worstCount).map { $0 })
 
-        // No detection fields in today's records: the sections say so.
+        // No detection fields in these records: the sections say so.
         #expect(summary.detectionRecords == 0 && summary.environmentRecords == 0)
         for section in ["detection", "environment"] {
             let body = try #require(Self.section(section, of: page))

@@ -280,9 +280,9 @@ public final class EnvironmentAnalyzer {
 
         // Speech-to-noise ratio and clarity.
         let speechPower = speech > 0 ? speechEnergy / Double(speech) : 0
-        let snr: Double
+        let snr: Double?
         if speech == 0 {
-            snr = .nan
+            snr = nil
         } else if noisePower == 0 {
             snr = speechPower > 0 ? .infinity : -.infinity
         } else if speechPower <= noisePower {
@@ -290,7 +290,7 @@ public final class EnvironmentAnalyzer {
         } else {
             snr = Decibels.fromPower((speechPower - noisePower) / noisePower)
         }
-        let clarity = snr.isNaN ? 0 : 1 / (1 + Double.exp(-(snr - c.clarityMidpointDB) / c.clarityScaleDB))
+        let clarity = snr.map { 1 / (1 + Double.exp(-($0 - c.clarityMidpointDB) / c.clarityScaleDB)) } ?? 0
 
         let speechFraction = Double(speech) / totalD
         let musicFraction = Double(music) / totalD

@@ -82,7 +82,7 @@ public enum NoiseEstimateSource: Int, Sendable, CustomStringConvertible {
 /// - **Speech-to-noise ratio** ``speechToNoiseDB``: `10·log10((P_speech − P_noise) / P_noise)`,
 ///   with `P_speech` over the speech frames (speech frames hold speech plus noise, so the noise
 ///   power is taken out). +∞ over digital-silence noise, −∞ when the speech frames are no louder
-///   than the noise, NaN when the window holds no speech.
+///   than the noise, `nil` when the window holds no speech.
 /// - **Speech clarity** ``speechClarity`` ∈ [0, 1]: the logistic map of the ratio,
 ///   `1 / (1 + e^{−(SNR − m)/s})` with `m` = `clarityMidpointDB` (default 12 dB) and `s` =
 ///   `clarityScaleDB` (default 4 dB): 0.05 at 0 dB, 0.5 at 12 dB, 0.88 at 20 dB, 0.99 at 30 dB.
@@ -116,8 +116,8 @@ public struct EnvironmentMeasurement: Equatable, Sendable {
     public var noiseCategory: NoiseCategory
     /// Level of the speech frames (speech plus noise), dBFS; −∞ when there is none.
     public var speechDBFS: Double
-    /// Speech-to-noise ratio, dB (see the type's definitions); NaN when there is no speech.
-    public var speechToNoiseDB: Double
+    /// Speech-to-noise ratio, dB (see the type's definitions); `nil` when there is no speech.
+    public var speechToNoiseDB: Double?
     /// Fraction of the window's duration flagged as speech, 0…1.
     public var speechFraction: Double
     /// Fraction of the window's duration flagged as music, 0…1.
@@ -144,7 +144,7 @@ public struct EnvironmentMeasurement: Equatable, Sendable {
     @inlinable
     public init(
         endSample: Int64, timeSeconds: Double, windowSeconds: Double, noiseDBFS: Double, noiseLevelDB: Double,
-        noiseSource: NoiseEstimateSource, noiseCategory: NoiseCategory, speechDBFS: Double, speechToNoiseDB: Double,
+        noiseSource: NoiseEstimateSource, noiseCategory: NoiseCategory, speechDBFS: Double, speechToNoiseDB: Double?,
         speechFraction: Double, musicFraction: Double, multiSpeakerFraction: Double, musicDetected: Bool,
         multipleSpeakersDetected: Bool, speechClarity: Double, frequencyComplexity: Double, categoryNoiseLevel: Int,
         recommendation: RecognizerRecommendation, preferredRecommendation: RecognizerRecommendation

@@ -1,0 +1,118 @@
+import DSPAnalysis
+import Foundation
+import DSPDetection
+
+extension FileScore {
+    /// The acoustic environment over the whole file: ``EnvironmentAnalyzer`` fed by the
+    /// detectors on 1024-sample frames at 16 kHz, measuring twice a second, summarised.
+    public struct Environment: Codable, Equatable, Sendable {
+        /// Median of the measurements' background-noise level, dBFS (the noise, not the speech;
+        /// see `EnvironmentMeasurement`); `null` when every measurement was digital silence.
+        public var noiseDBFS: Double?
+        /// The noise category the file spent most time in: `very_quiet`, `quiet`, `moderate`,
+        /// `loud` or `very_loud` (default thresholds 35/45/55/65 dB on the analyzer's scale,
+        /// dBFS + 90).
+        public var noiseCategory: String
+        /// The most frequent measurement key, e.g. `"45_false_true"` (noise level rounded down
+        /// to 5 dB, music, several speakers).
+        public var categoryKey: String
+        /// Mean speech clarity (0…1) over the measurements that held speech; `null` if none did.
+        public var speechClarity: Double?
+        /// Mean frequency complexity (normalised spectral entropy, 0…1) over the measurements.
+        public var frequencyComplexity: Double
+        /// The recognizer recommended for most of the file: `fast` or `accurate`.
+        public var recommendation: String
+        /// Measurements made.
+        public var measurements: Int
+
+        enum CodingKeys: String, CodingKey {
+            case noiseDBFS = "noise_dbfs"
+            case noiseCategory = "noise_category"
+            case categoryKey = "category_key"
+            case speechClarity = "speech_clarity"
+            case frequencyComplexity = "frequency_complexity"
+            case recommendation, measurements
+        }
+
+        /// Encodes every field, writing `null` rather than omitting a key.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(noiseDBFS, forKey: .noiseDBFS)
+            try container.encode(noiseCategory, forKey: .noiseCategory)
+            try container.encode(categoryKey, forKey: .categoryKey)
+            try container.encode(speechClarity, forKey: .speechClarity)
+            try container.encode(frequencyComplexity, forKey: .frequencyComplexity)
+            try container.encode(recommendation, forKey: .recommendation)
+            try container.encode(measurements, forKey: .measurements)
+        }
+    }
+}
+
+/// Four detector frames (16 ms each) gathered into one 1024-sample environment frame.
+struct EnvironmentGroup {
+    var count = 0
+    var samples = 0
+    var power = 0.0
+    var speech = 0.0, music = 0.0, multi = 0.0, entropy = 0.0
+    var isSpeech = false, isMusic = false, isMulti = false
+    var noiseFloor = Double.nan
+
+    mutating func add(_ d: DetectionFrame) {
+        count += 1
+        samples += d.features.validCount
+        power += Double(d.features.hopPower) * Double(d.features.validCount)
+        speech += Double(d.speechProbability)
+        music += Double(d.musicProbability)
+        multi += Double(d.multiSpeakerProbability)
+        entropy += Double(d.features.entropy)
+        isSpeech = d.isSpeech
+        isMusic = d.isMusic
+        isMulti = d.isMultiSpeaker
+        noiseFloor = d.cues.noiseFloorDBFS.isFinite ? Double(d.cues.noiseFloorDBFS) : .nan
+    }
+
+    func features(startSample: Int64) -> EnvironmentAnalyzer.FrameFeatures {
+        let n = Double(max(1, count))
+        let meanPower = samples > 0 ? power / Double(samples) : 0
+        return EnvironmentAnalyzer.FrameFeatures(
+            startSample: startSample, sampleCount: samples,
+            levelDBFS: meanPower > 0 ? 10 * log10(meanPower) : -.infinity,
+            speechProbability: speech / n, isSpeech: isSpeech, noiseFloorDBFS: noiseFloor,
+            musicProbability: music / n, isMusic: isMusic, multiSpeakerProbability: multi / n,
+            isMultiSpeaker: isMulti, spectralEntropy: entropy / n)
+    }
+}
+
+/// What a file's environment measurements add up to.
+struct EnvironmentMeasurements {
+    var noise: [Double] = []
+    var keys: [String: Int] = [:]
+    var clarity = 0.0, clarityCount = 0
+    var complexity = 0.0, count = 0
+
+    mutating func add(_ m: EnvironmentMeasurement) {
+        count += 1
+        if m.noiseDBFS.isFinite { noise.append(m.noiseDBFS) }
+        keys[m.categoryKey, default: 0] += 1
+        if m.speechFraction > 0 {
+            clarity += m.speechClarity
+            clarityCount += 1
+        }
+        complexity += m.frequencyComplexity
+    }
+
+    func record(_ summary: EnvironmentSummary) -> FileScore.Environment {
+        func rounded(_ x: Double) -> Double { (x * 1e6).rounded() / 1e6 }
+        let sorted = noise.sorted()
+        let median = sorted.isEmpty ? nil : (sorted[(sorted.count - 1) / 2] + sorted[sorted.count / 2]) / 2
+        let category = NoiseCategory.allCases.max { summary.secondsInCategory[$0] < summary.secondsInCategory[$1] } ?? .veryQuiet
+        // Ties between keys go to the lexically smallest, so records are deterministic.
+        let key = keys.max { $0.value != $1.value ? $0.value < $1.value : $0.key > $1.key }?.key ?? ""
+        return FileScore.Environment(
+            noiseDBFS: median.map(rounded), noiseCategory: category.description, categoryKey: key,
+            speechClarity: clarityCount > 0 ? rounded(clarity / Double(clarityCount)) : nil,
+            frequencyComplexity: count > 0 ? rounded(complexity / Double(count)) : 0,
+            recommendation: summary.secondsAccurate > summary.secondsFast ? "accurate" : "fast",
+            measurements: count)
+    }
+}

@@ -1,0 +1,203 @@
+import DSPCore
+import DSPDetection
+import DSPIO
+import DSPSpectral
+import Foundation
+import Testing
+
+/// What one run of the detector produced, for comparison.
+struct DetectionRun: Equatable {
+    var probabilities: [[Float]] = []
+    var decisions: [[Bool]] = []
+    var changes: [String] = []
+    var summary = DetectionSummary()
+    var endChanges: [Double?] = []
+}
+
+enum DetectionHarness {
+    static let testAudio = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("TestAudio")
+
+    /// A TestAudio file as 16 kHz mono (channel mean; resampled when needed).
+    static func mono16k(_ name: String) throws -> [Float] {
+        let reader = try AudioFileReader(path: testAudio.appendingPathComponent(name).path)
+        defer { reader.close() }
+        let channels = reader.channelCount
+        var interleaved = [Float](repeating: 0, count: reader.frameCount * channels)
+        var filled = 0
+        while filled < interleaved.count {
+            let got = try interleaved.withUnsafeMutableBufferPointer {
+                try reader.read(into: UnsafeMutableBufferPointer(rebasing: $0[filled...]))
+            }
+            if got == 0 { break }
+            filled += got
+        }
+        var mono = [Float](repeating: 0, count: filled / channels)
+        for i in mono.indices {
+            var sum: Float = 0
+            for c in 0..<channels { sum += interleaved[i * channels + c] }
+            mono[i] = sum / Float(channels)
+        }
+        if reader.sampleRate == 16_000 { return mono }
+        let resampler = try Resampler(inputRate: reader.sampleRate, outputRate: 16_000, channelCount: 1, trimsLeadingDelay: true)
+        return resampler.processAll(mono)
+    }
+
+    /// Runs `detector` over `signal` in pushes of `chunks` (cycled), then flushes.
+    static func run(_ detector: AcousticDetector, _ signal: [Float], chunks: [Int]) -> DetectionRun {
+        var result = DetectionRun()
+        let record = { (d: DetectionFrame) in
+            result.probabilities.append([d.speechProbability, d.musicProbability, d.multiSpeakerProbability])
+            result.decisions.append([d.isSpeech, d.isMusic, d.isMultiSpeaker])
+            for (name, change) in [("speech", d.speechChange), ("music", d.musicChange), ("multi", d.multiSpeakerChange)] {
+                if change != .none { result.changes.append("\(name) \(change)") }
+            }
+        }
+        signal.withUnsafeBufferPointer { all in
+            var offset = 0
+            var k = 0
+            while offset < all.count {
+                let end = min(all.count, offset + chunks[k % chunks.count])
+                detector.process(UnsafeBufferPointer(rebasing: all[offset..<end]), record)
+                offset = end
+                k += 1
+            }
+        }
+        let end = detector.flush(record)
+        result.summary = end.summary
+        result.endChanges = [end.speechEndedAt, end.musicEndedAt, end.multiSpeakerEndedAt]
+        return result
+    }
+}
+
+@Suite struct AcousticDetectorTests {
+    @Test func resultsDoNotDependOnChunking() throws {
+        let signal = try DetectionHarness.mono16k("speech_overlap_16k.wav")
+        let detector = try AcousticDetector()
+        let whole = DetectionHarness.run(detector, signal, chunks: [signal.count])
+        #expect(whole.summary.frameCount == (signal.count + 255) / 256)
+        var rng = SplitMix(seed: 5)
+        let random = (0..<64).map { _ in 1 + Int(rng.next() % 4096) }
+        for chunks in [[1024], [1], [100, 7, 3000], random] where chunks != [1] || signal.count < 200_000 {
+            #expect(DetectionHarness.run(detector, signal, chunks: chunks) == whole, "chunks \(chunks.prefix(3))")
+        }
+    }
+
+    @Test func resetAndFlushStartAFreshStream() throws {
+        let signal = try DetectionHarness.mono16k("speech_en-us_16k.wav")
+        let detector = try AcousticDetector()
+        let first = DetectionHarness.run(detector, signal, chunks: [1024])
+        // flush() reset the detector: a second run is identical.
+        #expect(DetectionHarness.run(detector, signal, chunks: [1024]) == first)
+        // So does reset() after half a stream.
+        signal.withUnsafeBufferPointer { detector.process(UnsafeBufferPointer(rebasing: $0[..<40_000])) { _ in } }
+        detector.reset()
+        #expect(DetectionHarness.run(detector, signal, chunks: [1024]) == first)
+    }
+
+    @Test func emptyAndSilentStreams() throws {
+        let detector = try AcousticDetector()
+        let empty = DetectionHarness.run(detector, [], chunks: [1024])
+        #expect(empty.summary.frameCount == 0 && empty.summary.durationSeconds == 0 && empty.summary.speechRatio == 0)
+        let silence = DetectionHarness.run(detector, [Float](repeating: 0, count: 32_000), chunks: [1024])
+        #expect(silence.summary.durationSeconds == 2)
+        #expect(silence.probabilities.allSatisfy { $0 == [0, 0, 0] })
+        #expect(silence.summary.medianNoiseFloorDBFS == -.infinity)
+        let one = DetectionHarness.run(detector, [0.5], chunks: [1])
+        #expect(one.summary.frameCount == 1)
+    }
+
+    @Test func nonFiniteSamplesAreSilenceAndLeaveNoTrace() throws {
+        let speech = try DetectionHarness.mono16k("speech_en-us_16k.wav")
+        let detector = try AcousticDetector()
+        // NaN, +Inf and −Inf in the middle: no crash, finite probabilities, and the frames whose
+        // windows do not contain them are unaffected by them except through segment state.
+        var damaged = speech
+        damaged[20_000] = .nan
+        damaged[40_000] = .infinity
+        damaged[60_000] = -.infinity
+        let run = DetectionHarness.run(detector, damaged, chunks: [1024])
+        #expect(run.probabilities.allSatisfy { $0.allSatisfy { $0.isFinite && $0 >= 0 && $0 <= 1 } })
+        #expect(run.summary.frameCount == (damaged.count + 255) / 256)
+        // The frames covering a damaged sample are the four hops whose 64 ms windows hold it.
+        var hits = 0
+        let analyzer = try SpectralAnalyzer()
+        damaged.withUnsafeBufferPointer { analyzer.process($0) { if !$0.features.isFinite { hits += 1 } } }
+        #expect(hits == 12)
+    }
+
+    @Test func rejectsBadConfigurations() {
+        var c = AcousticDetector.Configuration()
+        c.speechSmoothing = 1.5
+        #expect(throws: ConfigurationError.self) { try AcousticDetector(configuration: c) }
+        c = AcousticDetector.Configuration()
+        c.musicSegments.offThreshold = 0.9
+        #expect(throws: ConfigurationError.self) { try AcousticDetector(configuration: c) }
+        c = AcousticDetector.Configuration()
+        c.speechModel.inputScale[0] = 0
+        #expect(throws: ConfigurationError.self) { try AcousticDetector(configuration: c) }
+        c = AcousticDetector.Configuration()
+        c.multiSpeakerModel.hiddenBias.append(0)
+        #expect(throws: ConfigurationError.self) { try AcousticDetector(configuration: c) }
+    }
+
+    @Test func defaultModelsAreConsistent() {
+        #expect(DefaultModels.music.isValid && DefaultModels.music.inputCount == CueLane.musicInputCount)
+        #expect(DefaultModels.speech.isValid && DefaultModels.speech.inputCount == CueLane.speechInputCount)
+        #expect(DefaultModels.multiSpeaker.isValid && DefaultModels.multiSpeaker.inputCount == CueLane.multiSpeakerInputCount)
+        #expect(CueLane.allCases.count == CueLane.count)
+        #expect(Set(CueLane.allCases.map(\.name)).count == CueLane.count)
+    }
+
+    @Test func switchingDetectionsOff() throws {
+        var c = AcousticDetector.Configuration()
+        c.detectsMusic = false
+        c.detectsMultipleSpeakers = false
+        let detector = try AcousticDetector(configuration: c)
+        let run = DetectionHarness.run(detector, try DetectionHarness.mono16k("music_piano_bass_drums_44k1.flac"), chunks: [1024])
+        #expect(run.probabilities.allSatisfy { $0[1] == 0 && $0[2] == 0 })
+        #expect(run.summary.musicSeconds == 0 && run.summary.multiSpeakerSeconds == 0)
+    }
+}
+
+@Suite struct ActivitySegmenterTests {
+    static let config = ActivitySegmenter.Configuration(
+        onThreshold: 0.6, offThreshold: 0.4, minimumActiveSeconds: 0.05, hangoverSeconds: 0.1, paddingSeconds: 0.02)
+
+    /// Feeds probabilities, one per 10 ms frame, and lists the transitions.
+    static func transitions(_ ps: [Float]) -> [ActivitySegmenter.Transition] {
+        var s = ActivitySegmenter(configuration: config)
+        var out: [ActivitySegmenter.Transition] = []
+        for (i, p) in ps.enumerated() {
+            let t = s.update(probability: p, time: Double(i) * 0.01, duration: 0.01)
+            if t != .none { out.append(t) }
+        }
+        let end = s.finish(at: Double(ps.count) * 0.01)
+        if end != .none { out.append(end) }
+        return out
+    }
+
+    @Test func opensAfterTheMinimumAndBackdatesWithPadding() {
+        let ps = [Float](repeating: 0, count: 10) + [Float](repeating: 0.9, count: 20) + [Float](repeating: 0, count: 30)
+        let t = Self.transitions(ps)
+        #expect(t.count == 2)
+        guard t.count == 2, case .started(let start) = t[0], case .ended(let end) = t[1] else { return }
+        #expect(abs(start - (0.10 - 0.02)) < 1e-9)            // first active frame − padding
+        #expect(abs(end - (0.30 + 0.02)) < 1e-9)              // end of last active frame + padding
+    }
+
+    @Test func shortBurstsAndShortGaps() {
+        // A 40 ms burst (below the 50 ms minimum) never opens.
+        #expect(Self.transitions([Float](repeating: 0.9, count: 4) + [Float](repeating: 0, count: 20)).isEmpty)
+        // A 60 ms gap inside activity (below the 100 ms hangover) is bridged.
+        let ps = [Float](repeating: 0.9, count: 20) + [Float](repeating: 0, count: 6) + [Float](repeating: 0.9, count: 20)
+            + [Float](repeating: 0, count: 20)
+        #expect(Self.transitions(ps).count == 2)
+        // Values between the thresholds keep an open segment open.
+        let hover = [Float](repeating: 0.9, count: 10) + [Float](repeating: 0.5, count: 50)
+        let t = Self.transitions(hover)
+        #expect(t.count == 2)
+        if case .ended(let end) = t.last { #expect(abs(end - 0.6) < 1e-9) }       // closed by finish at the end
+    }
+}
