@@ -70,7 +70,7 @@ struct SpeechDSPLive: ParsableCommand {
 
         print("\(file): \(rate) Hz, \(channels) ch, \(String(format: "%.2f", reader.durationSeconds)) s; stages: \(describe(frontEnd.stages)); audio latency \(String(format: "%.2f", frontEnd.latencySeconds * 1000)) ms")
         if !frontEnd.stages.contains(.detection) {
-            print("(speech and environment events need DSPDetection, not wired into this build yet)")
+            print("(detection is off: no speech or environment events)")
         }
 
         var random = SystemRandomNumberGenerator()
