@@ -65,5 +65,15 @@ let package = Package(
             path: "Benchmarks/PipelineBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
         ),
+        .executableTarget(
+            name: "DetectionBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "package-benchmark"),
+                .product(name: "DSPSpectral", package: "SpeechDSP"),
+                .product(name: "DSPDetection", package: "SpeechDSP"),
+            ],
+            path: "Benchmarks/DetectionBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+        ),
     ]
 )

@@ -42,7 +42,7 @@ short=(--seconds 1 --repetitions 2 --warmup 1)
 
 # --- help and usage errors
 expect 0 "dspbench --help" -- "$DSPBENCH" --help
-for sub in run compare resample; do expect 0 "dspbench $sub --help" -- "$DSPBENCH" "$sub" --help; done
+for sub in run compare resample detect; do expect 0 "dspbench $sub --help" -- "$DSPBENCH" "$sub" --help; done
 expect 64 "run: unknown suite" -- "$DSPBENCH" run nosuchsuite
 expect 64 "run: --repetitions 0" -- "$DSPBENCH" run conversion --repetitions 0
 expect 64 "run: --frame 0" -- "$DSPBENCH" run conversion --frame 0
@@ -136,6 +136,40 @@ grep -q "× real time" "$work/out" && pass "resample: text report" || fail "resa
 expect 2 "resample: unsupported rate" -- "$DSPBENCH" resample --in "$in48" --out "$work/x.wav" --rate 10 -q
 expect 2 "resample: missing input" -- "$DSPBENCH" resample --in "$work/missing.wav" --out "$work/x.wav" --rate 16000 -q
 expect 64 "resample: bad quality" -- "$DSPBENCH" resample --in "$in48" --out "$work/x.wav" --rate 16000 --quality best
+
+# --- detect (the detection stack alone on a file)
+speech16=TestAudio/speech_en-us_16k.wav
+expect 0 "detect --json (16 kHz speech)" -- "$DSPBENCH" detect --in "$speech16" --repeats 2 --json -q
+json_ok "detect --json" "$work/out"
+check "detect --json: schema and fields" \
+  'd["schema"] == "dspbench.detect/1" and all(k in d for k in ("input", "durationSeconds", "cpuSeconds", "xRealtime", "speechRatio", "musicRatio", "multiSpeakerRatio", "speechSegments", "noiseFloorDBFS"))' \
+  "$work/out"
+check "detect --json: duration of the file, timed, ratios in 0…1" \
+  "abs(d['durationSeconds'] - $(soxi -D "$speech16")) < 0.01 and d['cpuSeconds'] > 0 and d['xRealtime'] > 0 and all(0 <= d[k] <= 1 for k in ('speechRatio', 'musicRatio', 'multiSpeakerRatio'))" \
+  "$work/out"
+check "detect --json: a speech file is mostly speech, with segments" 'd["speechRatio"] > 0.5 and d["speechSegments"] >= 1' "$work/out"
+expect 0 "detect --json (48 kHz FLAC, resampled to 16 kHz first)" -- "$DSPBENCH" detect --in TestAudio/speech_de_48k.flac --repeats 1 --json -q
+check "detect 48 kHz: duration of the file" "abs(d['durationSeconds'] - $(soxi -D TestAudio/speech_de_48k.flac)) < 0.01" "$work/out"
+expect 0 "detect (text)" -- "$DSPBENCH" detect --in "$speech16" --repeats 1 -q
+grep -q "× real time" "$work/out" && pass "detect: text report" || fail "detect: no text report"
+expect 0 "detect --frames CSV" -- "$DSPBENCH" detect --in "$speech16" --repeats 1 --frames "$work/frames.csv" -q
+# One row per 16 ms hop (256 samples; the last one partial): ceil(N / 256) rows after the header,
+# consecutive times 16 ms apart, every row as wide as the header.
+if python3 - "$work/frames.csv" "$(soxi -s "$speech16")" <<'EOF'
+import csv, math, sys
+rows = list(csv.reader(open(sys.argv[1])))
+header, body = rows[0], rows[1:]
+expected = math.ceil(int(sys.argv[2]) / 256)
+ok = ("snr_db" in header and header[0] == "time" and {"p_speech", "p_music", "p_multi", "speech", "music", "multi"} <= set(header)
+      and abs(len(body) - expected) <= 1 and all(len(r) == len(header) for r in body))
+times = [float(r[0]) for r in body]
+ok = ok and all(abs(b - a - 0.016) < 1e-3 for a, b in zip(times, times[1:]))
+if not ok:
+    print(f"header has snr_db: {'snr_db' in header}; rows {len(body)}, expected {expected}", file=sys.stderr)
+sys.exit(0 if ok else 1)
+EOF
+then pass "detect --frames: header with snr_db, one row per 16 ms frame"; else fail "detect --frames: bad CSV"; fi
+expect 2 "detect: missing input" -- "$DSPBENCH" detect --in "$work/missing.wav" -q
 
 if [ "$failures" -gt 0 ]; then
   echo "$failures check(s) failed" >&2

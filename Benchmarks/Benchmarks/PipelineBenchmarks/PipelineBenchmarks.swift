@@ -1,6 +1,7 @@
-// The whole per-stream front end (SpeechFrontEnd with every stage this build has: downmix,
-// resample to 16 kHz, Int16, levels, loudness, clipping; detection and environment once
-// DSPDetection is wired in), 1024-frame pushes at 48 kHz stereo, 48 kHz mono and 44.1 kHz mono.
+// The whole per-stream front end (SpeechFrontEnd with every stage on, its default: downmix,
+// resample to 16 kHz, Int16, levels, loudness, clipping, detection (AcousticDetector per
+// 1024-sample 16 kHz frame) and environment), 1024-frame pushes at 48 kHz stereo, 48 kHz mono
+// and 44.1 kHz mono.
 // Each scaled iteration is one push, so × real time = (1024 / inputRate) / time per push = the
 // number of real-time streams one core sustains. Mallocs per push are recorded (CI: 0).
 import Benchmark
