@@ -142,14 +142,14 @@ speech16=TestAudio/speech_en-us_16k.wav
 expect 0 "detect --json (16 kHz speech)" -- "$DSPBENCH" detect --in "$speech16" --repeats 2 --json -q
 json_ok "detect --json" "$work/out"
 check "detect --json: schema and fields" \
-  'd["schema"] == "dspbench.detect/1" and all(k in d for k in ("input", "durationSeconds", "cpuSeconds", "xRealtime", "speechRatio", "musicRatio", "multiSpeakerRatio", "speechSegments", "noiseFloorDBFS"))' \
+  'd["schema"] == "dspbench.detect/1" and all(k in d for k in ("input", "duration_seconds", "cpu_seconds", "x_realtime", "speech_ratio", "music_ratio", "multi_speaker_ratio", "speech_segments", "noise_floor_dbfs"))' \
   "$work/out"
 check "detect --json: duration of the file, timed, ratios in 0…1" \
-  "abs(d['durationSeconds'] - $(soxi -D "$speech16")) < 0.01 and d['cpuSeconds'] > 0 and d['xRealtime'] > 0 and all(0 <= d[k] <= 1 for k in ('speechRatio', 'musicRatio', 'multiSpeakerRatio'))" \
+  "abs(d['duration_seconds'] - $(soxi -D "$speech16")) < 0.01 and d['cpu_seconds'] > 0 and d['x_realtime'] > 0 and all(0 <= d[k] <= 1 for k in ('speech_ratio', 'music_ratio', 'multi_speaker_ratio'))" \
   "$work/out"
-check "detect --json: a speech file is mostly speech, with segments" 'd["speechRatio"] > 0.5 and d["speechSegments"] >= 1' "$work/out"
+check "detect --json: a speech file is mostly speech, with segments" 'd["speech_ratio"] > 0.5 and d["speech_segments"] >= 1' "$work/out"
 expect 0 "detect --json (48 kHz FLAC, resampled to 16 kHz first)" -- "$DSPBENCH" detect --in TestAudio/speech_de_48k.flac --repeats 1 --json -q
-check "detect 48 kHz: duration of the file" "abs(d['durationSeconds'] - $(soxi -D TestAudio/speech_de_48k.flac)) < 0.01" "$work/out"
+check "detect 48 kHz: duration of the file" "abs(d['duration_seconds'] - $(soxi -D TestAudio/speech_de_48k.flac)) < 0.01" "$work/out"
 expect 0 "detect (text)" -- "$DSPBENCH" detect --in "$speech16" --repeats 1 -q
 grep -q "× real time" "$work/out" && pass "detect: text report" || fail "detect: no text report"
 expect 0 "detect --frames CSV" -- "$DSPBENCH" detect --in "$speech16" --repeats 1 --frames "$work/frames.csv" -q

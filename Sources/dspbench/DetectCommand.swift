@@ -132,4 +132,10 @@ struct DetectRecord: Encodable {
     let multiSpeakerRatio: Double
     let speechSegments: Int
     let noiseFloorDBFS: Double?
+
+    enum CodingKeys: String, CodingKey {
+        case schema, input, durationSeconds = "duration_seconds", cpuSeconds = "cpu_seconds", xRealtime = "x_realtime"
+        case speechRatio = "speech_ratio", musicRatio = "music_ratio", multiSpeakerRatio = "multi_speaker_ratio"
+        case speechSegments = "speech_segments", noiseFloorDBFS = "noise_floor_dbfs"
+    }
 }
