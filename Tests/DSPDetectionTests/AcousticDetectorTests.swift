@@ -158,6 +158,13 @@ enum DetectionHarness {
         let run = DetectionHarness.run(detector, try DetectionHarness.mono16k("music_piano_bass_drums_44k1.flac"), chunks: [1024])
         #expect(run.probabilities.allSatisfy { $0[1] == 0 && $0[2] == 0 })
         #expect(run.summary.musicSeconds == 0 && run.summary.multiSpeakerSeconds == 0)
+        // Voice activity alone (its own model) agrees with the full stack on speech and noise.
+        let speech = try DetectionHarness.mono16k("speech_en-us_16k.wav")
+        let alone = DetectionHarness.run(detector, speech, chunks: [1024]).summary.speechRatio
+        let full = DetectionHarness.run(try AcousticDetector(), speech, chunks: [1024]).summary.speechRatio
+        #expect(alone >= 0.8 && abs(alone - full) <= 0.1, "speech alone \(alone), full \(full)")
+        let noise = try DetectionHarness.mono16k("noise_pink_48k_s24.flac")
+        #expect(DetectionHarness.run(detector, noise, chunks: [1024]).summary.speechRatio <= 0.1)
     }
 }
 

@@ -18,8 +18,11 @@ import Darwin
 /// hidden units is plain logistic regression on the standardised inputs (`outputWeights` then
 /// has `inputCount` entries).
 public struct ProbabilityModel: Equatable, Sendable {
-    /// Inputs read (the first `inputCount` lanes of the cue vector, ``CueLane``).
+    /// Inputs read: the first `inputCount` lanes of the cue vector (``CueLane``), or the
+    /// lanes ``inputLanes`` lists.
     public var inputCount: Int
+    /// The lanes read, in order, when not the first `inputCount` (`nil`).
+    public var inputLanes: [Int]?
     /// Per-input mean subtracted before the network.
     public var inputMean: [Float]
     /// Per-input scale divided by before the network (> 0).
@@ -35,10 +38,11 @@ public struct ProbabilityModel: Equatable, Sendable {
 
     /// Creates a model; ``isValid`` says whether the shapes agree.
     public init(
-        inputCount: Int, inputMean: [Float], inputScale: [Float], hiddenWeights: [Float],
+        inputCount: Int, inputLanes: [Int]? = nil, inputMean: [Float], inputScale: [Float], hiddenWeights: [Float],
         hiddenBias: [Float], outputWeights: [Float], outputBias: Float
     ) {
         self.inputCount = inputCount
+        self.inputLanes = inputLanes
         self.inputMean = inputMean
         self.inputScale = inputScale
         self.hiddenWeights = hiddenWeights
@@ -50,6 +54,9 @@ public struct ProbabilityModel: Equatable, Sendable {
     /// Hidden units.
     public var hiddenCount: Int { hiddenBias.count }
 
+    /// The highest lane read, plus one.
+    public var laneExtent: Int { (inputLanes?.max() ?? (inputCount - 1)) + 1 }
+
     /// Whether the shapes agree and every value is finite (and scales positive).
     public var isValid: Bool {
         let n = inputCount
@@ -57,6 +64,9 @@ public struct ProbabilityModel: Equatable, Sendable {
               hiddenWeights.count == hiddenCount * n,
               outputWeights.count == (hiddenCount == 0 ? n : hiddenCount)
         else { return false }
+        if let inputLanes, inputLanes.count != n || !inputLanes.allSatisfy({ (0..<CueLane.count).contains($0) }) {
+            return false
+        }
         let all = inputMean + inputScale + hiddenWeights + hiddenBias + outputWeights + [outputBias]
         return all.allSatisfy(\.isFinite) && inputScale.allSatisfy { $0 > 0 }
     }
@@ -72,10 +82,14 @@ final class CompiledModel {
     private let biases: UnsafeMutableBufferPointer<Float>
     private let output: UnsafeMutableBufferPointer<Float>
     private let outputBias: Float
+    /// The lane each input reads.
+    private let lanes: UnsafeMutableBufferPointer<Int>
 
     init(_ model: ProbabilityModel) {
         inputCount = model.inputCount
         hiddenCount = model.hiddenCount
+        lanes = .allocate(capacity: model.inputCount)
+        for i in 0..<model.inputCount { lanes[i] = model.inputLanes?[i] ?? i }
         let rows = max(1, hiddenCount)
         weights = .allocate(capacity: rows * inputCount)
         biases = .allocate(capacity: rows)
@@ -99,6 +113,7 @@ final class CompiledModel {
         weights.deallocate()
         biases.deallocate()
         output.deallocate()
+        lanes.deallocate()
     }
 
     /// The probability for the cue vector at `x` (at least `inputCount` lanes). Non-finite
@@ -118,7 +133,7 @@ final class CompiledModel {
     private func dot(_ row: Int, _ x: UnsafePointer<Float>) -> Float {
         var sum = biases[row]
         let w = weights.baseAddress! + row * inputCount
-        for i in 0..<inputCount { sum += w[i] * x[i] }
+        for i in 0..<inputCount { sum += w[i] * x[lanes[i]] }
         return sum
     }
 }
