@@ -322,7 +322,7 @@ public final class FileScorer {
             let produced = resampler.flush(into: resampled)
             runDetector(UnsafeBufferPointer(rebasing: resampled[..<produced]), &run)
         }
-        var end = run.detector!.flush { frame in Self.collect(frame, &run) }
+        let end = run.detector!.flush { frame in Self.collect(frame, &run) }
         run.closeGroup()
         if let environment = run.environment, let last = environment.flush() { run.measurements.add(last) }
         if run.records {
@@ -334,7 +334,6 @@ public final class FileScorer {
                 if let start = open, let stop = ended, stop > start { run.segments[keyPath: keyPath].append(.init(start: start, end: stop)) }
             }
         }
-        end.summary.durationSeconds = max(end.summary.durationSeconds, 0)
         return end
     }
 
