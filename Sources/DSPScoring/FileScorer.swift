@@ -263,15 +263,7 @@ public final class FileScorer {
     /// runs the detector, collecting segments.
     private func detect(_ block: UnsafeBufferPointer<Float>, channels: Int, into run: inout DetectionRun) {
         let frames = block.count / channels
-        let scale = 1 / Float(channels)
-        for i in 0..<frames {
-            var sum: Float = 0
-            for c in 0..<channels {
-                let x = block[i * channels + c]
-                sum += x.isFinite ? x : 0
-            }
-            mono[i] = sum * scale
-        }
+        Self.mixFinite(block.baseAddress!, channels: channels, frames: frames, into: mono.baseAddress!)
         let input = UnsafeBufferPointer(rebasing: mono[..<frames])
         if let resampler = run.resampler {
             let needed = resampler.maxOutputCount(forInputCount: frames)
@@ -283,6 +275,43 @@ public final class FileScorer {
             runDetector(UnsafeBufferPointer(rebasing: resampled[..<result.produced]), &run)
         } else {
             runDetector(input, &run)
+        }
+    }
+
+    /// `out[i]` = the mean of frame i's channels, NaN and ±Inf taken as 0. Eight frames per
+    /// step for mono and stereo (the common cases; the scalar loop was 8 % of a scoring run).
+    static func mixFinite(_ block: UnsafePointer<Float>, channels: Int, frames: Int, into out: UnsafeMutablePointer<Float>) {
+        @inline(__always) func finite(_ v: SIMD8<Float>) -> SIMD8<Float> {
+            // v − v is 0 for finite v, NaN for ±Inf and NaN.
+            v.replacing(with: 0, where: .!((v - v) .== SIMD8<Float>()))
+        }
+        var i = 0
+        switch channels {
+        case 1:
+            while i + 8 <= frames {
+                let v = UnsafeRawPointer(block + i).loadUnaligned(as: SIMD8<Float>.self)
+                UnsafeMutableRawPointer(out + i).storeBytes(of: finite(v), as: SIMD8<Float>.self)
+                i += 8
+            }
+        case 2:
+            while i + 8 <= frames {
+                let a = UnsafeRawPointer(block + 2 * i).loadUnaligned(as: SIMD16<Float>.self)
+                let l = finite(a.evenHalf), r = finite(a.oddHalf)
+                UnsafeMutableRawPointer(out + i).storeBytes(of: (l + r) * 0.5, as: SIMD8<Float>.self)
+                i += 8
+            }
+        default:
+            break
+        }
+        let scale = 1 / Float(channels)
+        while i < frames {
+            var sum: Float = 0
+            for c in 0..<channels {
+                let x = block[i * channels + c]
+                sum += x.isFinite ? x : 0
+            }
+            out[i] = sum * scale
+            i += 1
         }
     }
 
