@@ -37,6 +37,14 @@
 
 #define CDSP_INLINE static inline __attribute__((always_inline))
 
+// Loops over a compile-time number of vectors are unrolled completely so that accumulator
+// arrays live in registers.
+#if defined(__clang__)
+#define CDSP_UNROLL _Pragma("clang loop unroll(full)")
+#else
+#define CDSP_UNROLL
+#endif
+
 typedef float v16 __attribute__((vector_size(64)));
 typedef float v8 __attribute__((vector_size(32)));
 typedef float v4 __attribute__((vector_size(16)));
@@ -309,38 +317,76 @@ CDSP_INLINE void split16(const float *src, float *even, float *odd) {
     st16(odd, __builtin_shufflevector(a, b, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31));
 }
 
-/// 64 half-band outputs: four independent chains share each broadcast coefficient.
-CDSP_INLINE void halfband64(const float *even, const float *o, const float *coef, size_t taps, float center, float *out) {
-    v16 a0 = ld16(even) * center;
-    v16 a1 = ld16(even + 16) * center;
-    v16 a2 = ld16(even + 32) * center;
-    v16 a3 = ld16(even + 48) * center;
-    for (size_t t = 0; t < taps; t++) {
-        float c = coef[t];
-        a0 = a0 + c * ld16(o + t);
-        a1 = a1 + c * ld16(o + t + 16);
-        a2 = a2 + c * ld16(o + t + 32);
-        a3 = a3 + c * ld16(o + t + 48);
+CDSP_INLINE void st8(float *p, v8 v) { __builtin_memcpy(p, &v, sizeof v); }
+
+// MARK: - Across-outputs FIR with shared window loads
+//
+// `fir_reuse` adds Σ_{g<G} c[g·cs] · s[8v + g + ℓ] to lane ℓ of accumulator v (V ≤ 8 vectors
+// of 8 consecutive outputs). Taps g = j + 8k (same j) read the window at offsets that differ by
+// whole vectors: vector v at tap j + 8k loads what vector v + k loads at tap j. So for each
+// j = 0…7 the window is loaded V + K − 1 times (not V·K) and each load feeds up to K = 4
+// multiply-adds with broadcast coefficients: for V = 8, 11 window and 4 coefficient loads per
+// 32 multiply-adds, against 33 per 32 in the load-per-tap form, whose unaligned window loads
+// (every offset mod 16) split a cache line 7 times in 16. Taps go in blocks of 32; the order
+// in which one lane adds its taps — block by block, j = 0…7, k ascending — depends on G
+// only, never on V or on which outputs share a call, so grouping cannot change a bit.
+
+/// One j of one block: K taps g = j + 8k (coefficients `c[k·cstep]`) on V vectors.
+CDSP_INLINE void fir_step(v8 *acc, const int v_count, const int k_count, const float *c, size_t cstep, const float *x) {
+    float ck[4];
+    CDSP_UNROLL
+    for (int k = 0; k < k_count; k++) ck[k] = c[(size_t)k * cstep];
+    CDSP_UNROLL
+    for (int w = 0; w < v_count + k_count - 1; w++) {
+        v8 window = ld8(x + 8 * w);
+        CDSP_UNROLL
+        for (int k = 0; k < k_count; k++) {
+            int v = w - k;
+            if (v >= 0 && v < v_count) acc[v] = acc[v] + ck[k] * window;
+        }
     }
-    st16(out, a0);
-    st16(out + 16, a1);
-    st16(out + 32, a2);
-    st16(out + 48, a3);
 }
 
-/// 16 half-band outputs (the same lane operations as `halfband64`), `valid` ≤ 16 of them stored.
-CDSP_INLINE void halfband16(
-    const float *even, const float *o, const float *coef, size_t taps, float center, float *out, size_t valid
-) {
-    v16 a0 = ld16(even) * center;
-    for (size_t t = 0; t < taps; t++) a0 = a0 + coef[t] * ld16(o + t);
-    if (valid >= 16) {
-        st16(out, a0);
+CDSP_INLINE void fir_reuse(v8 *acc, const int v_count, const float *c, size_t cs, size_t g_count, const float *s) {
+    for (size_t g0 = 0; g0 < g_count; g0 += 32) {
+        size_t rem = g_count - g0;
+        for (size_t j = 0; j < 8 && j < rem; j++) {
+            size_t k = (rem - j + 7) / 8;
+            const float *x = s + g0 + j;
+            const float *cc = c + (g0 + j) * cs;
+            switch (k > 4 ? 4 : k) {
+            case 4: fir_step(acc, v_count, 4, cc, 8 * cs, x); break;
+            case 3: fir_step(acc, v_count, 3, cc, 8 * cs, x); break;
+            case 2: fir_step(acc, v_count, 2, cc, 8 * cs, x); break;
+            default: fir_step(acc, v_count, 1, cc, 8 * cs, x); break;
+            }
+        }
+    }
+}
+
+/// Stores the first `valid` of the 8·V lanes.
+CDSP_INLINE void store_lanes(const v8 *acc, const int v_count, float *out, size_t valid) {
+    if (valid >= (size_t)(8 * v_count)) {
+        CDSP_UNROLL
+        for (int v = 0; v < v_count; v++) st8(out + 8 * v, acc[v]);
     } else {
-        float lanes[16];
-        st16(lanes, a0);
+        float lanes[64];
+        CDSP_UNROLL
+        for (int v = 0; v < v_count; v++) st8(lanes + 8 * v, acc[v]);
         for (size_t i = 0; i < valid; i++) out[i] = lanes[i];
     }
+}
+
+/// Up to 8·V half-band outputs: lane n = center·even[n], then the taps (`fir_reuse` order).
+CDSP_INLINE void halfband_block(
+    const int v_count, const float *even, const float *odd, const float *coef, size_t taps, float center, float *out,
+    size_t valid
+) {
+    v8 acc[8];
+    CDSP_UNROLL
+    for (int v = 0; v < v_count; v++) acc[v] = ld8(even + 8 * v) * center;
+    fir_reuse(acc, v_count, coef, 1, taps, odd);
+    store_lanes(acc, v_count, out, valid);
 }
 
 CDSP_DISPATCH
@@ -359,62 +405,61 @@ CDSP_DISPATCH
 void cdsp_halfband(
     const float *even, const float *odd, const float *coef, size_t taps, float center, size_t count, float *out
 ) {
-    // Lane n always computes center·even[n], then + coef[t]·odd[n + t] for t = 0, 1, …, in
-    // blocks of 64 then 16: the same operations for every grouping.
+    // Lane n always computes center·even[n], then adds coef[t]·odd[n + t] in the fixed
+    // `fir_reuse` order: blocks of 64 outputs, then one block of 8·⌈rest/8⌉.
     size_t n = 0;
-    for (; n + 64 <= count; n += 64) halfband64(even + n, odd + n, coef, taps, center, out + n);
-    for (; n < count; n += 16) halfband16(even + n, odd + n, coef, taps, center, out + n, count - n);
+    for (; n + 64 <= count; n += 64) halfband_block(8, even + n, odd + n, coef, taps, center, out + n, 64);
+    size_t rest = count - n;
+    switch ((rest + 7) / 8) {
+    case 0: break;
+    case 1: halfband_block(1, even + n, odd + n, coef, taps, center, out + n, rest); break;
+    case 2: halfband_block(2, even + n, odd + n, coef, taps, center, out + n, rest); break;
+    case 3: halfband_block(3, even + n, odd + n, coef, taps, center, out + n, rest); break;
+    case 4: halfband_block(4, even + n, odd + n, coef, taps, center, out + n, rest); break;
+    case 5: halfband_block(5, even + n, odd + n, coef, taps, center, out + n, rest); break;
+    case 6: halfband_block(6, even + n, odd + n, coef, taps, center, out + n, rest); break;
+    case 7: halfband_block(7, even + n, odd + n, coef, taps, center, out + n, rest); break;
+    default: halfband_block(8, even + n, odd + n, coef, taps, center, out + n, rest); break;
+    }
 }
 
 // MARK: - Small-ratio polyphase kernel (L ≤ 4, M ≤ 8), vectorised across outputs
 
-/// One to four vectors of 16 outputs of one phase: lane t of vector v accumulates
-/// Σ_i row[i] · s[(b + i) mod M][j + 16v + t + (b + i) / M], i = 0, 1, … in order, starting
-/// from 0. The same lane operations for any vector count. Taps go in groups of M, where tap
-/// g·M + r reads substream (b + r) mod M at offset g + (b + r) / M: one pointer per r.
+/// One to eight vectors of 8 outputs of one phase: lane t of vector v accumulates
+/// Σ_i row[i] · s[(b + i) mod M][j + 8v + t + (b + i) / M], starting from 0. Tap i = g·M + r
+/// reads substream (b + r) mod M at offset g + (b + r) / M, so the taps of one r form an FIR
+/// over one contiguous substream: r = 0…M − 1 in turn, each in the `fir_reuse` order. The
+/// same lane operations for any vector count.
 CDSP_INLINE void small_block(
-    int vectors, size_t m, const float *row, size_t taps, const float *scratch, size_t sl, size_t b, size_t j,
+    const int v_count, size_t m, const float *row, size_t taps, const float *scratch, size_t sl, size_t b, size_t j,
     float *lanes
 ) {
-    const float *p[8];
-    for (size_t r = 0; r < m; r++) p[r] = scratch + ((b + r) % m) * sl + j + (b + r) / m;
-    v16 acc[4] = {{0}, {0}, {0}, {0}};
-    size_t i = 0;
-    size_t g = 0;
-    for (; i + m <= taps; i += m, g++) {
-        for (size_t r = 0; r < m; r++) {
-            float c = row[i + r];
-            const float *x = p[r] + g;
-            for (int v = 0; v < vectors; v++) acc[v] = acc[v] + c * ld16(x + 16 * v);
-        }
+    v8 acc[8];
+    CDSP_UNROLL
+    for (int v = 0; v < v_count; v++) acc[v] = (v8){0};
+    for (size_t r = 0; r < m && r < taps; r++) {
+        const float *p = scratch + ((b + r) % m) * sl + j + (b + r) / m;
+        fir_reuse(acc, v_count, row + r, m, (taps - r + m - 1) / m, p);
     }
-    for (size_t r = 0; i < taps; i++, r++) {
-        float c = row[i];
-        const float *x = p[r] + g;
-        for (int v = 0; v < vectors; v++) acc[v] = acc[v] + c * ld16(x + 16 * v);
-    }
-    for (int v = 0; v < vectors; v++) st16(lanes + 16 * v, acc[v]);
+    CDSP_UNROLL
+    for (int v = 0; v < v_count; v++) st8(lanes + 8 * v, acc[v]);
 }
 
-/// `small_block` with the vector count and, for M ≤ 3, M as compile-time constants.
+/// `small_block` with the vector count (1…8) as a compile-time constant.
 CDSP_INLINE void small_block_dispatch(
     int vectors, size_t m, const float *row, size_t taps, const float *scratch, size_t sl, size_t b, size_t j,
     float *lanes
 ) {
-#define CDSP_SMALL_M(v_)                                                              \
-    switch (m) {                                                                      \
-    case 1: small_block(v_, 1, row, taps, scratch, sl, b, j, lanes); break;           \
-    case 2: small_block(v_, 2, row, taps, scratch, sl, b, j, lanes); break;           \
-    case 3: small_block(v_, 3, row, taps, scratch, sl, b, j, lanes); break;           \
-    default: small_block(v_, m, row, taps, scratch, sl, b, j, lanes); break;          \
-    }
     switch (vectors) {
-    case 4: CDSP_SMALL_M(4) break;
-    case 3: CDSP_SMALL_M(3) break;
-    case 2: CDSP_SMALL_M(2) break;
-    default: CDSP_SMALL_M(1) break;
+    case 8: small_block(8, m, row, taps, scratch, sl, b, j, lanes); break;
+    case 7: small_block(7, m, row, taps, scratch, sl, b, j, lanes); break;
+    case 6: small_block(6, m, row, taps, scratch, sl, b, j, lanes); break;
+    case 5: small_block(5, m, row, taps, scratch, sl, b, j, lanes); break;
+    case 4: small_block(4, m, row, taps, scratch, sl, b, j, lanes); break;
+    case 3: small_block(3, m, row, taps, scratch, sl, b, j, lanes); break;
+    case 2: small_block(2, m, row, taps, scratch, sl, b, j, lanes); break;
+    default: small_block(1, m, row, taps, scratch, sl, b, j, lanes); break;
     }
-#undef CDSP_SMALL_M
 }
 
 /// 16 frame triples: s[0…15] = src[0, 3, …, 45], s[sl + …] = src[1, 4, …], s[2sl + …] = src[2, 5, …].
@@ -432,6 +477,14 @@ CDSP_INLINE void split3x16(const float *src, float *s, size_t sl) {
 }
 
 CDSP_INLINE void copy16(const float *src, float *dst) { st16(dst, ld16(src)); }
+
+/// out[2t] = a[t], out[2t + 1] = b[t] for t < 8.
+CDSP_INLINE void interleave8(const float *a, const float *b, float *out) {
+    v8 x = ld8(a);
+    v8 y = ld8(b);
+    st8(out, __builtin_shufflevector(x, y, 0, 8, 1, 9, 2, 10, 3, 11));
+    st8(out + 8, __builtin_shufflevector(x, y, 4, 12, 5, 13, 6, 14, 7, 15));
+}
 
 enum { CDSP_SMALL_PIECE = 256, CDSP_SMALL_SCRATCH = 4096 };
 
@@ -462,7 +515,7 @@ void cdsp_polyphase_small(
     // first outputs' offsets, and one vector of overrun.
     size_t sl = CDSP_SMALL_PIECE + (taps + m) / m + 1 + 64;
     float scratch[CDSP_SMALL_SCRATCH];
-    float lanes[64];
+    float lanes[4 * 64];
     for (size_t c = 0; c < channels; c++) {
         const float *w = window + c * stride;
         for (size_t j0 = 0; j0 < total_j; j0 += CDSP_SMALL_PIECE) {
@@ -490,25 +543,37 @@ void cdsp_polyphase_small(
                 for (; k < sl && rho + m * k < needed; k++) s[k] = base[rho + m * k];
                 for (; k < sl; k++) s[k] = 0;
             }
-            for (size_t a = 0; a < l; a++) {
-                if (j0 * l + a >= count) break;
-                size_t nj = (count - a + l - 1) / l - j0;  // outputs of this phase from j0 on
-                if (nj > pj) nj = pj;
-                size_t jj = 0;
-                while (jj < nj) {
-                    // Up to four vectors (independent chains) per pass, as many as the
-                    // remaining outputs fill.
-                    size_t left = nj - jj;
-                    int vectors = left >= 64 ? 4 : (int)((left + 15) / 16);
-                    small_block_dispatch(vectors, m, rows[a], taps, scratch, sl, first[a], jj, lanes);
-                    size_t valid = nj - jj < (size_t)(16 * vectors) ? nj - jj : (size_t)(16 * vectors);
-                    if (l == 1 && channels == 1) {
-                        float *o = out + j0 + jj;
-                        for (size_t t = 0; t < valid; t++) o[t] = lanes[t];
-                    } else {
-                        for (size_t t = 0; t < valid; t++) out[((j0 + jj + t) * l + a) * channels + c] = lanes[t];
+            // Blocks of up to 64 outputs of every phase (eight vectors of 8, independent
+            // chains), then written out together: for L = 2 mono, interleaved by vector shuffles.
+            size_t nj[4] = {0, 0, 0, 0};  // outputs of phase a from j0 on, in this piece
+            for (size_t a = 0; a < l && j0 * l + a < count; a++) {
+                nj[a] = (count - a + l - 1) / l - j0;
+                if (nj[a] > pj) nj[a] = pj;
+            }
+            for (size_t jj = 0; jj < nj[0]; jj += 64) {
+                size_t valid[4] = {0, 0, 0, 0};
+                for (size_t a = 0; a < l && jj < nj[a]; a++) {
+                    size_t left = nj[a] - jj;
+                    int vectors = left >= 64 ? 8 : (int)((left + 7) / 8);
+                    small_block_dispatch(vectors, m, rows[a], taps, scratch, sl, first[a], jj, lanes + 64 * a);
+                    valid[a] = left < 64 ? left : 64;
+                }
+                if (l == 1 && channels == 1) {
+                    float *o = out + j0 + jj;
+                    for (size_t t = 0; t < valid[0]; t++) o[t] = lanes[t];
+                } else if (l == 2 && channels == 1) {
+                    // valid[1] is valid[0] or one less.
+                    float *o = out + 2 * (j0 + jj);
+                    size_t t = 0;
+                    for (; t + 8 <= valid[1]; t += 8) interleave8(lanes + t, lanes + 64 + t, o + 2 * t);
+                    for (; t < valid[0]; t++) {
+                        o[2 * t] = lanes[t];
+                        if (t < valid[1]) o[2 * t + 1] = lanes[64 + t];
                     }
-                    jj += valid;
+                } else {
+                    for (size_t a = 0; a < l; a++) {
+                        for (size_t t = 0; t < valid[a]; t++) out[((j0 + jj + t) * l + a) * channels + c] = lanes[64 * a + t];
+                    }
                 }
             }
         }

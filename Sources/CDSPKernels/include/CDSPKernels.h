@@ -36,13 +36,15 @@ void cdsp_polyphase(
     size_t phase, size_t slot, size_t frame_step, size_t phase_step, size_t phases, size_t count, float *out);
 
 /// `cdsp_polyphase` for small ratios — L = `phases` ≤ 4, M ≤ 8, `taps` ≤ 1024 (any count,
-/// not only multiples of 8) — vectorised
-/// across outputs instead of along taps: the window is de-interleaved by M into a stack
-/// scratch, so outputs L·j + a (j = 0, 1, …) of one phase read contiguous floats, 16 outputs
-/// per vector with the coefficient broadcast. Each output is Σ_i row[i]·x[i] summed
-/// sequentially from i = 0 (one multiply-add per tap, fused where the CPU has FMA), the same
-/// for every grouping, so chunking cannot change a bit; the order differs from
-/// `cdsp_polyphase`, so a resampler uses one of the two for all its outputs.
+/// not only multiples of 8) — vectorised across outputs instead of along taps: the window is
+/// de-interleaved by M into a stack scratch, so outputs L·j + a (j = 0, 1, …) of one phase
+/// read contiguous floats, 8 outputs per vector (up to eight vectors per pass) with the
+/// coefficient broadcast. Tap i = g·M + r; each output adds its taps (one multiply-add each,
+/// fused where the CPU has FMA) from 0, r = 0…M − 1 in turn, and within one r in the fixed
+/// shared-load order of the half-band kernel below (blocks of 32 g's; in each, g ≡ 0, 1, …,
+/// 7 mod 8; within one residue g ascending). That order depends only on `taps` and M, never
+/// on grouping, so chunking cannot change a bit; it differs from `cdsp_polyphase`, so a
+/// resampler uses one of the two for all its outputs.
 void cdsp_polyphase_small(
     const float *bank, size_t taps, const float *window, size_t stride, size_t channels,
     size_t phase, size_t slot, size_t frame_step, size_t phase_step, size_t phases, size_t count, float *out);
@@ -54,11 +56,13 @@ void cdsp_polyphase_small(
 void cdsp_split_even_odd(const float *src, size_t stride, size_t pairs, float *even, float *odd);
 
 /// Half-band decimation by two, `count` outputs of one channel, vectorised across outputs:
-/// `out[n] = center · even[n] + Σ_{t < taps} coef[t] · odd[n + t]`, summed in that order (a
-/// multiply, then one multiply-add per tap — fused where the CPU has FMA). Every output gets
-/// the same lane operations whatever `count` is, so results do not depend on grouping. Reads
-/// up to 15 floats past `even + count` and `odd + count + taps − 1` (in owned memory; their
-/// lanes are discarded).
+/// `out[n] = center · even[n] + Σ_{t < taps} coef[t] · odd[n + t]` — a multiply, then one
+/// multiply-add per tap (fused where the CPU has FMA), the taps in a fixed order chosen so
+/// that one window load feeds up to four taps: blocks of 32 taps, in each the taps ≡ 0, 1, …,
+/// 7 mod 8, within one residue ascending (taps t and t + 8 read the window one vector
+/// apart). Every output gets the same lane operations whatever `count` is, so results do not
+/// depend on grouping. Reads up to 7 floats past `even + count` and `odd + count + taps − 1`
+/// (in owned memory; their lanes are discarded).
 void cdsp_halfband(
     const float *even, const float *odd, const float *coef, size_t taps, float center, size_t count, float *out);
 
