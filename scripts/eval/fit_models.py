@@ -13,13 +13,19 @@ evaluation corpus and write them as Swift source.
    is the previous frame's smoothed music probability) and the multi-speaker model (lanes
    0-22: lane 22 is the smoothed speech probability), replaying AcousticDetector's smoothing so
    each model sees the inputs it will see in Swift. Each is a network with one hidden layer of
-   8 tanh units (ProbabilityModel), trained by Adam on the cross-entropy with a fixed seed.
+   8 tanh units (ProbabilityModel), trained by Adam on the cross-entropy with a fixed seed;
+   each model is the logit average of three such networks (seeds 1-3, Ensemble), shipped as
+   one network of 24 hidden units.
+   Non-speech frames weigh 2x in the voice-activity loss (SPEECH_NEGATIVE_WEIGHT). The weight
+   of multi-speaker frames in that model's loss (overlap is ~5 % of the frames) is chosen from
+   MULTI_POSITIVE_WEIGHTS by an inner 2-fold cross-validation on the training files alone
+   (select_multi_weight), so the held-out files never influence it.
    Frames below the silence floor (-70 dBFS) are left out: the detector forces them to 0.
 4. Cross-validation (--folds, default 2): files are split alternately within each condition;
    for each fold the models are fitted on the other files and the held-out files' decisions
    are simulated (smoothing + ActivitySegmenter, as in Swift) and written as a timeline to
-   CORPUS/results/cv-fold<k>.jsonl with its labels (score them with score.py). Then the models
-   are fitted on every file and written to --swift.
+   CORPUS/results/cv-fold<k>.jsonl (or --cv-out DIR) with its labels (score them with
+   score.py). Then, with --swift, the models are fitted on every file and written there.
 
 Needs numpy only. Deterministic: the same corpus and script give the same weights.
 """
@@ -49,10 +55,17 @@ INPUTS = {"music": 21, "speech": 22, "multi": 23}
 # Voice activity alone (AcousticDetector with music and multi-speaker detection off): the lanes
 # that need neither the rhythm, peak-persistence and harmonic-sieve cues nor the music model.
 STANDALONE_LANES = [i for i, name in enumerate(CUES) if name not in ("persistence", "pulse", "second_salience")]
-HIDDEN = 8
 # Non-speech frames weigh this much more than speech frames in the voice-activity loss: false
 # alarms on music and noise cost more to a recognizer than a slightly late onset.
 SPEECH_NEGATIVE_WEIGHT = 2.0
+# Candidate loss weights of multi-speaker (positive) frames; fit_all picks one by an inner
+# cross-validation on its own training files (select_multi_weight).
+MULTI_POSITIVE_WEIGHTS = [1.0, 2.0, 3.0, 4.0]
+# The scorer's 0.5 s windows on the 16 ms frame grid (31 frames = 0.496 s).
+MULTI_WINDOW_FRAMES = 31
+HIDDEN = 8
+# Networks per model, averaged in the logit domain (Ensemble).
+ENSEMBLE = 3
 
 
 def load_labels(path):
@@ -155,10 +168,10 @@ class Network:
         self.seed = seed
         self.lanes = lanes
 
-    def fit(self, x, y, epochs=40, lr=0.01, l2=1e-4, batch=512, negative_weight=1.0):
+    def fit(self, x, y, epochs=40, lr=0.01, l2=1e-4, batch=512, negative_weight=1.0, positive_weight=1.0):
         self.mean = x.mean(0)
         self.scale = x.std(0) + 1e-6
-        z = (x - self.mean) / self.scale
+        z = self.standardise(x)
         rng = np.random.default_rng(self.seed)
         self.w1 = rng.normal(0, 0.5, (self.hidden, self.inputs))
         self.b1 = np.zeros(self.hidden)
@@ -174,7 +187,7 @@ class Network:
                 i = order[s:s + batch]
                 h = np.tanh(z[i] @ self.w1.T + self.b1)
                 p = sigmoid(h @ self.w2 + self.b2[0])
-                weight = np.where(y[i] > 0, 1.0, negative_weight)
+                weight = np.where(y[i] > 0, positive_weight, negative_weight)
                 dz = weight * (p - y[i]) / len(i)
                 dh = np.outer(dz, self.w2) * (1 - h * h)
                 grads = [dh.T @ z[i] + l2 * self.w1, dh.sum(0), h.T @ dz + l2 * self.w2, np.array([dz.sum()])]
@@ -185,9 +198,15 @@ class Network:
                     param -= lr * (m[k] / (1 - 0.9 ** t)) / (np.sqrt(v[k] / (1 - 0.999 ** t)) + 1e-8)
         return self
 
+    def standardise(self, x):
+        return (x - self.mean) / self.scale
+
+    def logit(self, x):
+        h = np.tanh(self.standardise(x) @ self.w1.T + self.b1)
+        return h @ self.w2 + self.b2[0]
+
     def __call__(self, x):
-        h = np.tanh(((x - self.mean) / self.scale) @ self.w1.T + self.b1)
-        return sigmoid(h @ self.w2 + self.b2[0])
+        return sigmoid(self.logit(x))
 
     def swift(self, name, comment):
         def floats(a):
@@ -207,14 +226,90 @@ class Network:
 """
 
 
+class Ensemble(Network):
+    """ENSEMBLE networks fitted with seeds 1, 2, ..., their logits averaged. One network with
+    the members' hidden units side by side, output weights divided by the member count and the
+    mean output bias computes exactly that, so it ships as one ProbabilityModel. Averaging
+    damps the seed-to-seed spread of the fitted models (several points of held-out F1 with one
+    network of 8 units on this corpus)."""
+
+    def __init__(self, inputs, hidden=HIDDEN, seed=1, lanes=None, members=None):
+        super().__init__(inputs, hidden, seed, lanes)
+        self.members = members or ENSEMBLE
+
+    def fit(self, x, y, **kw):
+        nets = [Network(self.inputs, self.hidden, self.seed + k, self.lanes).fit(x, y, **kw) for k in range(self.members)]
+        n = len(nets)
+        self.mean, self.scale = nets[0].mean, nets[0].scale     # the same data, the same standardisation
+        self.w1 = np.vstack([m.w1 for m in nets])
+        self.b1 = np.concatenate([m.b1 for m in nets])
+        self.w2 = np.concatenate([m.w2 for m in nets]) / n
+        self.b2 = np.array([np.mean([m.b2[0] for m in nets])])
+        self.hidden = self.w1.shape[0]
+        return self
+
+
 def lanes(c):
     return np.nan_to_num(np.stack([c[k] for k in CUES] + [c["p_music_prev"], c["p_speech"]], axis=1))
+
+
+def window_counts(decisions, labels, window=MULTI_WINDOW_FRAMES):
+    """(tp, fp, fn) over consecutive windows of `window` frames (a last partial window of at
+    least half a window kept), a window positive when at least half its frames are."""
+    tp = fp = fn = 0
+    for s in range(0, len(labels), window):
+        d, y = decisions[s:s + window], labels[s:s + window]
+        if len(y) < window / 2:
+            break
+        hyp, ref = d.mean() >= 0.5, y.mean() >= 0.5
+        tp += hyp and ref
+        fp += hyp and not ref
+        fn += ref and not hyp
+    return tp, fp, fn
+
+
+def select_multi_weight(data, files, gather):
+    """The multi-speaker loss weight of positive frames, chosen by an inner 2-fold
+    cross-validation over `files` alone (files split alternately within each condition), as the
+    weight in MULTI_POSITIVE_WEIGHTS with the best window F1 (ties: the smaller weight).
+    Overlapping talkers are ~5 % of the frames, so unweighted cross-entropy under-calls them;
+    the weight is selected without looking at any file outside `files`."""
+    if len(MULTI_POSITIVE_WEIGHTS) == 1:
+        return MULTI_POSITIVE_WEIGHTS[0]
+    by_condition = defaultdict(list)
+    for rel in sorted(files):
+        by_condition[data[rel]["condition"]].append(rel)
+    inner = [[], []]
+    for rels in by_condition.values():
+        for i, rel in enumerate(rels):
+            inner[i % 2].append(rel)
+    best = None
+    for weight in MULTI_POSITIVE_WEIGHTS:
+        tp = fp = fn = 0
+        for k in range(2):
+            net = Ensemble(INPUTS["multi"]).fit(*gather("multi", "y_multi", files=inner[1 - k]), positive_weight=weight)
+            for rel in inner[k]:
+                c = data[rel]
+                p = smooth(np.where(c["audible"], net(lanes(c)[:, :INPUTS["multi"]]), 0.0), SMOOTHING["multi"])
+                seg = Segmenter(*SEGMENTS["multi"])
+                for t, v in zip(c["time"], p):
+                    seg.update(v, t, HOP)
+                decided = np.zeros(len(p), dtype=bool)
+                for a, b in seg.finish(c["time"][-1] + HOP if len(p) else 0.0):
+                    decided |= (c["time"] + HOP / 2 >= a) & (c["time"] + HOP / 2 < b)
+                counts = window_counts(decided, c["y_multi"])
+                tp, fp, fn = tp + counts[0], fp + counts[1], fn + counts[2]
+        f1 = 2 * tp / max(1, 2 * tp + fp + fn)
+        print(f"  multi-speaker positive weight {weight:g}: inner F1 {100 * f1:.1f}", file=sys.stderr)
+        if best is None or f1 > best[0] + 1e-9:
+            best = (f1, weight)
+    return best[1]
 
 
 def fit_all(data, files):
     """Fits music, speech, multi on `files`; fills every file's p_* columns with the fitted
     models' smoothed outputs (as the Swift detector computes them)."""
-    def gather(task, label):
+    def gather(task, label, files=files):
         xs, ys = [], []
         for rel in files:
             c = data[rel]
@@ -231,13 +326,14 @@ def fit_all(data, files):
     for c in data.values():
         c["p_music_prev"] = np.zeros(len(c["time"]))
         c["p_speech"] = np.zeros(len(c["time"]))
-    music = Network(INPUTS["music"]).fit(*gather("music", "y_music"))
+    music = Ensemble(INPUTS["music"]).fit(*gather("music", "y_music"))
     apply("music", music, "p_music")
     for c in data.values():
         c["p_music_prev"] = np.r_[0.0, c["p_music"][:-1]]
-    speech = Network(INPUTS["speech"]).fit(*gather("speech", "y_speech"), negative_weight=SPEECH_NEGATIVE_WEIGHT)
+    speech = Ensemble(INPUTS["speech"]).fit(*gather("speech", "y_speech"), negative_weight=SPEECH_NEGATIVE_WEIGHT)
     apply("speech", speech, "p_speech")
-    multi = Network(INPUTS["multi"]).fit(*gather("multi", "y_multi"))
+    weight = select_multi_weight(data, files, gather)
+    multi = Ensemble(INPUTS["multi"]).fit(*gather("multi", "y_multi"), positive_weight=weight)
     apply("multi", multi, "p_multi")
     # The standalone voice-activity model, on its lane subset.
     xs, ys = [], []
@@ -246,7 +342,7 @@ def fit_all(data, files):
         keep = c["audible"]
         xs.append(lanes(c)[keep][:, STANDALONE_LANES])
         ys.append(c["y_speech"][keep])
-    standalone = Network(len(STANDALONE_LANES), lanes=STANDALONE_LANES).fit(
+    standalone = Ensemble(len(STANDALONE_LANES), lanes=STANDALONE_LANES).fit(
         np.vstack(xs), np.concatenate(ys).astype(float), negative_weight=SPEECH_NEGATIVE_WEIGHT)
     for c in data.values():
         raw = np.where(c["audible"], standalone(lanes(c)[:, STANDALONE_LANES]), 0.0)
@@ -277,6 +373,7 @@ def main():
     ap.add_argument("--reuse", action="store_true", help="reuse existing frame CSVs")
     ap.add_argument("--folds", type=int, default=2)
     ap.add_argument("--swift", help="write the fitted models here (DefaultModels.swift)")
+    ap.add_argument("--cv-out", help="write the cross-validation timelines here (default CORPUS/results)")
     args = ap.parse_args()
 
     labels = load_labels(os.path.join(args.corpus, "labels.jsonl"))
@@ -297,6 +394,7 @@ def main():
         c["y_music"] = label_at(segs, t, "music")
         c["y_multi"] = label_at(segs, t, "multi_speaker")
         c["audible"] = np.nan_to_num(c["level_dbfs"], nan=-200) >= SILENCE_DBFS
+        c["condition"] = condition[rel]
         data[rel] = c
 
     by_condition = defaultdict(list)
@@ -309,21 +407,23 @@ def main():
     for k, held_out in enumerate(folds):
         training = [rel for rel in data if rel not in set(held_out)]
         fit_all(data, training)
-        path = os.path.join(results, f"cv-fold{k}.jsonl")
+        cv_out = args.cv_out or results
+        os.makedirs(cv_out, exist_ok=True)
+        path = os.path.join(cv_out, f"cv-fold{k}.jsonl")
         with open(path, "w") as f:
             for line in simulate(data, held_out):
                 f.write(json.dumps(line) + "\n")
-        with open(os.path.join(results, f"cv-fold{k}-standalone.jsonl"), "w") as f:
+        with open(os.path.join(cv_out, f"cv-fold{k}-standalone.jsonl"), "w") as f:
             for line in simulate(data, held_out, speech_column="p_speech_alone"):
                 f.write(json.dumps(line) + "\n")
-        with open(os.path.join(results, f"cv-fold{k}-labels.jsonl"), "w") as f:
+        with open(os.path.join(cv_out, f"cv-fold{k}-labels.jsonl"), "w") as f:
             for rel in held_out:
                 for s in labels[rel]:
                     f.write(json.dumps(s) + "\n")
         print(f"fold {k}: fitted on {len(training)} files, held-out timeline {path}", file=sys.stderr)
 
-    music, speech, multi, standalone = fit_all(data, sorted(data))
     if args.swift:
+        music, speech, multi, standalone = fit_all(data, sorted(data))
         with open(args.swift, "w") as f:
             f.write("// Generated by scripts/eval/fit_models.py from the evaluation corpus\n"
                     "// (scripts/eval/make_corpus.py); do not edit. Regenerate with:\n"

@@ -583,6 +583,9 @@ def plan():
     P.append(("speech_noise/sn_+5dB_real_babble.wav", "speech_noise/+5dB", "snoise_real", ("babble", 5)))
     P.append(("speech_music/sm_+10dB_real_strings_canon_d.wav", "speech_music/+10dB", "smusic_real",
               ("strings_canon_d", 10)))
+    # Speech over drums-only beds (more percussion than the one drum bed above; issue #4).
+    for snr, bed in ((10, "drums_funk"), (0, "drums_hiphop_808"), (-5, "drums_jazz_brushes")):
+        P.append((f"speech_music/sm_{snr:+d}dB_5_{bed}.wav", f"speech_music/{snr:+d}dB", "smusic", (bed, snr)))
     for i, (lo, hi) in enumerate([(-45, -6), (-6, -45), (-45, -6), (-6, -45)]):
         P.append((f"level_ramp/ramp_{lo}to{hi}dBFS_{i}.wav", f"level_ramp/{lo}to{hi}dBFS", "ramp", (lo, hi)))
     return P

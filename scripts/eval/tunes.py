@@ -61,6 +61,8 @@ class Part:
         self.ch = ch
         if ch != DRUM_CH:
             self.t.program(0, ch, program)
+        elif program:                 # a drum kit other than Standard (GM2/GS kit numbers)
+            self.t.program(0, ch, program)
         self.t.cc(0, ch, 7, volume)
         self.t.cc(0, ch, 10, pan)
 
@@ -195,6 +197,16 @@ LATIN = {CONGA_H: "..x...x...x..x..", CONGA_L: "x.....x.....x...", CONGA_MUTE: "
          BONGO_H: "x.o.x.o.x.o.x.o.", COWBELL: "x...x...x...x...", SHAKER: "oxoxoxoxoxoxoxox",
          CLAVES: "x..x..x...x.x..."}
 DANCE = {KICK: "x...x...x...x...", CLAP: "....x.......x...", HAT_OPEN: "..x...x...x...x.", HAT: "oxo.oxo.oxo.oxo."}
+HAT_PEDAL, SIDE_STICK, TAMBOURINE, WOODBLOCK_H = 44, 37, 54, 76
+FUNK = {KICK: "x..x..x...x..x..", SNARE: "....x..o.o..x..o", HAT: "xoxoxoxoxoxoxoxo"}
+FUNK_FILL = {KICK: "x..x..x.........", SNARE: "....x..o.oxoxxxx", HAT: "xoxoxoxo........", TOM_H: "..........x.....",
+             TOM_L: "............x..."}
+SWING = {RIDE: "x..x.xx..x.x", HAT_PEDAL: "...x.....x..", KICK: "o.....o.....", SNARE: ".....o.....o"}  # triplets
+HIPHOP = {KICK: "x......x..x.....", CLAP: "....x.......x...", HAT: "x.x.x.x.x.xxx.x."}
+MARCH = {SNARE: "x.oox.oox.ooxxxx", KICK: "x.......x.......", CRASH: "x...............",
+         TOM_L: "........x.......", WOODBLOCK_H: "....x.......x..."}
+ONE_DROP = {SIDE_STICK: "........x.......", KICK: "........x.......", HAT: "x.x.x.x.x.x.x.x.",
+            TAMBOURINE: "..x...x...x...x."}
 
 
 def ode_piano():
@@ -322,6 +334,51 @@ def drums_dance():
     return song(124, [d], end)
 
 
+def drums_funk():
+    d = Part("drums", DRUM_CH, 0, 110)
+    end = 0.0
+    for bar in range(12):
+        end = d.drums(FUNK_FILL if bar % 4 == 3 else FUNK, 1, start=4 * bar, vel=(104, 44))
+    return song(98, [d], end)
+
+
+def drums_jazz_brushes():
+    d = Part("drums", DRUM_CH, 40, 112)           # GS Brush kit
+    end = d.drums(SWING, 20, steps_per_beat=3, vel=(96, 64))
+    return song(152, [d], end)
+
+
+def drums_hiphop_808():
+    d = Part("drums", DRUM_CH, 25, 108)           # GS TR-808 kit
+    end = d.drums(HIPHOP, 9)
+    return song(86, [d], end)
+
+
+def drums_march():
+    d = Part("drums", DRUM_CH, 48, 110)           # GS Orchestra kit
+    end = d.drums(MARCH, 14, vel=(108, 70))
+    return song(116, [d], end)
+
+
+def drums_taiko():
+    """Taiko, melodic tom and woodblock as pitched GM instruments (no drum channel)."""
+    tk, tm, wb = Part("taiko", 0, 116, 120), Part("melodic tom", 1, 117, 100), Part("woodblock", 2, 115, 90)
+    grid = {0: ("x..x..x.x...x.x.", tk, 38), 1: ("..o...o...oo..o.", tk, 45), 2: ("....x.......x.xx", tm, 52),
+            3: ("x.x.x.x.x.x.x.x.", wb, 72)}
+    for bar in range(12):
+        for pattern, part, key in grid.values():
+            for s_, c in enumerate(pattern):
+                if c in "xo":
+                    part.t.note(ticks(4 * bar + s_ / 4), part.ch, key, 110 if c == "x" else 70, ticks(0.3))
+    return song(108, [tk, tm, wb], 48)
+
+
+def drums_reggae():
+    d = Part("drums", DRUM_CH, 8, 108)            # GS Room kit
+    end = d.drums(ONE_DROP, 12)
+    return song(76, [d], end)
+
+
 PIECES = {
     "solo_piano_ode_to_joy": ("Beethoven, Ode to Joy: piano, melody + Alberti bass", ode_piano),
     "solo_violin_minuet_g": ("Petzold, Minuet in G (BWV Anh. 114): solo violin", minuet_violin),
@@ -339,4 +396,10 @@ PIECES = {
     "drums_shuffle": ("drum kit: shuffle on the ride", drums_shuffle),
     "drums_latin": ("hand percussion: congas, bongos, cowbell, shaker, claves", drums_latin),
     "drums_dance": ("drum machine style: four-on-the-floor, claps, open hats", drums_dance),
+    "drums_funk": ("drum kit: sixteenth-note funk groove with ghost notes and fills", drums_funk),
+    "drums_jazz_brushes": ("brush kit: jazz swing on the ride, hi-hat on 2 and 4", drums_jazz_brushes),
+    "drums_hiphop_808": ("TR-808 kit: hip-hop beat", drums_hiphop_808),
+    "drums_march": ("orchestra kit: snare march, bass drum, cymbal, woodblock", drums_march),
+    "drums_taiko": ("taiko ensemble: taiko, melodic tom, woodblock", drums_taiko),
+    "drums_reggae": ("room kit: reggae one-drop with cross-stick and tambourine", drums_reggae),
 }

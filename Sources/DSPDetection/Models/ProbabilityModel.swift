@@ -84,12 +84,16 @@ final class CompiledModel {
     private let outputBias: Float
     /// The lane each input reads.
     private let lanes: UnsafeMutableBufferPointer<Int>
+    /// The inputs gathered contiguously (the rows then read two dense vectors).
+    private let inputs: UnsafeMutableBufferPointer<Float>
 
     init(_ model: ProbabilityModel) {
         inputCount = model.inputCount
         hiddenCount = model.hiddenCount
         lanes = .allocate(capacity: model.inputCount)
         for i in 0..<model.inputCount { lanes[i] = model.inputLanes?[i] ?? i }
+        inputs = .allocate(capacity: model.inputCount)
+        inputs.initialize(repeating: 0)
         let rows = max(1, hiddenCount)
         weights = .allocate(capacity: rows * inputCount)
         biases = .allocate(capacity: rows)
@@ -114,26 +118,52 @@ final class CompiledModel {
         biases.deallocate()
         output.deallocate()
         lanes.deallocate()
+        inputs.deallocate()
     }
 
     /// The probability for the cue vector at `x` (at least `inputCount` lanes). Non-finite
     /// inputs give 0.
     func probability(_ x: UnsafePointer<Float>) -> Float {
+        for i in 0..<inputCount { inputs[i] = x[lanes[i]] }
         var z = outputBias
         if hiddenCount == 0 {
-            z += dot(0, x)
+            z += dot(0)
         } else {
-            for j in 0..<hiddenCount { z += output[j] * tanhf(dot(j, x)) }
+            for j in 0..<hiddenCount { z += output[j] * Self.tanh(dot(j)) }
         }
         guard z.isFinite else { return 0 }
         return 1 / (1 + expf(-max(-30, min(30, z))))
     }
 
+    /// `tanh(x) = (e^{2x} − 1) / (e^{2x} + 1)` through `expf` (faster than glibc's `tanhf`;
+    /// absolute error below 1e-6, argument clamped to ±9 where tanh is ±1 in Float). NaN
+    /// stays NaN (the output check then gives 0).
     @inline(__always)
-    private func dot(_ row: Int, _ x: UnsafePointer<Float>) -> Float {
-        var sum = biases[row]
+    static func tanh(_ x: Float) -> Float {
+        let e = expf(2 * max(-9, min(9, x)))
+        return x.isNaN ? x : (e - 1) / (e + 1)
+    }
+
+    /// Bias plus the row's weights times the gathered inputs, in four interleaved partial
+    /// sums (independent chains the CPU overlaps; the order is fixed, so results are
+    /// deterministic).
+    @inline(__always)
+    private func dot(_ row: Int) -> Float {
         let w = weights.baseAddress! + row * inputCount
-        for i in 0..<inputCount { sum += w[i] * x[lanes[i]] }
-        return sum
+        let x = inputs.baseAddress!
+        var s0: Float = 0, s1: Float = 0, s2: Float = 0, s3: Float = 0
+        var i = 0
+        while i + 4 <= inputCount {
+            s0 += w[i] * x[i]
+            s1 += w[i + 1] * x[i + 1]
+            s2 += w[i + 2] * x[i + 2]
+            s3 += w[i + 3] * x[i + 3]
+            i += 4
+        }
+        while i < inputCount {
+            s0 += w[i] * x[i]
+            i += 1
+        }
+        return biases[row] + ((s0 + s1) + (s2 + s3))
     }
 }

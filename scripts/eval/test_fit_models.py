@@ -1,0 +1,62 @@
+"""Unit tests of fit_models.py's pieces that the held-out figures depend on: the ensemble
+folded into one network, the 0.5 s window counting of the multi-speaker weight selection, and
+the percussion pieces of the corpus. Needs numpy only.
+
+    python3 -m pytest scripts/eval        or        python3 -m unittest discover scripts/eval
+"""
+import os
+import sys
+import unittest
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fit_models as fm  # noqa: E402
+import tunes  # noqa: E402
+
+
+class EnsembleTests(unittest.TestCase):
+    def test_one_network_computes_the_members_mean_logit(self):
+        rng = np.random.default_rng(7)
+        x = rng.normal(size=(600, 5))
+        y = (x[:, 0] + 0.5 * x[:, 1] > 0).astype(float)
+        ens = fm.Ensemble(5, hidden=4, members=3).fit(x, y, epochs=10, batch=32)
+        members = [fm.Network(5, 4, seed=1 + k).fit(x, y, epochs=10, batch=32) for k in range(3)]
+        self.assertEqual(ens.w1.shape, (12, 5))
+        expected = np.mean([m.logit(x) for m in members], axis=0)
+        np.testing.assert_allclose(ens.logit(x), expected, rtol=1e-9, atol=1e-9)
+        self.assertGreater(((ens(x) > 0.5) == (y > 0)).mean(), 0.9)   # it learned something
+
+    def test_swift_source_has_the_folded_shape(self):
+        x = np.random.default_rng(1).normal(size=(200, 3))
+        ens = fm.Ensemble(3, hidden=2, members=2).fit(x, (x[:, 0] > 0).astype(float), epochs=1)
+        src = ens.swift("m", "test")
+        weights = src.split("hiddenWeights: [")[1].split("]")[0].split(", ")
+        self.assertEqual(len(weights), 4 * 3)
+        self.assertEqual(len(src.split("outputWeights: [")[1].split("]")[0].split(", ")), 4)
+
+
+class WindowCountTests(unittest.TestCase):
+    def test_half_of_a_window_decides(self):
+        w = 4
+        ref = np.array([1, 1, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1], dtype=bool)  # windows: +, -, +, (2 frames: +)
+        hyp = np.array([1, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 1, 1], dtype=bool)  # windows: -, +, -, +
+        self.assertEqual(fm.window_counts(hyp, ref, window=w), (1, 1, 2))
+
+    def test_short_tail_is_dropped(self):
+        ref = np.ones(5, dtype=bool)
+        self.assertEqual(fm.window_counts(ref, ref, window=4), (1, 0, 0))
+
+
+class PercussionTests(unittest.TestCase):
+    def test_drum_pieces_are_valid_midi(self):
+        drums = [name for name in tunes.PIECES if name.startswith("drums_")]
+        self.assertGreaterEqual(len(drums), 10)
+        for name in drums:
+            data = tunes.PIECES[name][1]()
+            self.assertEqual(data[:4], b"MThd", name)
+            self.assertGreater(len(data), 200, name)
+
+
+if __name__ == "__main__":
+    unittest.main()
