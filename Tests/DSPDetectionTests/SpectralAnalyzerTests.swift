@@ -116,8 +116,8 @@ import Testing
     }
 }
 
-/// A small deterministic generator for test signals.
-struct SplitMix {
+/// A small deterministic generator (SplitMix64) for test signals and inputs.
+struct SplitMix: RandomNumberGenerator {
     var state: UInt64
     init(seed: UInt64) { state = seed }
     mutating func next() -> UInt64 {
