@@ -46,7 +46,7 @@ extension FileScore {
           "properties": {
             "integrated_lufs": {"type": ["number", "null"], "description": "Integrated (gated) loudness, LUFS; null when all blocks are below the -70 LUFS gate."},
             "loudness_range_lu": {"type": "number", "minimum": 0, "description": "Loudness range (EBU Tech 3342), LU."},
-            "true_peak_dbtp": {"type": ["number", "null"], "description": "Maximum true peak over channels, dBTP."},
+            "true_peak_dbtp": {"type": ["number", "null"], "description": "Maximum true peak over channels (4x oversampled below 96 kHz), dBTP; null when the true_peak analysis is off."},
             "max_momentary_lufs": {"type": ["number", "null"], "description": "Maximum momentary (400 ms) loudness, LUFS."},
             "max_short_term_lufs": {"type": ["number", "null"], "description": "Maximum short-term (3 s) loudness, LUFS."},
             "channel_layout": {"enum": ["mono", "stereo", "5.0", "5.1", "equal"], "description": "BS.1770 channel weighting used."}

@@ -29,17 +29,23 @@ public final class FileScorer {
         /// The acoustic environment (``FileScore/Environment``, from ``EnvironmentAnalyzer`` fed
         /// by the detectors; needs speech detection, which it turns on).
         public static let environment = Analyses(rawValue: 32)
+        /// BS.1770 true peak (``FileScore/Loudness/truePeakDBTP``: 4× oversampled below 96 kHz),
+        /// reported in the loudness record, so it turns on ``loudness``. Without it that field is
+        /// `null`. Separate because it costs as much as the K-weighting and many corpus runs
+        /// (like the usual Python loudness pipelines) do not need it.
+        public static let truePeak = Analyses(rawValue: 64)
         /// Everything.
-        public static let all: Analyses = [.levels, .loudness, .speech, .music, .speakers, .environment]
+        public static let all: Analyses = [.levels, .loudness, .truePeak, .speech, .music, .speakers, .environment]
 
         /// The names accepted by ``init(names:)``, in order.
         public static let names: [(String, Analyses)] = [
-            ("levels", .levels), ("loudness", .loudness), ("speech", .speech), ("music", .music), ("speakers", .speakers),
-            ("environment", .environment),
+            ("levels", .levels), ("loudness", .loudness), ("true_peak", .truePeak), ("speech", .speech), ("music", .music),
+            ("speakers", .speakers), ("environment", .environment),
         ]
 
-        /// Parses a comma-separated list of names (`levels,loudness,speech,music,speakers`,
-        /// or `all`); `nil` if a name is unknown.
+        /// Parses a comma-separated list of names (`levels,loudness,true_peak,speech,music,
+        /// speakers,environment`, or `all`); `nil` if a name is unknown. `environment` turns on
+        /// `speech`, `true_peak` turns on `loudness`.
         public init?(names list: String) {
             var set: Analyses = []
             for raw in list.split(separator: ",") {
@@ -48,6 +54,7 @@ public final class FileScorer {
                 guard let match = Self.names.first(where: { $0.0 == name }) else { return nil }
                 set.insert(match.1)
                 if match.1 == .environment { set.insert(.speech) }
+                if match.1 == .truePeak { set.insert(.loudness) }
             }
             self = set
         }
@@ -157,7 +164,9 @@ public final class FileScorer {
             }
             let (layout, layoutName) = Self.loudnessLayout(channelCount: reader.channelCount)
             let loudness = configuration.analyses.contains(.loudness)
-                ? try? LoudnessMeter(configuration: .init(sampleRate: reader.sampleRate, channelLayout: layout)) : nil
+                ? try? LoudnessMeter(configuration: .init(
+                    sampleRate: reader.sampleRate, channelLayout: layout,
+                    measuresTruePeak: configuration.analyses.contains(.truePeak))) : nil
             let measuresLevels = configuration.analyses.contains(.levels)
             ensureCapacity(channels: reader.channelCount)
             environment?.reset()

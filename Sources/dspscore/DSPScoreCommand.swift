@@ -69,7 +69,7 @@ struct Score: ParsableCommand {
     @Option(help: "|x| at or above which a sample counts as clipped.")
     var clipThreshold: Float = 1.0
 
-    @Option(help: "Comma-separated analyses to run: levels, loudness, speech, music, speakers, environment (or all).")
+    @Option(help: "Comma-separated analyses to run: levels, loudness, true_peak, speech, music, speakers, environment (or all).")
     var analyses: String = "all"
 
     @Option(help: """
@@ -91,7 +91,7 @@ struct Score: ParsableCommand {
         if resume && (output == nil || format != .jsonl) { throw ValidationError("--resume needs --output and --format jsonl") }
         if output != nil && filesFrom == "-" { throw ValidationError("--output does not combine with --files-from - (streaming)") }
         guard let set = FileScorer.Analyses(names: analyses), !set.isEmpty else {
-            throw ValidationError("--analyses takes a comma list of levels, loudness, speech, music, speakers or all; got '\(analyses)'")
+            throw ValidationError("--analyses takes a comma list of levels, loudness, true_peak, speech, music, speakers, environment or all; got '\(analyses)'")
         }
         if (timeline != nil || rttm != nil) && set.isDisjoint(with: [.speech, .music, .speakers]) {
             throw ValidationError("--timeline and --rttm need a detection in --analyses (speech, music or speakers)")

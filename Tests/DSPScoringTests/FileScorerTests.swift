@@ -96,6 +96,36 @@ struct FileScorerTests {
         #expect(abs(try levels("dc_offset_440_48k_s24.wav").dcOffset - 0.25) < 1e-4)
     }
 
+    @Test("--analyses names: true_peak implies loudness, environment implies speech, unknown names fail")
+    func analysesNames() throws {
+        #expect(FileScorer.Analyses(names: "true_peak") == [.truePeak, .loudness])
+        #expect(FileScorer.Analyses(names: "environment") == [.environment, .speech])
+        #expect(FileScorer.Analyses(names: "levels, Loudness") == [.levels, .loudness])
+        #expect(FileScorer.Analyses(names: "all") == .all)
+        #expect(FileScorer.Analyses.all.contains(.truePeak))
+        #expect(FileScorer.Analyses(names: "levels,truepeak") == nil)
+    }
+
+    @Test("without true_peak the loudness record is the same but true_peak_dbtp is null")
+    func truePeakIsSeparable() throws {
+        let with = try FileScorer(configuration: .init(analyses: [.loudness, .truePeak]))
+        let without = try FileScorer(configuration: .init(analyses: [.loudness]))
+        var checked = 0
+        for file in testAudioFiles() {
+            let a = with.score(path: file), b = without.score(path: file)
+            guard let la = a.loudness else { #expect(b.loudness == nil, "\(file)"); continue }
+            let lb = try #require(b.loudness, "\(file)")
+            #expect(lb.truePeakDBTP == nil, "\(file)")
+            #expect(la.truePeakDBTP != nil || la.integratedLUFS == nil, "\(file)")
+            var stripped = la
+            stripped.truePeakDBTP = nil
+            #expect(stripped == lb, "\(file)")
+            #expect(a.provenance.analyses == "loudness,true_peak" && b.provenance.analyses == "loudness")
+            checked += 1
+        }
+        #expect(checked > 5)
+    }
+
     @Test("records are identical whatever the read block size")
     func blockSizeInvariance() throws {
         let small = try FileScorer(configuration: .init(blockFrames: 256))
