@@ -246,7 +246,9 @@ public final class AudioFileReader {
                 kind: .invalidParameters, path: path,
                 message: "a buffer of \(buffer.count) samples holds less than one frame of \(channelCount) channels")
         }
-        let got = max(0, Int(sf_readf_float(handle, base, sf_count_t(capacity))))
+        let got = format.encoding == .pcm16
+            ? Self.readPCM16(handle, into: base, frames: capacity, channels: channelCount)
+            : max(0, Int(sf_readf_float(handle, base, sf_count_t(capacity))))
         let code = sf_error(handle)
         framePosition += got
         if code == 0 && (got == capacity || framePosition >= frameCount) {
@@ -271,6 +273,35 @@ public final class AudioFileReader {
             stopped = true
             return got
         }
+    }
+
+    /// 16-bit PCM, read as integers (`sf_readf_short`) into the back half of the caller's float
+    /// buffer and widened in place, front to back: `Float(v) * 2⁻¹⁵`, exactly what
+    /// `sf_readf_float` with `SFC_SET_NORM_FLOAT` returns (a scale by a power of two is exact),
+    /// but libsndfile converts through a bounce buffer one sample at a time and this is a vector
+    /// loop over one direct read. In place is safe: float `i` occupies bytes `4i ..< 4i + 4`,
+    /// short `i` sits at `2n + 2i` (n = frames × channels), and each vector of shorts is loaded
+    /// before the floats over it are stored; later loads lie above every earlier store.
+    /// Returns the frames read.
+    private static func readPCM16(_ handle: OpaquePointer, into base: UnsafeMutablePointer<Float>, frames: Int, channels: Int) -> Int {
+        let n = frames * channels
+        let raw = UnsafeMutableRawPointer(base)
+        let shorts = (raw + 2 * n).assumingMemoryBound(to: Int16.self)
+        let got = max(0, Int(sf_readf_short(handle, shorts, sf_count_t(frames))))
+        let count = got * channels
+        let scale = Float(1.0 / 32_768.0)
+        var i = 0
+        while i + 8 <= count {
+            let v = UnsafeRawPointer(shorts + i).loadUnaligned(as: SIMD8<Int16>.self)
+            (raw + 4 * i).storeBytes(of: SIMD8<Float>(SIMD8<Int32>(truncatingIfNeeded: v)) * scale, as: SIMD8<Float>.self)
+            i += 8
+        }
+        while i < count {
+            let v = shorts[i]
+            base[i] = Float(v) * scale
+            i += 1
+        }
+        return got
     }
 
     /// Moves the read position to `frame`, so that the next read starts there (`sf_seek` with

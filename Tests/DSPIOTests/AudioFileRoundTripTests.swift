@@ -119,6 +119,27 @@ struct AudioFileRoundTripTests {
         #expect(try readAll(path) == samples)
     }
 
+    /// 16-bit PCM is read as integers and widened in place in the caller's buffer (a vector
+    /// loop plus a scalar tail): every block size from 1 to 19 frames, 1–3 channels, WAV and
+    /// FLAC, must give the same values as one large read and as `v / 32768` exactly.
+    @Test("PCM16 reads are exact for every block size and channel count (in-place widening)",
+          arguments: [AudioFileFormat.wavPCM16, .flacPCM16])
+    func pcm16InPlaceWidening(format: AudioFileFormat) throws {
+        let directory = try TemporaryDirectory()
+        for channels in 1...3 {
+            let frames = 1_003
+            let values = (0..<frames * channels).map { Int16(truncatingIfNeeded: ($0 * 7919 + channels) % 65536 - 32768) }
+            let expected = values.map { Float($0) / 32768 }
+            let path = try writeAudio(
+                directory.path("widen\(channels).\(format.container == .flac ? "flac" : "wav")"), expected,
+                format: format, channelCount: channels)
+            for blockFrames in Array(1...19) + [4096] {
+                #expect(try readAll(path, blockFrames: blockFrames).map(\.bitPattern) == expected.map(\.bitPattern),
+                        "\(format) \(channels) ch, blocks of \(blockFrames)")
+            }
+        }
+    }
+
     @Test("Ogg/Vorbis written by libsndfile reads back with its length and content")
     func oggVorbis() throws {
         let directory = try TemporaryDirectory()
