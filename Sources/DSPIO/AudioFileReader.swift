@@ -221,8 +221,9 @@ public final class AudioFileReader {
     /// (a multiple of ``channelCount``); 0 at the end of the audio.
     ///
     /// Fills as many whole frames as fit (`buffer.count / channelCount`), calling
-    /// `sf_readf_float` once and then `sf_error` to tell the end of the audio from a decoding
-    /// failure. Does not allocate.
+    /// `sf_readf_float` once (for 16-bit PCM `sf_readf_short`, widened in place to the same
+    /// values) and then `sf_error` to tell the end of the audio from a decoding failure. Does
+    /// not allocate.
     ///
     /// - Throws: ``AudioFileError`` — `truncated` or `corrupt` when the audio ends early or fails
     ///   to decode (see the type's discussion for when), `invalidParameters` for a non-empty
@@ -234,7 +235,7 @@ public final class AudioFileReader {
     /// Reads interleaved frames into `buffer`, returning the number of **frames** written;
     /// 0 at the end of the audio.
     ///
-    /// The same as ``read(into:)`` but counting frames (`sf_readf_float`, then `sf_error`).
+    /// The same as ``read(into:)`` but counting frames.
     public func readFrames(into buffer: UnsafeMutableBufferPointer<Float>) throws(AudioFileError) -> Int {
         guard let handle else { throw closedError() }
         if let failure { throw failure }
