@@ -1,0 +1,46 @@
+// Dispatched C kernels for DSPSpectral.SpectralAnalyzer's per-frame loops (Spectral.c).
+//
+// Bit-for-bit contract: every kernel performs exactly the floating-point operations of the
+// Swift loops it replaced, in the same order — eight lanes (Swift `SIMD8<Float>`) accumulated
+// over blocks of eight, the lanes then summed sequentially from lane 0 (as `SIMD8.sum()`
+// does), the tail added one value at a time — and with floating-point contraction off (no
+// fused multiply-add on any clone). So the AVX-512F, AVX2+FMA and SSE2 clones, and the Swift
+// code before them, give identical results on every CPU, and features downstream do not move.
+#pragma once
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// `Σ_{i<count} a[i]·b[i]`: eight lane accumulators over blocks of eight, the lanes summed in
+/// order, then the tail one product at a time.
+float cdsp_spectral_dot(const float *a, const float *b, size_t count);
+
+/// `out[i] = (x[i] − mean) · window[i]` for `i < count` (a subtraction, then a multiplication).
+void cdsp_spectral_window(const float *x, const float *window, float mean, size_t count, float *out);
+
+/// The scaled power spectrum of an interleaved complex spectrum `spectrum` (re, im per bin,
+/// `bins` bins): `power[k] = (re² + im²) · scale`. The spectrum is overwritten with `|Y[k]|²`
+/// in the real parts and 0 in the imaginary parts (a real, even spectrum, ready for an inverse
+/// transform). `sums[0] = Σ power[k]`, `sums[1] = Σ k · power[k]` over all bins (eight lanes
+/// over blocks of eight, `k` as a float lane index, then the tail).
+void cdsp_spectral_power(float *spectrum, size_t bins, float scale, float *power, float sums[2]);
+
+/// For `p = power[k] + 1e-12` and `l = log2(p)` (SpectralAnalyzer's FastLog polynomial) over
+/// `k` in `lo ..< hi`: `sums[0] = Σ p`, `sums[1] = Σ l`, `sums[2] = Σ p · l`.
+void cdsp_spectral_log_sums(const float *power, size_t lo, size_t hi, float sums[3]);
+
+/// The autocorrelation pitch pick: over `lag = min_lag … max_lag` (with `min_lag ≥ 1` and
+/// `ac[max_lag + 1]` readable), `rho = ac[lag] · inverse_r0 / window_ac[lag]` and
+/// `score = rho − octave_cost[lag]`; returns the first lag whose score is the largest score
+/// above 0 among local maxima of `ac` (`ac[lag] ≥ ac[lag ± 1]`), with its rho in `*best_rho`,
+/// or 0 (and `*best_rho = 0`) when there is none.
+size_t cdsp_spectral_pitch_pick(
+    const float *ac, const float *window_ac, const float *octave_cost, size_t min_lag, size_t max_lag,
+    float inverse_r0, float *best_rho);
+
+#ifdef __cplusplus
+}
+#endif
