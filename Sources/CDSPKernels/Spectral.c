@@ -251,3 +251,39 @@ size_t cdsp_spectral_pitch_pick(
 ) {
     return pitch_pick_body(ac, window_ac, octave_cost, min_lag, max_lag, inverse_r0, best_rho);
 }
+
+CDSP_INLINE void mirror_body(const float *spectrum, size_t n, float *even) {
+    size_t half = n / 2;
+    size_t k = 0;
+    for (; k + 8 <= half + 1; k += 8) {
+        v8 lo = ld8(spectrum + 2 * k), hi = ld8(spectrum + 2 * k + 8);
+        st8(even + k, __builtin_shufflevector(lo, hi, 0, 2, 4, 6, 8, 10, 12, 14));
+    }
+    for (; k <= half; k++) even[k] = spectrum[2 * k];
+    // even[n − k] = even[k], k = 1 … half − 1: blocks of eight read forwards, stored reversed.
+    k = 1;
+    for (; k + 8 <= half; k += 8) {
+        v8 v = ld8(even + k);
+        st8(even + n - k - 7, __builtin_shufflevector(v, v, 7, 6, 5, 4, 3, 2, 1, 0));
+    }
+    for (; k < half; k++) even[n - k] = even[k];
+}
+
+CDSP_DISPATCH
+void cdsp_spectral_mirror(const float *spectrum, size_t n, float *even) {
+    mirror_body(spectrum, n, even);
+}
+
+CDSP_INLINE void real_parts_body(const float *interleaved, size_t count, float *out) {
+    size_t i = 0;
+    for (; i + 8 <= count; i += 8) {
+        v8 lo = ld8(interleaved + 2 * i), hi = ld8(interleaved + 2 * i + 8);
+        st8(out + i, __builtin_shufflevector(lo, hi, 0, 2, 4, 6, 8, 10, 12, 14));
+    }
+    for (; i < count; i++) out[i] = interleaved[2 * i];
+}
+
+CDSP_DISPATCH
+void cdsp_spectral_real_parts(const float *interleaved, size_t count, float *out) {
+    real_parts_body(interleaved, count, out);
+}

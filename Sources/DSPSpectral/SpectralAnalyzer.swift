@@ -85,6 +85,8 @@ public final class SpectralAnalyzer {
     private let sampleRate: Double
     private let reframer: Reframer
     private let fft: RealFFT
+    /// A second transform of the same size, for the autocorrelation (see `analyze`).
+    private let evenFFT: RealFFT
     private let window: UnsafeMutableBufferPointer<Float>
     private let windowSum: Float
     private let powerScale: Float
@@ -93,8 +95,8 @@ public final class SpectralAnalyzer {
     /// ``RealFFT/interleavedSpectrum``: `Y[k]`, then `|Y[k]|²` for the autocorrelation.
     private let spectrum: UnsafeMutablePointer<Float>
     private let power: UnsafeMutableBufferPointer<Float>
-    /// ``RealFFT/inverseOutput``: the autocorrelation, `N` lags.
-    private let autocorrelation: UnsafeBufferPointer<Float>
+    /// The autocorrelation for lags 0 … max lag + 1.
+    private let autocorrelation: UnsafeMutableBufferPointer<Float>
     /// `r_w(τ)/r_w(0)` of the window, for τ up to the longest lag.
     private let windowAutocorrelation: UnsafeMutableBufferPointer<Float>
     /// Boersma's octave cost per lag: `0.01 · log2(τ / τ_min)`.
@@ -140,6 +142,7 @@ public final class SpectralAnalyzer {
         hopLength = c.hopLength
         reframer = try Reframer(configuration: .init(frameLength: c.windowLength, hopLength: c.hopLength))
         fft = try RealFFT(size: c.windowLength)
+        evenFFT = try RealFFT(size: c.windowLength)
         let n = c.windowLength
         let bins = n / 2 + 1
         let binHz = c.sampleRate / Double(n)
@@ -156,12 +159,12 @@ public final class SpectralAnalyzer {
         powerScale = Float(1 / (Double(n) * sumSquares))
         windowed = fft.forwardInput
         spectrum = fft.interleavedSpectrum.baseAddress!
-        autocorrelation = fft.inverseOutput
         power = .allocate(capacity: bins); power.initialize(repeating: 0)
 
         let minLag = max(2, Int((c.sampleRate / c.pitchRangeHz.upperBound).rounded(.down)))
         let maxLag = min(n / 2 - 1, Int((c.sampleRate / c.pitchRangeHz.lowerBound).rounded(.up)))
         lagRange = minLag...maxLag
+        autocorrelation = .allocate(capacity: maxLag + 2); autocorrelation.initialize(repeating: 0)
         windowAutocorrelation = .allocate(capacity: maxLag + 2)
         octaveCost = .allocate(capacity: maxLag + 2)
         for lag in 0...(maxLag + 1) {
@@ -203,7 +206,7 @@ public final class SpectralAnalyzer {
 
     deinit {
         window.deallocate()
-        power.deallocate(); windowAutocorrelation.deallocate(); octaveCost.deallocate()
+        power.deallocate(); autocorrelation.deallocate(); windowAutocorrelation.deallocate(); octaveCost.deallocate()
         bandPowers.deallocate(); previousBandLevels.deallocate(); bandBins.deallocate()
     }
 
@@ -347,9 +350,13 @@ public final class SpectralAnalyzer {
             let entropyBits = FastLog.log2(bandSum) - weightedLogSum / bandSum
             features.entropy = min(1, max(0, entropyBits / FastLog.log2(count)))
 
-            // Autocorrelation = inverse FFT of |Y|² (circular; the window's tails make the wrap
-            // negligible over the pitch lags), normalised and corrected for the window.
-            fft.executeInverse()
+            // Autocorrelation = inverse DFT of |Y|² (circular; the window's tails make the wrap
+            // negligible over the pitch lags), normalised and corrected for the window. |Y|² is
+            // real and even, so its inverse DFT is the forward DFT of the mirrored N-point
+            // sequence (all real): a second real-to-complex FFT, cheaper than FFTW's c2r.
+            cdsp_spectral_mirror(spectrum, n, evenFFT.forwardInput.baseAddress!)
+            evenFFT.executeForward()
+            cdsp_spectral_real_parts(evenFFT.interleavedSpectrum.baseAddress!, lagRange.upperBound + 2, autocorrelation.baseAddress!)
             let r0 = autocorrelation[0]
             if r0 > 0 {
                 // Boersma's octave cost (0.01 per octave) favours the shortest period: the first

@@ -280,6 +280,48 @@ struct SpectralKernelTests {
     }
 }
 
+@Suite("Autocorrelation as a forward transform of the mirrored |Y|²")
+struct MirroredAutocorrelationTests {
+    @Test("mirror and real_parts move exactly the documented values", arguments: [2, 4, 16, 18, 64, 1024, 1030])
+    func layout(n: Int) {
+        let bins = n / 2 + 1
+        let spectrum = noise(count: 2 * bins, seed: UInt64(n))
+        var even = [Float](repeating: .nan, count: n)
+        cdsp_spectral_mirror(spectrum, n, &even)
+        for k in 0...(n / 2) { #expect(even[k].bitPattern == spectrum[2 * k].bitPattern, "even[\(k)]") }
+        for k in 1..<(n / 2) { #expect(even[n - k].bitPattern == spectrum[2 * k].bitPattern, "even[n − \(k)]") }
+        var real = [Float](repeating: .nan, count: bins)
+        cdsp_spectral_real_parts(spectrum, bins, &real)
+        for k in 0..<bins { #expect(real[k].bitPattern == spectrum[2 * k].bitPattern) }
+    }
+
+    @Test("equals the c2r inverse of |Y|² to float rounding", arguments: [64, 1024, 4096])
+    func matchesInverse(n: Int) throws {
+        let fft = try RealFFT(size: n), even = try RealFFT(size: n)
+        let hann = (0..<n).map { (t: Int) -> Float in Float(0.5 - 0.5 * cos(2 * Double.pi * Double(t) / Double(n))) }
+        for (s, x) in [noise(count: n, seed: 41), (0..<n).map { (t: Int) -> Float in Float(sin(Double(t) * 0.37) + 0.01 * sin(Double(t) * 2.1)) }].enumerated() {
+            for t in 0..<n { fft.forwardInput[t] = x[t] * hann[t] }
+            fft.executeForward()
+            var sums: [Float] = [0, 0], power = [Float](repeating: 0, count: fft.binCount)
+            cdsp_spectral_power(fft.interleavedSpectrum.baseAddress!, fft.binCount, 1, &power, &sums)
+            cdsp_spectral_mirror(fft.interleavedSpectrum.baseAddress!, n, even.forwardInput.baseAddress!)
+            even.executeForward()
+            var viaForward = [Float](repeating: 0, count: fft.binCount)
+            cdsp_spectral_real_parts(even.interleavedSpectrum.baseAddress!, fft.binCount, &viaForward)
+            fft.executeInverse()
+            // Both are Σ_k |Y[k]|²·cos(2πk·τ/N) in float; they differ by rounding only, which
+            // scales with r(0) (the largest value) and log N.
+            let r0 = fft.inverseOutput[0]
+            #expect(r0 > 0)
+            for lag in 0..<fft.binCount {
+                #expect(abs(viaForward[lag] - fft.inverseOutput[lag]) <= 2e-6 * r0, "signal \(s) lag \(lag)")
+                // The mirrored sequence is even, so the imaginary parts are rounding noise.
+                #expect(abs(even.interleavedSpectrum[2 * lag + 1]) <= 2e-6 * r0)
+            }
+        }
+    }
+}
+
 @Suite("RealFFT in-place transforms")
 struct RealFFTInPlaceTests {
     @Test("executeForward/executeInverse give the split API's values bit for bit", arguments: [2, 64, 480, 1024, 4096])

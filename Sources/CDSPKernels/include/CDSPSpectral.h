@@ -28,6 +28,14 @@ void cdsp_spectral_window(const float *x, const float *window, float mean, size_
 /// over blocks of eight, `k` as a float lane index, then the tail).
 void cdsp_spectral_power(float *spectrum, size_t bins, float scale, float *power, float sums[2]);
 
+/// Writes the real, even sequence whose DFT is the circular autocorrelation: `even[k] =
+/// spectrum[2k]` (the `|Y[k]|²` that `cdsp_spectral_power` left there) for `k = 0 … n/2`, and
+/// `even[n − k] = even[k]` for `k = 1 … n/2 − 1` (`n` even, `spectrum` holding `n/2 + 1` bins).
+void cdsp_spectral_mirror(const float *spectrum, size_t n, float *even);
+
+/// `out[i] = interleaved[2i]` for `i < count`: the real parts of a complex array.
+void cdsp_spectral_real_parts(const float *interleaved, size_t count, float *out);
+
 /// For `p = power[k] + 1e-12` and `l = log2(p)` (SpectralAnalyzer's FastLog polynomial) over
 /// `k` in `lo ..< hi`: `sums[0] = Σ p`, `sums[1] = Σ l`, `sums[2] = Σ p · l`.
 void cdsp_spectral_log_sums(const float *power, size_t lo, size_t hi, float sums[3]);
