@@ -287,3 +287,79 @@ CDSP_DISPATCH
 void cdsp_spectral_real_parts(const float *interleaved, size_t count, float *out) {
     real_parts_body(interleaved, count, out);
 }
+
+CDSP_INLINE void band_sums_body(const float *power, const ptrdiff_t *edges, size_t count, float *out) {
+    size_t b = 0;
+    for (; b + 4 <= count; b += 4) {
+        const float *p0 = power + edges[b], *p1 = power + edges[b + 1];
+        const float *p2 = power + edges[b + 2], *p3 = power + edges[b + 3];
+        size_t n0 = (size_t)(edges[b + 1] - edges[b]), n1 = (size_t)(edges[b + 2] - edges[b + 1]);
+        size_t n2 = (size_t)(edges[b + 3] - edges[b + 2]), n3 = (size_t)(edges[b + 4] - edges[b + 3]);
+        size_t m = n0;
+        if (n1 < m) m = n1;
+        if (n2 < m) m = n2;
+        if (n3 < m) m = n3;
+        float s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+        size_t i = 0;
+        for (; i < m; i++) {
+            s0 = s0 + p0[i];
+            s1 = s1 + p1[i];
+            s2 = s2 + p2[i];
+            s3 = s3 + p3[i];
+        }
+        for (size_t j = i; j < n0; j++) s0 = s0 + p0[j];
+        for (size_t j = i; j < n1; j++) s1 = s1 + p1[j];
+        for (size_t j = i; j < n2; j++) s2 = s2 + p2[j];
+        for (size_t j = i; j < n3; j++) s3 = s3 + p3[j];
+        out[b] = s0;
+        out[b + 1] = s1;
+        out[b + 2] = s2;
+        out[b + 3] = s3;
+    }
+    for (; b < count; b++) {
+        float s = 0;
+        for (ptrdiff_t k = edges[b]; k < edges[b + 1]; k++) s = s + power[k];
+        out[b] = s;
+    }
+}
+
+CDSP_DISPATCH
+void cdsp_spectral_band_sums(const float *power, const ptrdiff_t *edges, size_t count, float *out) {
+    band_sums_body(power, edges, count, out);
+}
+
+CDSP_INLINE uint32_t sign_changes_body(const float *x, size_t count, uint32_t previous_sign) {
+    uint32_t changes = 0;
+    uint32_t previous = previous_sign;
+    size_t i = 0;
+    if (count >= 8) {
+        // Lane j compares x[i + j] with x[i + j − 1]: the previous values are x shifted by one.
+        u8 acc = {0};
+        uint32_t first;
+        __builtin_memcpy(&first, x, sizeof first);
+        changes += (first >> 31) ^ previous;
+        i = 1;
+        for (; i + 8 <= count; i += 8) {
+            u8 a, b;
+            __builtin_memcpy(&a, x + i, sizeof a);
+            __builtin_memcpy(&b, x + i - 1, sizeof b);
+            acc = acc + ((a ^ b) >> 31);
+        }
+        for (int j = 0; j < 8; j++) changes += acc[j];
+        uint32_t last;
+        __builtin_memcpy(&last, x + i - 1, sizeof last);
+        previous = last >> 31;
+    }
+    for (; i < count; i++) {
+        uint32_t bits;
+        __builtin_memcpy(&bits, x + i, sizeof bits);
+        changes += (bits >> 31) ^ previous;
+        previous = bits >> 31;
+    }
+    return changes;
+}
+
+CDSP_DISPATCH
+uint32_t cdsp_spectral_sign_changes(const float *x, size_t count, uint32_t previous_sign) {
+    return sign_changes_body(x, count, previous_sign);
+}

@@ -259,13 +259,8 @@ public final class SpectralAnalyzer {
         let hopStart = n - hopLength
         let hopSamples = frame.baseAddress! + hopStart
         let hopEnergy = cdsp_spectral_dot(hopSamples, hopSamples, validCount)
-        var crossings: UInt32 = 0
-        var previousSign = frame[hopStart].bitPattern >> 31
-        for i in 0..<validCount {
-            let sign = hopSamples[i].bitPattern >> 31     // −0.0 counts as negative: harmless
-            crossings &+= sign ^ previousSign
-            previousSign = sign
-        }
+        // −0.0 counts as negative: harmless.
+        let crossings = cdsp_spectral_sign_changes(hopSamples, validCount, frame[hopStart].bitPattern >> 31)
         features.hopPower = hopEnergy / Float(validCount)
         features.zeroCrossingRate = validCount > 1 ? Float(crossings) / Float(validCount - 1) : 0
 
@@ -313,10 +308,9 @@ public final class SpectralAnalyzer {
         // Bands and flux.
         let bandCount = configuration.bandCount
         var flux: Float = 0
+        cdsp_spectral_band_sums(power.baseAddress!, bandBins.baseAddress!, bandCount, bandPowers.baseAddress!)
         for b in 0..<bandCount {
-            var sum: Float = 0
-            for k in bandBins[b]..<bandBins[b + 1] { sum += power[k] }
-            bandPowers[b] = sum
+            let sum = bandPowers[b]
             let level = FastLog.decibels(sum + 1e-10)
             if hasPrevious { flux += max(0, level - previousBandLevels[b]) }
             previousBandLevels[b] = level

@@ -263,6 +263,49 @@ struct SpectralKernelTests {
         }
     }
 
+    @Test("band sums: each band added in ascending order from 0")
+    func bandSums() {
+        let power = signal(count: 513, seed: 51, scale: 1e-3, edges: false).map { abs($0) }
+        // The analyzer's 20 mel bands at 16 kHz / 1024, plus uneven and empty layouts.
+        let layouts: [[Int]] = [
+            [5, 7, 9, 12, 15, 18, 21, 25, 29, 34, 40, 46, 53, 61, 70, 80, 92, 105, 120, 137, 156],
+            [0, 1, 2, 3, 100, 101, 300, 513],
+            [10, 10, 10, 11, 40, 41, 42, 43, 44],
+            [0, 513],
+            [3, 3],
+        ]
+        for edges in layouts {
+            let count = edges.count - 1
+            var out = [Float](repeating: .nan, count: count)
+            cdsp_spectral_band_sums(power, edges, count, &out)
+            for b in 0..<count {
+                var sum: Float = 0
+                for k in edges[b]..<edges[b + 1] { sum += power[k] }
+                #expect(out[b].bitPattern == sum.bitPattern, "edges \(edges) band \(b)")
+            }
+        }
+    }
+
+    @Test("sign changes", arguments: [0, 1, 2, 7, 8, 9, 16, 17, 255, 256, 257])
+    func signChanges(count: Int) {
+        for seed in [61 as UInt64, 62] {
+            var x = signal(count: count, seed: seed, scale: 1, edges: seed == 62)
+            if count > 3 { x[1] = -0.0; x[2] = 0 }
+            for previous in [0 as UInt32, 1] {
+                var expected: UInt32 = 0
+                var last = previous
+                for v in x {
+                    expected += (v.bitPattern >> 31) ^ last
+                    last = v.bitPattern >> 31
+                }
+                let got = x.withUnsafeBufferPointer {
+                    cdsp_spectral_sign_changes($0.baseAddress ?? UnsafePointer(bitPattern: 16)!, count, previous)
+                }
+                #expect(got == expected, "count \(count) seed \(seed) previous \(previous)")
+            }
+        }
+    }
+
     @Test("pitch pick: ties go to the first lag; nothing above 0 gives lag 0")
     func pitchTies() {
         // Flat-topped peaks: equal scores at consecutive local maxima.

@@ -36,6 +36,15 @@ void cdsp_spectral_mirror(const float *spectrum, size_t n, float *even);
 /// `out[i] = interleaved[2i]` for `i < count`: the real parts of a complex array.
 void cdsp_spectral_real_parts(const float *interleaved, size_t count, float *out);
 
+/// Band sums: `out[b] = Σ_{k = edges[b]}^{edges[b+1] − 1} power[k]` for `b < count`, each added
+/// from 0 in ascending `k`, one value at a time (four bands' chains interleaved for speed; each
+/// band's own order is unchanged). `edges` holds `count + 1` nondecreasing bin indices.
+void cdsp_spectral_band_sums(const float *power, const ptrdiff_t *edges, size_t count, float *out);
+
+/// Sign changes along `x[0 ..< count]`: the number of `i` whose sign bit differs from that of
+/// `x[i − 1]` (`x[−1]`'s sign bit is `previous_sign`, 0 or 1). −0 counts as negative.
+uint32_t cdsp_spectral_sign_changes(const float *x, size_t count, uint32_t previous_sign);
+
 /// For `p = power[k] + 1e-12` and `l = log2(p)` (SpectralAnalyzer's FastLog polynomial) over
 /// `k` in `lo ..< hi`: `sums[0] = Σ p`, `sums[1] = Σ l`, `sums[2] = Σ p · l`.
 void cdsp_spectral_log_sums(const float *power, size_t lo, size_t hi, float sums[3]);
