@@ -260,13 +260,15 @@ CDSP_INLINE void mirror_body(const float *spectrum, size_t n, float *even) {
         st8(even + k, __builtin_shufflevector(lo, hi, 0, 2, 4, 6, 8, 10, 12, 14));
     }
     for (; k <= half; k++) even[k] = spectrum[2 * k];
-    // even[n − k] = even[k], k = 1 … half − 1: blocks of eight read forwards, stored reversed.
+    // even[n − k] = spectrum[2k], k = 1 … half − 1: blocks of eight read forwards from the
+    // spectrum (not from `even`, whose fresh stores the shifted loads could not forward from),
+    // stored reversed.
     k = 1;
     for (; k + 8 <= half; k += 8) {
-        v8 v = ld8(even + k);
-        st8(even + n - k - 7, __builtin_shufflevector(v, v, 7, 6, 5, 4, 3, 2, 1, 0));
+        v8 lo = ld8(spectrum + 2 * k), hi = ld8(spectrum + 2 * k + 8);
+        st8(even + n - k - 7, __builtin_shufflevector(lo, hi, 14, 12, 10, 8, 6, 4, 2, 0));
     }
-    for (; k < half; k++) even[n - k] = even[k];
+    for (; k < half; k++) even[n - k] = spectrum[2 * k];
 }
 
 CDSP_DISPATCH
@@ -333,22 +335,19 @@ CDSP_INLINE uint32_t sign_changes_body(const float *x, size_t count, uint32_t pr
     uint32_t previous = previous_sign;
     size_t i = 0;
     if (count >= 8) {
-        // Lane j compares x[i + j] with x[i + j − 1]: the previous values are x shifted by one.
+        // Lane j compares x[i + j] with x[i + j − 1], the previous block's last lane shifted in
+        // (each value is loaded once, by whole blocks).
         u8 acc = {0};
-        uint32_t first;
-        __builtin_memcpy(&first, x, sizeof first);
-        changes += (first >> 31) ^ previous;
-        i = 1;
+        u8 before = {0, 0, 0, 0, 0, 0, 0, previous_sign << 31};
         for (; i + 8 <= count; i += 8) {
-            u8 a, b;
+            u8 a;
             __builtin_memcpy(&a, x + i, sizeof a);
-            __builtin_memcpy(&b, x + i - 1, sizeof b);
+            u8 b = __builtin_shufflevector(before, a, 7, 8, 9, 10, 11, 12, 13, 14);
             acc = acc + ((a ^ b) >> 31);
+            before = a;
         }
         for (int j = 0; j < 8; j++) changes += acc[j];
-        uint32_t last;
-        __builtin_memcpy(&last, x + i - 1, sizeof last);
-        previous = last >> 31;
+        previous = before[7] >> 31;
     }
     for (; i < count; i++) {
         uint32_t bits;

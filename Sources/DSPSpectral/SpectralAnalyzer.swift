@@ -83,7 +83,15 @@ public final class SpectralAnalyzer {
     public var outputDelay: Int { hopLength }
 
     private let sampleRate: Double
-    private let reframer: Reframer
+    /// The stream, `ringCapacity` samples: the frame being assembled is
+    /// `ring[frameStart ..< frameStart + windowLength]`, its first `fill` samples present. Each
+    /// frame advances `frameStart` by a hop, so consecutive frames need no copy; only when the
+    /// next frame would run past the end are its `fill` samples moved to the front (once every
+    /// `(ringCapacity − N) / hop` frames, instead of moving `N − hop` samples every frame).
+    private let ring: UnsafeMutablePointer<Float>
+    private let ringCapacity: Int
+    private var frameStart = 0
+    private var fill = 0
     private let fft: RealFFT
     /// A second transform of the same size, for the autocorrelation (see `analyze`).
     private let evenFFT: RealFFT
@@ -140,7 +148,9 @@ public final class SpectralAnalyzer {
         sampleRate = c.sampleRate
         windowLength = c.windowLength
         hopLength = c.hopLength
-        reframer = try Reframer(configuration: .init(frameLength: c.windowLength, hopLength: c.hopLength))
+        ringCapacity = 4 * c.windowLength
+        ring = .allocate(capacity: ringCapacity)
+        ring.initialize(repeating: 0, count: ringCapacity)
         fft = try RealFFT(size: c.windowLength)
         evenFFT = try RealFFT(size: c.windowLength)
         let n = c.windowLength
@@ -205,7 +215,7 @@ public final class SpectralAnalyzer {
     }
 
     deinit {
-        window.deallocate()
+        window.deallocate(); ring.deallocate()
         power.deallocate(); autocorrelation.deallocate(); windowAutocorrelation.deallocate(); octaveCost.deallocate()
         bandPowers.deallocate(); previousBandLevels.deallocate(); bandBins.deallocate()
     }
@@ -213,33 +223,46 @@ public final class SpectralAnalyzer {
     /// Fills the window's history with zeros so that frame 0's hop starts at sample 0.
     private func prime() {
         let history = windowLength - hopLength
-        guard history > 0 else { return }
-        // `windowed` is scratch here: its zeros are the history.
-        windowed.update(repeating: 0)
-        reframer.process(UnsafeBufferPointer(rebasing: windowed[..<history])) { _, _ in }
+        frameStart = 0
+        ring.update(repeating: 0, count: history)
+        fill = history
     }
 
     /// Pushes `input` and calls `body` for each frame it completes, in order. Never allocates.
     public func process(_ input: UnsafeBufferPointer<Float>, _ body: (SpectralFrame) -> Void) {
-        reframer.process(input) { frame, info in
-            analyze(frame, validCount: hopLength, body)
+        guard let source = input.baseAddress else { return }
+        var offset = 0
+        while offset < input.count {
+            let n = min(windowLength - fill, input.count - offset)
+            (ring + frameStart + fill).update(from: source + offset, count: n)
+            fill += n
+            offset += n
+            if fill == windowLength {
+                analyze(UnsafeBufferPointer(start: ring + frameStart, count: windowLength), validCount: hopLength, body)
+                frameStart += hopLength
+                fill -= hopLength
+                if frameStart + windowLength > ringCapacity {
+                    ring.update(from: ring + frameStart, count: fill)
+                    frameStart = 0
+                }
+            }
         }
     }
 
     /// Ends the stream: emits the frame of a final partial hop (zero-padded; its
     /// ``SpectralFeatures/validCount`` is the real sample count), then resets.
     public func flush(_ body: (SpectralFrame) -> Void) {
-        let history = windowLength - hopLength
-        reframer.flush { frame, info in
-            let valid = info.validCount - history
-            if valid > 0 { analyze(frame, validCount: valid, body) }
+        let valid = fill - (windowLength - hopLength)
+        if valid > 0 {
+            (ring + frameStart + fill).update(repeating: 0, count: windowLength - fill)
+            analyze(UnsafeBufferPointer(start: ring + frameStart, count: windowLength), validCount: valid, body)
         }
         reset()
     }
 
     /// Forgets the stream; the next ``process(_:_:)`` starts at frame 0.
     public func reset() {
-        reframer.reset()
+        frameStart = 0
         frameIndex = 0
         hasPrevious = false
         previousBandLevels.update(repeating: 0)
