@@ -58,7 +58,8 @@ CDSP_INLINE float lanesum8(v8 v) {
 }
 
 // FastLog.log2's constants, rounded as Swift rounds a Float literal (decimal → Float80 →
-// Float on x86-64; long double is that Float80 here).
+// Float on x86-64; long double is that Float80 here). For these constants every route —
+// direct, through Double, through Float80 — gives the same float, so other platforms agree.
 #define FL_C5 ((float)0.043428908L)
 #define FL_C4 ((float)0.18772264L)
 #define FL_C3 ((float)0.40872174L)
