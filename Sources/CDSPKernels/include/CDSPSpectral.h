@@ -58,6 +58,16 @@ size_t cdsp_spectral_pitch_pick(
     const float *ac, const float *window_ac, const float *octave_cost, size_t min_lag, size_t max_lag,
     float inverse_r0, float *best_rho);
 
+// MARK: - DSPDetection.CompiledModel (the small networks' first layer)
+
+/// First-layer pre-activations of `rows` rows over `n` inputs `x`, eight rows per vector:
+/// `pre[j] = bias[j] + ((s0 + s1) + (s2 + s3))` where `s_r` adds `w[j][i] · x[i]` from 0 for
+/// `i ≡ r (mod 4)`, `i < 4⌊n/4⌋`, ascending, and the tail `i ≥ 4⌊n/4⌋` continues `s0` — the
+/// Swift row loop's order, bit for bit. Weights are stored by groups of eight rows, transposed:
+/// `wt[(g·n + i)·8 + l] = w[8g + l][i]`, and `bias` holds `8⌈rows/8⌉` values (rows past `rows`
+/// zero-padded; only `pre[0 ..< rows]` is written).
+void cdsp_model_rows(const float *wt, const float *bias, const float *x, size_t n, size_t rows, float *pre);
+
 #ifdef __cplusplus
 }
 #endif
