@@ -44,7 +44,7 @@ let implementation: [Target] = [
         dependencies: ["CDSPKernels", .product(name: "RealModule", package: "swift-numerics")]
     ),
     // Real FFT over FFTW, windows.
-    .target(name: "DSPSpectral", dependencies: ["DSPCore", "CFFTW"]),
+    .target(name: "DSPSpectral", dependencies: ["DSPCore", "CDSPKernels", "CFFTW"]),
     // Voice activity, music and multiple-speaker detection (spectral, so over FFTW).
     .target(name: "DSPDetection", dependencies: ["DSPCore", "DSPSpectral"]),
     // Meters and the environment analyzer (no FFTW).

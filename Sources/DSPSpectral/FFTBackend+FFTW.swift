@@ -13,16 +13,20 @@ let fftwPlannerLock = Mutex<Void>(())
 /// ``FFTBackend`` over FFTW 3 single precision (`libfftw3f`).
 ///
 /// `init` allocates SIMD-aligned buffers (`fftwf_alloc_real`, `fftwf_alloc_complex`) and builds
-/// a forward plan (`fftwf_plan_dft_r2c_1d`) and an inverse plan (`fftwf_plan_dft_c2r_1d`) on them
-/// with `FFTW_ESTIMATE`, which picks an algorithm by heuristics instead of timing trials, so plans
-/// — and results — are the same on every run. Transforms copy into those buffers, call
-/// `fftwf_execute` and copy out (splitting FFTW's interleaved complex layout into real and
-/// imaginary parts); the copies are O(n) next to the O(n log n) transform.
+/// a forward plan (`fftwf_plan_dft_r2c_1d`, time domain → spectrum) and an inverse plan
+/// (`fftwf_plan_dft_c2r_1d`, spectrum → a second time-domain buffer, so an inverse leaves the
+/// forward input intact) with `FFTW_ESTIMATE`, which picks an algorithm by heuristics instead of
+/// timing trials, so plans — and results — are the same on every run. Both plans are
+/// out-of-place on aligned buffers. The split-complex transforms copy into those buffers, call
+/// `fftwf_execute` and copy out; ``executeForward()``/``executeInverse()`` work on the buffers
+/// in place, with no copies (FFTW's own interleaved layout).
 final class FFTWBackend: FFTBackend {
     let size: Int
     private let bins: Int
-    /// `size` reals, aligned; input of the forward plan, output of the inverse plan.
+    /// `size` reals, aligned; input of the forward plan.
     private let timeDomain: UnsafeMutablePointer<Float>
+    /// `size` reals, aligned; output of the inverse plan.
+    private let inverseTimeDomain: UnsafeMutablePointer<Float>
     /// `size/2 + 1` complex values allocated as `fftwf_complex`, as FFTW sees them.
     private let frequencyDomain: UnsafeMutablePointer<fftwf_complex>
     /// The same memory as `frequencyDomain`, bound as `2·(size/2 + 1)` interleaved floats.
@@ -32,6 +36,7 @@ final class FFTWBackend: FFTBackend {
 
     private struct Resources {
         var timeDomain: UnsafeMutablePointer<Float>
+        var inverseTimeDomain: UnsafeMutablePointer<Float>
         var frequencyDomain: UnsafeMutablePointer<fftwf_complex>
         var forwardPlan: OpaquePointer
         var inversePlan: OpaquePointer
@@ -41,22 +46,28 @@ final class FFTWBackend: FFTBackend {
         let bins = size / 2 + 1
         let resources: Resources? = fftwPlannerLock.withLock { _ in
             guard let timeDomain = fftwf_alloc_real(size) else { return nil }
+            guard let inverseTimeDomain = fftwf_alloc_real(size) else {
+                fftwf_free(timeDomain)
+                return nil
+            }
             guard let frequencyDomain = fftwf_alloc_complex(bins) else {
+                fftwf_free(inverseTimeDomain)
                 fftwf_free(timeDomain)
                 return nil
             }
             let flags = UInt32(FFTW_ESTIMATE)
             let forwardPlan = fftwf_plan_dft_r2c_1d(Int32(size), timeDomain, frequencyDomain, flags)
-            let inversePlan = fftwf_plan_dft_c2r_1d(Int32(size), frequencyDomain, timeDomain, flags)
+            let inversePlan = fftwf_plan_dft_c2r_1d(Int32(size), frequencyDomain, inverseTimeDomain, flags)
             guard let forwardPlan, let inversePlan else {
                 if let forwardPlan { fftwf_destroy_plan(forwardPlan) }
                 if let inversePlan { fftwf_destroy_plan(inversePlan) }
                 fftwf_free(frequencyDomain)
+                fftwf_free(inverseTimeDomain)
                 fftwf_free(timeDomain)
                 return nil
             }
             return Resources(
-                timeDomain: timeDomain, frequencyDomain: frequencyDomain,
+                timeDomain: timeDomain, inverseTimeDomain: inverseTimeDomain, frequencyDomain: frequencyDomain,
                 forwardPlan: forwardPlan, inversePlan: inversePlan)
         }
         guard let resources else {
@@ -65,23 +76,26 @@ final class FFTWBackend: FFTBackend {
         self.size = size
         self.bins = bins
         self.timeDomain = resources.timeDomain
+        self.inverseTimeDomain = resources.inverseTimeDomain
         self.frequencyDomain = resources.frequencyDomain
         self.interleaved = UnsafeMutableRawPointer(resources.frequencyDomain)
             .bindMemory(to: Float.self, capacity: 2 * bins)
         self.forwardPlan = resources.forwardPlan
         self.inversePlan = resources.inversePlan
         timeDomain.initialize(repeating: 0, count: size)
+        inverseTimeDomain.initialize(repeating: 0, count: size)
         interleaved.initialize(repeating: 0, count: 2 * bins)
     }
 
     deinit {
         let resources = Resources(
-            timeDomain: timeDomain, frequencyDomain: frequencyDomain,
+            timeDomain: timeDomain, inverseTimeDomain: inverseTimeDomain, frequencyDomain: frequencyDomain,
             forwardPlan: forwardPlan, inversePlan: inversePlan)
         fftwPlannerLock.withLock { _ in
             fftwf_destroy_plan(resources.forwardPlan)
             fftwf_destroy_plan(resources.inversePlan)
             fftwf_free(resources.frequencyDomain)
+            fftwf_free(resources.inverseTimeDomain)
             fftwf_free(resources.timeDomain)
         }
     }
@@ -113,6 +127,21 @@ final class FFTWBackend: FFTBackend {
         interleaved[1] = 0
         interleaved[2 * (bins - 1) + 1] = 0
         fftwf_execute(inversePlan)
-        output.baseAddress!.update(from: timeDomain, count: size)
+        output.baseAddress!.update(from: inverseTimeDomain, count: size)
+    }
+
+    var forwardInput: UnsafeMutablePointer<Float> { timeDomain }
+    var interleavedSpectrum: UnsafeMutablePointer<Float> { interleaved }
+    var inverseOutput: UnsafeMutablePointer<Float> { inverseTimeDomain }
+
+    func executeForward() {
+        fftwf_execute(forwardPlan)
+    }
+
+    func executeInverse() {
+        // As in `inverse`: DC and Nyquist have no imaginary part.
+        interleaved[1] = 0
+        interleaved[2 * (bins - 1) + 1] = 0
+        fftwf_execute(inversePlan)
     }
 }

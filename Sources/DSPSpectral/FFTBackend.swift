@@ -32,6 +32,21 @@ protocol FFTBackend: AnyObject {
         real: UnsafeBufferPointer<Float>,
         imaginary: UnsafeBufferPointer<Float>,
         into output: UnsafeMutableBufferPointer<Float>)
+
+    /// The backend's own input buffer for ``executeForward()``: `size` floats. The split
+    /// ``forward(_:real:imaginary:)`` overwrites it.
+    var forwardInput: UnsafeMutablePointer<Float> { get }
+    /// The backend's own spectrum buffer, `2·(size/2 + 1)` floats, interleaved (real, imaginary)
+    /// per bin: the output of ``executeForward()`` and the input of ``executeInverse()``.
+    var interleavedSpectrum: UnsafeMutablePointer<Float> { get }
+    /// The backend's own output buffer for ``executeInverse()``: `size` floats.
+    var inverseOutput: UnsafeMutablePointer<Float> { get }
+
+    /// Forward transform of ``forwardInput`` into ``interleavedSpectrum``; the input is kept.
+    func executeForward()
+    /// Inverse transform of ``interleavedSpectrum`` into ``inverseOutput``. The imaginary parts
+    /// of bins 0 and `size/2` are ignored; the spectrum may be overwritten.
+    func executeInverse()
 }
 
 /// The backend ``RealFFT`` uses on this platform.

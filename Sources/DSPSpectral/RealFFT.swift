@@ -94,6 +94,42 @@ public final class RealFFT {
         backend.inverse(real: real, imaginary: imaginary, into: output)
     }
 
+    // MARK: In-place transforms on the backend's buffers
+
+    /// The transform's own input buffer, ``size`` floats, for ``executeForward()``: write the
+    /// signal here directly and save a copy. ``forward(_:real:imaginary:)`` overwrites it.
+    public var forwardInput: UnsafeMutableBufferPointer<Float> {
+        UnsafeMutableBufferPointer(start: backend.forwardInput, count: size)
+    }
+
+    /// The transform's own spectrum buffer: ``binCount`` complex bins interleaved,
+    /// `[Re X[0], Im X[0], Re X[1], Im X[1], …]` (`2·binCount` floats). ``executeForward()``
+    /// writes it; ``executeInverse()`` reads it (and may overwrite it); the split
+    /// ``inverse(real:imaginary:into:)`` overwrites it.
+    public var interleavedSpectrum: UnsafeMutableBufferPointer<Float> {
+        UnsafeMutableBufferPointer(start: backend.interleavedSpectrum, count: 2 * binCount)
+    }
+
+    /// The transform's own output buffer for ``executeInverse()``, ``size`` floats.
+    public var inverseOutput: UnsafeBufferPointer<Float> {
+        UnsafeBufferPointer(start: backend.inverseOutput, count: size)
+    }
+
+    /// The forward transform of ``forwardInput`` into ``interleavedSpectrum`` — the same
+    /// `X[k] = Σ x[t]·e^{−2πi·k·t/N}`, bit for bit, as ``forward(_:real:imaginary:)``, without its
+    /// copies. ``forwardInput`` is left intact. Does not allocate.
+    public func executeForward() {
+        backend.executeForward()
+    }
+
+    /// The unnormalised inverse transform of ``interleavedSpectrum`` into ``inverseOutput`` — the
+    /// same values, bit for bit, as ``inverse(real:imaginary:into:)``, without its copies. The
+    /// imaginary parts of bins 0 and `size/2` are ignored; the spectrum buffer may be overwritten;
+    /// ``forwardInput`` is left intact. Does not allocate.
+    public func executeInverse() {
+        backend.executeInverse()
+    }
+
     /// The power spectrum `P[k] = |X[k]|² = Re(X[k])² + Im(X[k])²` of `input`, for the
     /// ``binCount`` bins, from the unnormalised forward transform.
     ///

@@ -1,3 +1,4 @@
+import CDSPKernels
 import DSPCore
 
 #if canImport(Glibc)
@@ -18,7 +19,11 @@ import Darwin
 /// how the input is chunked. At end of stream ``flush(_:)`` emits the frame for a final
 /// partial hop, so every input sample belongs to exactly one frame's hop.
 ///
-/// Everything is allocated in `init`; ``process(_:_:)`` does not allocate or lock.
+/// Everything is allocated in `init`; ``process(_:_:)`` does not allocate or lock. The per-frame
+/// loops run in dispatched C kernels (`CDSPKernels`, AVX2 where the CPU has it) that perform
+/// the same floating-point operations in the same order as plain Swift would, so features are
+/// identical on every CPU; the window is written straight into the FFT's own buffer and the
+/// spectrum read in its interleaved layout, with no copies.
 ///
 /// ```swift
 /// let analyzer = try SpectralAnalyzer()                       // 16 kHz: 64 ms every 16 ms
@@ -78,15 +83,27 @@ public final class SpectralAnalyzer {
     public var outputDelay: Int { hopLength }
 
     private let sampleRate: Double
-    private let reframer: Reframer
+    /// The stream, `ringCapacity` samples: the frame being assembled is
+    /// `ring[frameStart ..< frameStart + windowLength]`, its first `fill` samples present. Each
+    /// frame advances `frameStart` by a hop, so consecutive frames need no copy; only when the
+    /// next frame would run past the end are its `fill` samples moved to the front (once every
+    /// `(ringCapacity − N) / hop` frames, instead of moving `N − hop` samples every frame).
+    private let ring: UnsafeMutablePointer<Float>
+    private let ringCapacity: Int
+    private var frameStart = 0
+    private var fill = 0
     private let fft: RealFFT
+    /// A second transform of the same size, for the autocorrelation (see `analyze`).
+    private let evenFFT: RealFFT
     private let window: UnsafeMutableBufferPointer<Float>
     private let windowSum: Float
     private let powerScale: Float
+    /// The windowed frame: ``RealFFT/forwardInput`` (owned by `fft`, which keeps it intact).
     private let windowed: UnsafeMutableBufferPointer<Float>
-    private let real: UnsafeMutableBufferPointer<Float>
-    private let imaginary: UnsafeMutableBufferPointer<Float>
+    /// ``RealFFT/interleavedSpectrum``: `Y[k]`, then `|Y[k]|²` for the autocorrelation.
+    private let spectrum: UnsafeMutablePointer<Float>
     private let power: UnsafeMutableBufferPointer<Float>
+    /// The autocorrelation for lags 0 … max lag + 1.
     private let autocorrelation: UnsafeMutableBufferPointer<Float>
     /// `r_w(τ)/r_w(0)` of the window, for τ up to the longest lag.
     private let windowAutocorrelation: UnsafeMutableBufferPointer<Float>
@@ -131,8 +148,11 @@ public final class SpectralAnalyzer {
         sampleRate = c.sampleRate
         windowLength = c.windowLength
         hopLength = c.hopLength
-        reframer = try Reframer(configuration: .init(frameLength: c.windowLength, hopLength: c.hopLength))
+        ringCapacity = 4 * c.windowLength
+        ring = .allocate(capacity: ringCapacity)
+        ring.initialize(repeating: 0, count: ringCapacity)
         fft = try RealFFT(size: c.windowLength)
+        evenFFT = try RealFFT(size: c.windowLength)
         let n = c.windowLength
         let bins = n / 2 + 1
         let binHz = c.sampleRate / Double(n)
@@ -147,15 +167,14 @@ public final class SpectralAnalyzer {
         }
         windowSum = Float(sum)
         powerScale = Float(1 / (Double(n) * sumSquares))
-        windowed = .allocate(capacity: n); windowed.initialize(repeating: 0)
-        real = .allocate(capacity: bins); real.initialize(repeating: 0)
-        imaginary = .allocate(capacity: bins); imaginary.initialize(repeating: 0)
+        windowed = fft.forwardInput
+        spectrum = fft.interleavedSpectrum.baseAddress!
         power = .allocate(capacity: bins); power.initialize(repeating: 0)
-        autocorrelation = .allocate(capacity: n); autocorrelation.initialize(repeating: 0)
 
         let minLag = max(2, Int((c.sampleRate / c.pitchRangeHz.upperBound).rounded(.down)))
         let maxLag = min(n / 2 - 1, Int((c.sampleRate / c.pitchRangeHz.lowerBound).rounded(.up)))
         lagRange = minLag...maxLag
+        autocorrelation = .allocate(capacity: maxLag + 2); autocorrelation.initialize(repeating: 0)
         windowAutocorrelation = .allocate(capacity: maxLag + 2)
         octaveCost = .allocate(capacity: maxLag + 2)
         for lag in 0...(maxLag + 1) {
@@ -196,7 +215,7 @@ public final class SpectralAnalyzer {
     }
 
     deinit {
-        window.deallocate(); windowed.deallocate(); real.deallocate(); imaginary.deallocate()
+        window.deallocate(); ring.deallocate()
         power.deallocate(); autocorrelation.deallocate(); windowAutocorrelation.deallocate(); octaveCost.deallocate()
         bandPowers.deallocate(); previousBandLevels.deallocate(); bandBins.deallocate()
     }
@@ -204,33 +223,46 @@ public final class SpectralAnalyzer {
     /// Fills the window's history with zeros so that frame 0's hop starts at sample 0.
     private func prime() {
         let history = windowLength - hopLength
-        guard history > 0 else { return }
-        // `windowed` is scratch here: its zeros are the history.
-        windowed.update(repeating: 0)
-        reframer.process(UnsafeBufferPointer(rebasing: windowed[..<history])) { _, _ in }
+        frameStart = 0
+        ring.update(repeating: 0, count: history)
+        fill = history
     }
 
     /// Pushes `input` and calls `body` for each frame it completes, in order. Never allocates.
     public func process(_ input: UnsafeBufferPointer<Float>, _ body: (SpectralFrame) -> Void) {
-        reframer.process(input) { frame, info in
-            analyze(frame, validCount: hopLength, body)
+        guard let source = input.baseAddress else { return }
+        var offset = 0
+        while offset < input.count {
+            let n = min(windowLength - fill, input.count - offset)
+            (ring + frameStart + fill).update(from: source + offset, count: n)
+            fill += n
+            offset += n
+            if fill == windowLength {
+                analyze(UnsafeBufferPointer(start: ring + frameStart, count: windowLength), validCount: hopLength, body)
+                frameStart += hopLength
+                fill -= hopLength
+                if frameStart + windowLength > ringCapacity {
+                    ring.update(from: ring + frameStart, count: fill)
+                    frameStart = 0
+                }
+            }
         }
     }
 
     /// Ends the stream: emits the frame of a final partial hop (zero-padded; its
     /// ``SpectralFeatures/validCount`` is the real sample count), then resets.
     public func flush(_ body: (SpectralFrame) -> Void) {
-        let history = windowLength - hopLength
-        reframer.flush { frame, info in
-            let valid = info.validCount - history
-            if valid > 0 { analyze(frame, validCount: valid, body) }
+        let valid = fill - (windowLength - hopLength)
+        if valid > 0 {
+            (ring + frameStart + fill).update(repeating: 0, count: windowLength - fill)
+            analyze(UnsafeBufferPointer(start: ring + frameStart, count: windowLength), validCount: valid, body)
         }
         reset()
     }
 
     /// Forgets the stream; the next ``process(_:_:)`` starts at frame 0.
     public func reset() {
-        reframer.reset()
+        frameStart = 0
         frameIndex = 0
         hasPrevious = false
         previousBandLevels.update(repeating: 0)
@@ -249,19 +281,14 @@ public final class SpectralAnalyzer {
         // Hop energy and zero crossings, over the hop's real samples.
         let hopStart = n - hopLength
         let hopSamples = frame.baseAddress! + hopStart
-        let hopEnergy = VectorKernels.dot(hopSamples, hopSamples, count: validCount)
-        var crossings: UInt32 = 0
-        var previousSign = frame[hopStart].bitPattern >> 31
-        for i in 0..<validCount {
-            let sign = hopSamples[i].bitPattern >> 31     // −0.0 counts as negative: harmless
-            crossings &+= sign ^ previousSign
-            previousSign = sign
-        }
+        let hopEnergy = cdsp_spectral_dot(hopSamples, hopSamples, validCount)
+        // −0.0 counts as negative: harmless.
+        let crossings = cdsp_spectral_sign_changes(hopSamples, validCount, frame[hopStart].bitPattern >> 31)
         features.hopPower = hopEnergy / Float(validCount)
         features.zeroCrossingRate = validCount > 1 ? Float(crossings) / Float(validCount - 1) : 0
 
         // Window with the (window-weighted) mean removed.
-        let mean = VectorKernels.dot(frame.baseAddress!, window.baseAddress!, count: n) / windowSum
+        let mean = cdsp_spectral_dot(frame.baseAddress!, window.baseAddress!, n) / windowSum
         guard mean.isFinite, hopEnergy.isFinite else {
             // A NaN or ±Inf in the window: report the frame as non-finite with zero features,
             // and leave the flux history alone (it resumes once the window is clean again).
@@ -279,40 +306,20 @@ public final class SpectralAnalyzer {
                 binWidthHz: Float(sampleRate) / Float(n)))
             return
         }
-        for i in 0..<n { windowed[i] = (frame[i] - mean) * window[i] }
+        cdsp_spectral_window(frame.baseAddress!, window.baseAddress!, mean, n, windowed.baseAddress!)
 
-        fft.forward(UnsafeBufferPointer(windowed), real: real, imaginary: imaginary)
+        fft.executeForward()
         let binHz = Float(sampleRate) / Float(n)
-        let interiorScale = 2 * powerScale
-        var totals = SIMD8<Float>()
-        var moments = SIMD8<Float>()
-        var index = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7)
-        let re = real.baseAddress!, im = imaginary.baseAddress!, pw = power.baseAddress!
-        var k = 0
-        while k + 8 <= bins {
-            let r = VectorKernels.load(re, k), i = VectorKernels.load(im, k)
-            let magnitude = r * r + i * i
-            VectorKernels.store(magnitude, re, k)     // |Y|², for the autocorrelation below
-            VectorKernels.store(SIMD8(), im, k)
-            let p = magnitude * interiorScale
-            VectorKernels.store(p, pw, k)
-            totals += p
-            moments += p * index
-            index += 8
-            k += 8
+        // P[k] = |Y[k]|² · 2·scale (eight lanes, then the tail), with Σ P and Σ k·P; the
+        // spectrum buffer keeps |Y|² (imaginary parts 0) for the autocorrelation below.
+        var sums: (Float, Float) = (0, 0)
+        withUnsafeMutablePointer(to: &sums) {
+            $0.withMemoryRebound(to: Float.self, capacity: 2) {
+                cdsp_spectral_power(spectrum, bins, 2 * powerScale, power.baseAddress!, $0)
+            }
         }
-        var total = totals.sum()
-        var weightedFrequency = moments.sum()
-        while k < bins {
-            let magnitude = re[k] * re[k] + im[k] * im[k]
-            re[k] = magnitude
-            im[k] = 0
-            let p = magnitude * interiorScale
-            pw[k] = p
-            total += p
-            weightedFrequency += p * Float(k)
-            k += 1
-        }
+        var total = sums.0
+        var weightedFrequency = sums.1
         // Bins 0 and N/2 have no mirror image: half the interior scale.
         power[0] *= 0.5
         power[bins - 1] *= 0.5
@@ -324,10 +331,9 @@ public final class SpectralAnalyzer {
         // Bands and flux.
         let bandCount = configuration.bandCount
         var flux: Float = 0
+        cdsp_spectral_band_sums(power.baseAddress!, bandBins.baseAddress!, bandCount, bandPowers.baseAddress!)
         for b in 0..<bandCount {
-            var sum: Float = 0
-            for k in bandBins[b]..<bandBins[b + 1] { sum += power[k] }
-            bandPowers[b] = sum
+            let sum = bandPowers[b]
             let level = FastLog.decibels(sum + 1e-10)
             if hasPrevious { flux += max(0, level - previousBandLevels[b]) }
             previousBandLevels[b] = level
@@ -347,25 +353,13 @@ public final class SpectralAnalyzer {
             features.rolloffHz = Float(rolloffBin) * binHz
 
             // Flatness and entropy from one pass of log2 over the analysis band.
-            var sums = SIMD8<Float>(), logs = SIMD8<Float>(), weightedLogs = SIMD8<Float>()
-            var k = analysisBins.lowerBound
-            while k + 8 <= analysisBins.upperBound {
-                let p = VectorKernels.load(pw, k) + 1e-12
-                let l = FastLog.log2(p)
-                sums += p
-                logs += l
-                weightedLogs += p * l
-                k += 8
+            var logSums: (Float, Float, Float) = (0, 0, 0)
+            withUnsafeMutablePointer(to: &logSums) {
+                $0.withMemoryRebound(to: Float.self, capacity: 3) {
+                    cdsp_spectral_log_sums(power.baseAddress!, analysisBins.lowerBound, analysisBins.upperBound, $0)
+                }
             }
-            var bandSum = sums.sum(), logSum = logs.sum(), weightedLogSum = weightedLogs.sum()
-            while k < analysisBins.upperBound {
-                let p = power[k] + 1e-12
-                let l = FastLog.log2(p)
-                bandSum += p
-                logSum += l
-                weightedLogSum += p * l
-                k += 1
-            }
+            let (bandSum, logSum, weightedLogSum) = logSums
             let count = Float(analysisBins.count)
             let meanLog = logSum / count
             let logMean = FastLog.log2(bandSum / count)
@@ -373,26 +367,21 @@ public final class SpectralAnalyzer {
             let entropyBits = FastLog.log2(bandSum) - weightedLogSum / bandSum
             features.entropy = min(1, max(0, entropyBits / FastLog.log2(count)))
 
-            // Autocorrelation = inverse FFT of |Y|² (circular; the window's tails make the wrap
-            // negligible over the pitch lags), normalised and corrected for the window.
-            fft.inverse(real: UnsafeBufferPointer(real), imaginary: UnsafeBufferPointer(imaginary), into: autocorrelation)
+            // Autocorrelation = inverse DFT of |Y|² (circular; the window's tails make the wrap
+            // negligible over the pitch lags), normalised and corrected for the window. |Y|² is
+            // real and even, so its inverse DFT is the forward DFT of the mirrored N-point
+            // sequence (all real): a second real-to-complex FFT, cheaper than FFTW's c2r.
+            cdsp_spectral_mirror(spectrum, n, evenFFT.forwardInput.baseAddress!)
+            evenFFT.executeForward()
+            cdsp_spectral_real_parts(evenFFT.interleavedSpectrum.baseAddress!, lagRange.upperBound + 2, autocorrelation.baseAddress!)
             let r0 = autocorrelation[0]
             if r0 > 0 {
-                var bestLag = 0
-                var bestScore: Float = 0
+                // Boersma's octave cost (0.01 per octave) favours the shortest period: the first
+                // local maximum with the best rho − cost above 0.
                 var bestRho: Float = 0
-                let inverseR0 = 1 / r0
-                for lag in lagRange {
-                    let rho = autocorrelation[lag] * inverseR0 / windowAutocorrelation[lag]
-                    // Boersma's octave cost (0.01 per octave) favours the shortest period.
-                    let score = rho - octaveCost[lag]
-                    if score > bestScore, autocorrelation[lag] >= autocorrelation[lag - 1],
-                       autocorrelation[lag] >= autocorrelation[lag + 1] {
-                        bestScore = score
-                        bestLag = lag
-                        bestRho = rho
-                    }
-                }
+                let bestLag = cdsp_spectral_pitch_pick(
+                    autocorrelation.baseAddress!, windowAutocorrelation.baseAddress!, octaveCost.baseAddress!,
+                    lagRange.lowerBound, lagRange.upperBound, 1 / r0, &bestRho)
                 if bestLag > 0 {
                     features.harmonicity = min(1, bestRho)
                     let left = autocorrelation[bestLag - 1], centre = autocorrelation[bestLag], right = autocorrelation[bestLag + 1]

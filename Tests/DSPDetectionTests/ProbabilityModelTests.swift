@@ -52,6 +52,41 @@ import Testing
         #expect(worst < 1e-4, "\(name): worst difference \(worst)")
     }
 
+    /// A model of the given shape with seeded weights (for shapes the defaults do not have).
+    static func model(inputs: Int, hidden: Int, seed: UInt64) -> ProbabilityModel {
+        var g = SplitMix(seed: seed)
+        func values(_ count: Int, _ range: ClosedRange<Float>) -> [Float] { (0..<count).map { _ in Float.random(in: range, using: &g) } }
+        return ProbabilityModel(
+            inputCount: inputs, inputMean: values(inputs, -2...2), inputScale: values(inputs, 0.1...3),
+            hiddenWeights: values(hidden * inputs, -2...2), hiddenBias: values(hidden, -1...1),
+            outputWeights: values(hidden == 0 ? inputs : hidden, -2...2), outputBias: 0.3)
+    }
+
+    @Test("the C first layer equals the Swift row loop bit for bit",
+          arguments: [("music", DefaultModels.music), ("speech", DefaultModels.speech),
+                      ("multiSpeaker", DefaultModels.multiSpeaker), ("standaloneSpeech", DefaultModels.standaloneSpeech),
+                      ("5 inputs x 3 hidden", Self.model(inputs: 5, hidden: 3, seed: 1)),
+                      ("3 inputs x 17 hidden", Self.model(inputs: 3, hidden: 17, seed: 2)),
+                      ("7 inputs, no hidden layer", Self.model(inputs: 7, hidden: 0, seed: 3)),
+                      ("1 input x 8 hidden", Self.model(inputs: 1, hidden: 8, seed: 4))])
+    func firstLayerMatchesTheSwiftOrder(_ name: String, _ model: ProbabilityModel) {
+        #expect(model.isValid)
+        let compiled = CompiledModel(model)
+        var generator = SplitMix(seed: 7)
+        let edges: [Float] = [0, -0.0, 1e30, -1e30, .leastNonzeroMagnitude, .infinity, .nan]
+        for trial in 0..<300 {
+            var x = (0..<CueLane.count).map { _ in Float.random(in: -40...40, using: &generator) }
+            if trial >= 250 { x[trial % CueLane.count] = edges[trial % edges.count] }
+            _ = x.withUnsafeBufferPointer { compiled.probability($0.baseAddress!) }
+            let pre = compiled.lastPreActivations
+            for j in 0..<pre.count {
+                let reference = compiled.referencePreActivation(j)
+                #expect(pre[j].bitPattern == reference.bitPattern || (pre[j].isNaN && reference.isNaN),
+                        "\(name) trial \(trial) row \(j): C \(pre[j]) Swift \(reference)")
+            }
+        }
+    }
+
     @Test func nonFiniteInputGivesZero() {
         let compiled = CompiledModel(DefaultModels.speech)
         var x = DefaultModels.multiSpeaker.inputMean

@@ -69,3 +69,4 @@ void cdsp_halfband(
 #ifdef __cplusplus
 }
 #endif
+#include "CDSPSpectral.h"

@@ -1,3 +1,4 @@
+import CDSPKernels
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -77,9 +78,16 @@ public struct ProbabilityModel: Equatable, Sendable {
 final class CompiledModel {
     let inputCount: Int
     let hiddenCount: Int
-    /// `hiddenCount × inputCount` (or `1 × inputCount` without a hidden layer).
+    /// The first layer's rows (`hiddenCount`, or 1 without a hidden layer).
+    private let rows: Int
+    /// The `rows × inputCount` weights by groups of eight rows, transposed for
+    /// `cdsp_model_rows`: `[(g·inputCount + i)·8 + l]` is row `8g + l`, input `i` (zero past
+    /// the last row).
     private let weights: UnsafeMutableBufferPointer<Float>
+    /// The rows' biases, zero-padded to a multiple of eight.
     private let biases: UnsafeMutableBufferPointer<Float>
+    /// The rows' pre-activations for the current input.
+    private let preActivations: UnsafeMutableBufferPointer<Float>
     private let output: UnsafeMutableBufferPointer<Float>
     private let outputBias: Float
     /// The lane each input reads.
@@ -95,8 +103,14 @@ final class CompiledModel {
         inputs = .allocate(capacity: model.inputCount)
         inputs.initialize(repeating: 0)
         let rows = max(1, hiddenCount)
-        weights = .allocate(capacity: rows * inputCount)
-        biases = .allocate(capacity: rows)
+        self.rows = rows
+        let padded = (rows + 7) / 8 * 8
+        weights = .allocate(capacity: padded * inputCount)
+        weights.initialize(repeating: 0)
+        biases = .allocate(capacity: padded)
+        biases.initialize(repeating: 0)
+        preActivations = .allocate(capacity: padded)
+        preActivations.initialize(repeating: 0)
         output = .allocate(capacity: max(1, hiddenCount))
         let rowWeights = hiddenCount == 0 ? model.outputWeights : model.hiddenWeights
         let rowBiases = hiddenCount == 0 ? [model.outputBias] : model.hiddenBias
@@ -104,7 +118,7 @@ final class CompiledModel {
             var bias = rowBiases[r]
             for i in 0..<inputCount {
                 let w = rowWeights[r * inputCount + i] / model.inputScale[i]
-                weights[r * inputCount + i] = w
+                weights[((r / 8) * inputCount + i) * 8 + r % 8] = w
                 bias -= w * model.inputMean[i]
             }
             biases[r] = bias
@@ -116,6 +130,7 @@ final class CompiledModel {
     deinit {
         weights.deallocate()
         biases.deallocate()
+        preActivations.deallocate()
         output.deallocate()
         lanes.deallocate()
         inputs.deallocate()
@@ -125,11 +140,13 @@ final class CompiledModel {
     /// inputs give 0.
     func probability(_ x: UnsafePointer<Float>) -> Float {
         for i in 0..<inputCount { inputs[i] = x[lanes[i]] }
+        cdsp_model_rows(
+            weights.baseAddress!, biases.baseAddress!, inputs.baseAddress!, inputCount, rows, preActivations.baseAddress!)
         var z = outputBias
         if hiddenCount == 0 {
-            z += dot(0)
+            z += preActivations[0]
         } else {
-            for j in 0..<hiddenCount { z += output[j] * Self.tanh(dot(j)) }
+            for j in 0..<hiddenCount { z += output[j] * Self.tanh(preActivations[j]) }
         }
         guard z.isFinite else { return 0 }
         return 1 / (1 + expf(-max(-30, min(30, z))))
@@ -144,26 +161,30 @@ final class CompiledModel {
         return x.isNaN ? x : (e - 1) / (e + 1)
     }
 
-    /// Bias plus the row's weights times the gathered inputs, in four interleaved partial
-    /// sums (independent chains the CPU overlaps; the order is fixed, so results are
-    /// deterministic).
-    @inline(__always)
-    private func dot(_ row: Int) -> Float {
-        let w = weights.baseAddress! + row * inputCount
+    /// Bias plus row `row`'s weights times the gathered inputs, as `cdsp_model_rows` computes it
+    /// eight rows at a time (dispatched C, AVX2 where available): four interleaved partial sums
+    /// (`i ≡ 0, 1, 2, 3 mod 4`, the tail on the first), then `bias + ((s0 + s1) + (s2 + s3))`.
+    /// The order is fixed, so results are deterministic and the same on every CPU. Kept in Swift
+    /// as the reference the tests hold the kernel to.
+    func referencePreActivation(_ row: Int) -> Float {
         let x = inputs.baseAddress!
+        func w(_ i: Int) -> Float { weights[((row / 8) * inputCount + i) * 8 + row % 8] }
         var s0: Float = 0, s1: Float = 0, s2: Float = 0, s3: Float = 0
         var i = 0
         while i + 4 <= inputCount {
-            s0 += w[i] * x[i]
-            s1 += w[i + 1] * x[i + 1]
-            s2 += w[i + 2] * x[i + 2]
-            s3 += w[i + 3] * x[i + 3]
+            s0 += w(i) * x[i]
+            s1 += w(i + 1) * x[i + 1]
+            s2 += w(i + 2) * x[i + 2]
+            s3 += w(i + 3) * x[i + 3]
             i += 4
         }
         while i < inputCount {
-            s0 += w[i] * x[i]
+            s0 += w(i) * x[i]
             i += 1
         }
         return biases[row] + ((s0 + s1) + (s2 + s3))
     }
+
+    /// The pre-activations of the last ``probability(_:)`` call, `rows` values (for tests).
+    var lastPreActivations: [Float] { Array(preActivations[0..<rows]) }
 }

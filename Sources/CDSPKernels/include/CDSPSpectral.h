@@ -1,0 +1,73 @@
+// Dispatched C kernels for DSPSpectral.SpectralAnalyzer's per-frame loops (Spectral.c).
+//
+// Bit-for-bit contract: every kernel performs exactly the floating-point operations of the
+// Swift loops it replaced, in the same order — eight lanes (Swift `SIMD8<Float>`) accumulated
+// over blocks of eight, the lanes then summed sequentially from lane 0 (as `SIMD8.sum()`
+// does), the tail added one value at a time — and with floating-point contraction off (no
+// fused multiply-add on any clone). So the AVX-512F, AVX2+FMA and SSE2 clones, and the Swift
+// code before them, give identical results on every CPU, and features downstream do not move.
+#pragma once
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// `Σ_{i<count} a[i]·b[i]`: eight lane accumulators over blocks of eight, the lanes summed in
+/// order, then the tail one product at a time.
+float cdsp_spectral_dot(const float *a, const float *b, size_t count);
+
+/// `out[i] = (x[i] − mean) · window[i]` for `i < count` (a subtraction, then a multiplication).
+void cdsp_spectral_window(const float *x, const float *window, float mean, size_t count, float *out);
+
+/// The scaled power spectrum of an interleaved complex spectrum `spectrum` (re, im per bin,
+/// `bins` bins): `power[k] = (re² + im²) · scale`. The spectrum is overwritten with `|Y[k]|²`
+/// in the real parts and 0 in the imaginary parts (a real, even spectrum, ready for an inverse
+/// transform). `sums[0] = Σ power[k]`, `sums[1] = Σ k · power[k]` over all bins (eight lanes
+/// over blocks of eight, `k` as a float lane index, then the tail).
+void cdsp_spectral_power(float *spectrum, size_t bins, float scale, float *power, float sums[2]);
+
+/// Writes the real, even sequence whose DFT is the circular autocorrelation: `even[k] =
+/// spectrum[2k]` (the `|Y[k]|²` that `cdsp_spectral_power` left there) for `k = 0 … n/2`, and
+/// `even[n − k] = even[k]` for `k = 1 … n/2 − 1` (`n` even, `spectrum` holding `n/2 + 1` bins).
+void cdsp_spectral_mirror(const float *spectrum, size_t n, float *even);
+
+/// `out[i] = interleaved[2i]` for `i < count`: the real parts of a complex array.
+void cdsp_spectral_real_parts(const float *interleaved, size_t count, float *out);
+
+/// Band sums: `out[b] = Σ_{k = edges[b]}^{edges[b+1] − 1} power[k]` for `b < count`, each added
+/// from 0 in ascending `k`, one value at a time (four bands' chains interleaved for speed; each
+/// band's own order is unchanged). `edges` holds `count + 1` nondecreasing bin indices.
+void cdsp_spectral_band_sums(const float *power, const ptrdiff_t *edges, size_t count, float *out);
+
+/// Sign changes along `x[0 ..< count]`: the number of `i` whose sign bit differs from that of
+/// `x[i − 1]` (`x[−1]`'s sign bit is `previous_sign`, 0 or 1). −0 counts as negative.
+uint32_t cdsp_spectral_sign_changes(const float *x, size_t count, uint32_t previous_sign);
+
+/// For `p = power[k] + 1e-12` and `l = log2(p)` (SpectralAnalyzer's FastLog polynomial) over
+/// `k` in `lo ..< hi`: `sums[0] = Σ p`, `sums[1] = Σ l`, `sums[2] = Σ p · l`.
+void cdsp_spectral_log_sums(const float *power, size_t lo, size_t hi, float sums[3]);
+
+/// The autocorrelation pitch pick: over `lag = min_lag … max_lag` (with `min_lag ≥ 1` and
+/// `ac[max_lag + 1]` readable), `rho = ac[lag] · inverse_r0 / window_ac[lag]` and
+/// `score = rho − octave_cost[lag]`; returns the first lag whose score is the largest score
+/// above 0 among local maxima of `ac` (`ac[lag] ≥ ac[lag ± 1]`), with its rho in `*best_rho`,
+/// or 0 (and `*best_rho = 0`) when there is none.
+size_t cdsp_spectral_pitch_pick(
+    const float *ac, const float *window_ac, const float *octave_cost, size_t min_lag, size_t max_lag,
+    float inverse_r0, float *best_rho);
+
+// MARK: - DSPDetection.CompiledModel (the small networks' first layer)
+
+/// First-layer pre-activations of `rows` rows over `n` inputs `x`, eight rows per vector:
+/// `pre[j] = bias[j] + ((s0 + s1) + (s2 + s3))` where `s_r` adds `w[j][i] · x[i]` from 0 for
+/// `i ≡ r (mod 4)`, `i < 4⌊n/4⌋`, ascending, and the tail `i ≥ 4⌊n/4⌋` continues `s0` — the
+/// Swift row loop's order, bit for bit. Weights are stored by groups of eight rows, transposed:
+/// `wt[(g·n + i)·8 + l] = w[8g + l][i]`, and `bias` holds `8⌈rows/8⌉` values (rows past `rows`
+/// zero-padded; only `pre[0 ..< rows]` is written).
+void cdsp_model_rows(const float *wt, const float *bias, const float *x, size_t n, size_t rows, float *pre);
+
+#ifdef __cplusplus
+}
+#endif
