@@ -115,14 +115,12 @@ public final class LoudnessMeter: StreamingProcessor {
     /// True-peak oversampling factor (4, 2 or 1), or 0 when true peak is off.
     public let truePeakOversampling: Int
 
-    private let kernel: KWeightingKernel
+    private let bank: KWeightingBank
     private let frontEnd: ChannelFrontEnd
     /// Filtered channels (weight > 0) and their weights times the high-pass gain².
     private let filtered: UnsafeMutablePointer<Int>
     private let filteredCount: Int
     private let weights: UnsafeMutablePointer<Double>
-    private let filterState: UnsafeMutablePointer<Double>
-    private let channelEnergy: UnsafeMutablePointer<Double>
     private let carry: UnsafeMutablePointer<Float>
     private var carryCount = 0
 
@@ -151,7 +149,7 @@ public final class LoudnessMeter: StreamingProcessor {
         self.configuration = configuration
         let fs = configuration.sampleRate
         kWeighting = try KWeightingFilter(sampleRate: Double(fs), design: configuration.kWeighting)
-        kernel = KWeightingKernel(kWeighting)
+        let gainSquared = kWeighting.highPass.b0 * kWeighting.highPass.b0
         let weights = configuration.channelLayout.weights
         channelCount = weights.count
         truePeakOversampling = configuration.measuresTruePeak ? TruePeakMeter.oversamplingFactor(forSampleRate: fs) : 0
@@ -163,12 +161,9 @@ public final class LoudnessMeter: StreamingProcessor {
         self.weights = .allocate(capacity: Swift.max(used.count, 1))
         for (i, c) in used.enumerated() {
             (filtered + i).initialize(to: c)
-            (self.weights + i).initialize(to: weights[c] * kernel.gainSquared)
+            (self.weights + i).initialize(to: weights[c] * gainSquared)
         }
-        filterState = .allocate(capacity: Swift.max(used.count, 1) * KWeightingKernel.stateCount)
-        filterState.initialize(repeating: 0, count: Swift.max(used.count, 1) * KWeightingKernel.stateCount)
-        channelEnergy = .allocate(capacity: Swift.max(used.count, 1))
-        channelEnergy.initialize(repeating: 0, count: Swift.max(used.count, 1))
+        bank = KWeightingBank(kWeighting, channelCount: used.count)
         carry = .allocate(capacity: channelCount)
         carry.initialize(repeating: 0, count: channelCount)
         ring = .allocate(capacity: Self.ringLength)
@@ -182,8 +177,6 @@ public final class LoudnessMeter: StreamingProcessor {
     deinit {
         filtered.deallocate()
         weights.deallocate()
-        filterState.deallocate()
-        channelEnergy.deallocate()
         carry.deallocate()
         ring.deallocate()
     }
@@ -280,8 +273,7 @@ public final class LoudnessMeter: StreamingProcessor {
     /// Forgets the stream.
     public func reset() {
         frontEnd.reset()
-        filterState.update(repeating: 0, count: Swift.max(filteredCount, 1) * KWeightingKernel.stateCount)
-        channelEnergy.update(repeating: 0, count: Swift.max(filteredCount, 1))
+        bank.reset()
         carryCount = 0
         ring.update(repeating: 0, count: Self.ringLength)
         ringPosition = 0
@@ -386,20 +378,11 @@ public final class LoudnessMeter: StreamingProcessor {
         }
     }
 
-    /// K-weights the loaded chunk of every weighted channel, two channels per loop.
+    /// K-weights the loaded chunk (the `n` frames after the step's first `stepFill`) of every
+    /// weighted channel.
     private func filterChunk(frames n: Int) {
-        var i = 0
-        let k = kernel
-        while i + 1 < filteredCount {
-            let c0 = filtered[i], c1 = filtered[i + 1]
-            k.run(
-                frontEnd.channel(c0), frontEnd.channel(c1), count: n,
-                state: filterState + i * KWeightingKernel.stateCount, filterState + (i + 1) * KWeightingKernel.stateCount,
-                energy: &channelEnergy[i], &channelEnergy[i + 1])
-            i += 2
-        }
-        if i < filteredCount {
-            k.run(frontEnd.channel(filtered[i]), count: n, state: filterState + i * KWeightingKernel.stateCount, energy: &channelEnergy[i])
+        for i in 0..<filteredCount {
+            bank.run(i, frontEnd.channel(filtered[i]), count: n, filled: stepFill)
         }
     }
 
@@ -431,9 +414,7 @@ public final class LoudnessMeter: StreamingProcessor {
     private func closeStep(padded: Bool) -> LoudnessReading {
         var energy = 0.0
         for i in 0..<filteredCount {
-            energy += weights[i] * channelEnergy[i]
-            channelEnergy[i] = 0
-            KWeightingKernel.settle(filterState + i * KWeightingKernel.stateCount)
+            energy += weights[i] * bank.closeStep(i, length: stepLength)
         }
         ring[ringPosition] = energy
         ringPosition = ringPosition + 1 == Self.ringLength ? 0 : ringPosition + 1
