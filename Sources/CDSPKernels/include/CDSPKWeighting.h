@@ -72,6 +72,23 @@ void cdsp_kweighting_run(
 /// after sound reaches −∞ and never runs into denormals.
 double cdsp_kweighting_close_step(const cdsp_kweighting *k, cdsp_kweighting_channel *channel, size_t length);
 
+// MARK: - True peak, 4× (DSPAnalysis.TruePeakKernel; TruePeak.c)
+//
+// Declared here, beside the K-weighting it runs next to in LoudnessMeter, so that
+// CDSPKernels.h needs one include line for both.
+
+/// Taps per phase of the true-peak interpolator (TruePeakMeter.tapsPerPhase).
+#define CDSP_TP_TAPS 24
+
+/// The largest `max(|y₁|, |y₂|, |y₃|)` over outputs `0 ..< count` of the folded 4× polyphase
+/// interpolator of CDSP_TP_TAPS taps per phase: for output i, with `s_t = x[i−t] + x[i−T+1+t]`,
+/// `d_t = x[i−t] − x[i−T+1+t]` (t < T/2), `a = Σ P[t]·s_t`, `b = Σ Q[t]·d_t`, `y₂ = Σ c₂[t]·s_t`, the peak is
+/// `max(|a| + |b|, |y₂|)` (since max(|a + b|, |a − b|) = |a| + |b|). `coef` holds, per tap t,
+/// three 8-float vectors P[t], Q[t], c₂[t] (each value repeated in all 8 lanes). Outputs are
+/// computed 8 at a time, each lane's sums in tap order (a multiply-add per tap, fused where the
+/// CPU has FMA); `x[−T+1 ..< 0]` must hold the history and `x[count ..< count + 8]` be readable.
+float cdsp_truepeak4(const float *x, size_t count, const float *coef);
+
 #ifdef __cplusplus
 }
 #endif
