@@ -125,6 +125,8 @@ public final class LoudnessMeter: StreamingProcessor {
     private var carryCount = 0
 
     private static let ringLength = 300
+    /// The ring, each entry stored twice (at `p` and `p + ringLength`) so that every window
+    /// of the last `count` ≤ 300 entries is contiguous.
     private let ring: UnsafeMutablePointer<Double>
     private var ringPosition = 0
     /// Completed 10 ms steps.
@@ -166,8 +168,8 @@ public final class LoudnessMeter: StreamingProcessor {
         bank = KWeightingBank(kWeighting, channelCount: used.count)
         carry = .allocate(capacity: channelCount)
         carry.initialize(repeating: 0, count: channelCount)
-        ring = .allocate(capacity: Self.ringLength)
-        ring.initialize(repeating: 0, count: Self.ringLength)
+        ring = .allocate(capacity: 2 * Self.ringLength)
+        ring.initialize(repeating: 0, count: 2 * Self.ringLength)
         stepLength = fs / 100
         momentaryScale = 1 / (0.4 * Double(fs))
         shortTermScale = 1 / (3 * Double(fs))
@@ -275,7 +277,7 @@ public final class LoudnessMeter: StreamingProcessor {
         frontEnd.reset()
         bank.reset()
         carryCount = 0
-        ring.update(repeating: 0, count: Self.ringLength)
+        ring.update(repeating: 0, count: 2 * Self.ringLength)
         ringPosition = 0
         stepCount = 0
         stepFill = 0
@@ -386,24 +388,20 @@ public final class LoudnessMeter: StreamingProcessor {
         }
     }
 
-    /// Sum of the last `count` ring entries, oldest first.
+    /// Sum of the last `count` ring entries (a multiple of 4: 40 or 300), oldest first, in
+    /// four lanes (entry `j` into lane `j mod 4`), then `(s0 + s1) + (s2 + s3)`.
     @inline(__always)
     private func ringSum(last count: Int) -> Double {
         var start = ringPosition - count
         if start < 0 { start += Self.ringLength }
+        let window = ring + start  // contiguous thanks to the mirrored copy
         var s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0
         var j = 0
         while j + 4 <= count {
-            var p = start + j
-            if p >= Self.ringLength { p -= Self.ringLength }
-            if p + 4 <= Self.ringLength {
-                s0 += ring[p]; s1 += ring[p + 1]; s2 += ring[p + 2]; s3 += ring[p + 3]
-            } else {
-                for q in 0..<4 {
-                    let e = ring[(p + q) % Self.ringLength]
-                    switch q { case 0: s0 += e; case 1: s1 += e; case 2: s2 += e; default: s3 += e }
-                }
-            }
+            s0 += window[j]
+            s1 += window[j + 1]
+            s2 += window[j + 2]
+            s3 += window[j + 3]
             j += 4
         }
         return (s0 + s1) + (s2 + s3)
@@ -417,6 +415,7 @@ public final class LoudnessMeter: StreamingProcessor {
             energy += weights[i] * bank.closeStep(i, length: stepLength)
         }
         ring[ringPosition] = energy
+        ring[ringPosition + Self.ringLength] = energy
         ringPosition = ringPosition + 1 == Self.ringLength ? 0 : ringPosition + 1
         stepCount += 1
         momentaryEnergy = ringSum(last: 40) * momentaryScale
