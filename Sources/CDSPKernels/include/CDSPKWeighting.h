@@ -85,8 +85,9 @@ double cdsp_kweighting_close_step(const cdsp_kweighting *k, cdsp_kweighting_chan
 /// `d_t = x[i−t] − x[i−T+1+t]` (t < T/2), `a = Σ P[t]·s_t`, `b = Σ Q[t]·d_t`, `y₂ = Σ c₂[t]·s_t`, the peak is
 /// `max(|a| + |b|, |y₂|)` (since max(|a + b|, |a − b|) = |a| + |b|). `coef` holds, per tap t,
 /// three 8-float vectors P[t], Q[t], c₂[t] (each value repeated in all 8 lanes). Outputs are
-/// computed 8 at a time, each lane's sums in tap order (a multiply-add per tap, fused where the
-/// CPU has FMA); `x[−T+1 ..< 0]` must hold the history and `x[count ..< count + 8]` be readable.
+/// computed 8 at a time, each lane's sums in tap order, every product rounded before it is added
+/// (no fused multiply-add): bit-identical on every CPU, and to the Swift SIMD8 loop it replaced.
+/// `x[−T+1 ..< 0]` must hold the history and `x[count ..< count + 8]` be readable.
 float cdsp_truepeak4(const float *x, size_t count, const float *coef);
 
 #ifdef __cplusplus

@@ -237,8 +237,8 @@ final class TruePeakKernel {
     private static func magnitude(_ v: SIMD8<Float>) -> SIMD8<Float> { v.replacing(with: -v, where: v .< 0) }
 
     /// The 4× case in C (`cdsp_truepeak4`, CDSPKernels/TruePeak.c): the same folded sums, lane
-    /// for lane and tap for tap, as 8-float vectors with fused multiply-adds where the CPU has
-    /// FMA (AVX2 + FMA: about a third of the instructions of `SIMD8<Float>` in baseline SSE).
+    /// for lane and tap for tap, as 8-float vectors (AVX2: about half the instructions of
+    /// `SIMD8<Float>` in baseline SSE), products rounded before adding: bit-identical results.
     private func peak4(_ x: UnsafePointer<Float>, count: Int) -> Float {
         UnsafeRawPointer(coefficients).withMemoryRebound(to: Float.self, capacity: 24 * (taps / 2)) {
             cdsp_truepeak4(x, count, $0)
