@@ -50,7 +50,7 @@ let implementation: [Target] = [
     // Meters and the environment analyzer (no FFTW).
     .target(
         name: "DSPAnalysis",
-        dependencies: ["DSPCore", .product(name: "RealModule", package: "swift-numerics")]
+        dependencies: ["DSPCore", "CDSPKernels", .product(name: "RealModule", package: "swift-numerics")]
     ),
     // Audio files over libsndfile.
     .target(name: "DSPIO", dependencies: ["DSPCore", "CSndFile"]),

@@ -8,6 +8,7 @@
 #pragma once
 #include <stddef.h>
 #include <stdint.h>
+#include "CDSPKWeighting.h"
 
 #ifdef __cplusplus
 extern "C" {

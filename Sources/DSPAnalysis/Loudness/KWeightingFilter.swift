@@ -211,7 +211,9 @@ public struct KWeightingFilter: Equatable, Sendable {
 
 // MARK: - Kernel
 
-/// The per-sample K-weighting recursion: both sections in direct form I, in Double.
+/// The per-sample K-weighting recursion: both sections in direct form I, in Double — what
+/// ``LoudnessMeter`` ran before the block kernel (``KWeightingBank``), kept as the reference
+/// the tests check that kernel against.
 ///
 /// Direct form I keeps the loop-carried dependency of each section to one multiply and one
 /// subtraction (`y[n] = (b·x − a₂·y[n−2]) − a₁·y[n−1]`); the two sections pipeline. The

@@ -115,18 +115,18 @@ public final class LoudnessMeter: StreamingProcessor {
     /// True-peak oversampling factor (4, 2 or 1), or 0 when true peak is off.
     public let truePeakOversampling: Int
 
-    private let kernel: KWeightingKernel
+    private let bank: KWeightingBank
     private let frontEnd: ChannelFrontEnd
     /// Filtered channels (weight > 0) and their weights times the high-pass gain².
     private let filtered: UnsafeMutablePointer<Int>
     private let filteredCount: Int
     private let weights: UnsafeMutablePointer<Double>
-    private let filterState: UnsafeMutablePointer<Double>
-    private let channelEnergy: UnsafeMutablePointer<Double>
     private let carry: UnsafeMutablePointer<Float>
     private var carryCount = 0
 
     private static let ringLength = 300
+    /// The ring, each entry stored twice (at `p` and `p + ringLength`) so that every window
+    /// of the last `count` ≤ 300 entries is contiguous.
     private let ring: UnsafeMutablePointer<Double>
     private var ringPosition = 0
     /// Completed 10 ms steps.
@@ -151,7 +151,7 @@ public final class LoudnessMeter: StreamingProcessor {
         self.configuration = configuration
         let fs = configuration.sampleRate
         kWeighting = try KWeightingFilter(sampleRate: Double(fs), design: configuration.kWeighting)
-        kernel = KWeightingKernel(kWeighting)
+        let gainSquared = kWeighting.highPass.b0 * kWeighting.highPass.b0
         let weights = configuration.channelLayout.weights
         channelCount = weights.count
         truePeakOversampling = configuration.measuresTruePeak ? TruePeakMeter.oversamplingFactor(forSampleRate: fs) : 0
@@ -163,16 +163,13 @@ public final class LoudnessMeter: StreamingProcessor {
         self.weights = .allocate(capacity: Swift.max(used.count, 1))
         for (i, c) in used.enumerated() {
             (filtered + i).initialize(to: c)
-            (self.weights + i).initialize(to: weights[c] * kernel.gainSquared)
+            (self.weights + i).initialize(to: weights[c] * gainSquared)
         }
-        filterState = .allocate(capacity: Swift.max(used.count, 1) * KWeightingKernel.stateCount)
-        filterState.initialize(repeating: 0, count: Swift.max(used.count, 1) * KWeightingKernel.stateCount)
-        channelEnergy = .allocate(capacity: Swift.max(used.count, 1))
-        channelEnergy.initialize(repeating: 0, count: Swift.max(used.count, 1))
+        bank = KWeightingBank(kWeighting, channelCount: used.count)
         carry = .allocate(capacity: channelCount)
         carry.initialize(repeating: 0, count: channelCount)
-        ring = .allocate(capacity: Self.ringLength)
-        ring.initialize(repeating: 0, count: Self.ringLength)
+        ring = .allocate(capacity: 2 * Self.ringLength)
+        ring.initialize(repeating: 0, count: 2 * Self.ringLength)
         stepLength = fs / 100
         momentaryScale = 1 / (0.4 * Double(fs))
         shortTermScale = 1 / (3 * Double(fs))
@@ -182,8 +179,6 @@ public final class LoudnessMeter: StreamingProcessor {
     deinit {
         filtered.deallocate()
         weights.deallocate()
-        filterState.deallocate()
-        channelEnergy.deallocate()
         carry.deallocate()
         ring.deallocate()
     }
@@ -280,10 +275,9 @@ public final class LoudnessMeter: StreamingProcessor {
     /// Forgets the stream.
     public func reset() {
         frontEnd.reset()
-        filterState.update(repeating: 0, count: Swift.max(filteredCount, 1) * KWeightingKernel.stateCount)
-        channelEnergy.update(repeating: 0, count: Swift.max(filteredCount, 1))
+        bank.reset()
         carryCount = 0
-        ring.update(repeating: 0, count: Self.ringLength)
+        ring.update(repeating: 0, count: 2 * Self.ringLength)
         ringPosition = 0
         stepCount = 0
         stepFill = 0
@@ -386,41 +380,28 @@ public final class LoudnessMeter: StreamingProcessor {
         }
     }
 
-    /// K-weights the loaded chunk of every weighted channel, two channels per loop.
+    /// K-weights the loaded chunk (the `n` frames after the step's first `stepFill`) of every
+    /// weighted channel.
     private func filterChunk(frames n: Int) {
-        var i = 0
-        let k = kernel
-        while i + 1 < filteredCount {
-            let c0 = filtered[i], c1 = filtered[i + 1]
-            k.run(
-                frontEnd.channel(c0), frontEnd.channel(c1), count: n,
-                state: filterState + i * KWeightingKernel.stateCount, filterState + (i + 1) * KWeightingKernel.stateCount,
-                energy: &channelEnergy[i], &channelEnergy[i + 1])
-            i += 2
-        }
-        if i < filteredCount {
-            k.run(frontEnd.channel(filtered[i]), count: n, state: filterState + i * KWeightingKernel.stateCount, energy: &channelEnergy[i])
+        for i in 0..<filteredCount {
+            bank.run(i, frontEnd.channel(filtered[i]), count: n, filled: stepFill)
         }
     }
 
-    /// Sum of the last `count` ring entries, oldest first.
+    /// Sum of the last `count` ring entries (a multiple of 4: 40 or 300), oldest first, in
+    /// four lanes (entry `j` into lane `j mod 4`), then `(s0 + s1) + (s2 + s3)`.
     @inline(__always)
     private func ringSum(last count: Int) -> Double {
         var start = ringPosition - count
         if start < 0 { start += Self.ringLength }
+        let window = ring + start  // contiguous thanks to the mirrored copy
         var s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0
         var j = 0
         while j + 4 <= count {
-            var p = start + j
-            if p >= Self.ringLength { p -= Self.ringLength }
-            if p + 4 <= Self.ringLength {
-                s0 += ring[p]; s1 += ring[p + 1]; s2 += ring[p + 2]; s3 += ring[p + 3]
-            } else {
-                for q in 0..<4 {
-                    let e = ring[(p + q) % Self.ringLength]
-                    switch q { case 0: s0 += e; case 1: s1 += e; case 2: s2 += e; default: s3 += e }
-                }
-            }
+            s0 += window[j]
+            s1 += window[j + 1]
+            s2 += window[j + 2]
+            s3 += window[j + 3]
             j += 4
         }
         return (s0 + s1) + (s2 + s3)
@@ -431,11 +412,10 @@ public final class LoudnessMeter: StreamingProcessor {
     private func closeStep(padded: Bool) -> LoudnessReading {
         var energy = 0.0
         for i in 0..<filteredCount {
-            energy += weights[i] * channelEnergy[i]
-            channelEnergy[i] = 0
-            KWeightingKernel.settle(filterState + i * KWeightingKernel.stateCount)
+            energy += weights[i] * bank.closeStep(i, length: stepLength)
         }
         ring[ringPosition] = energy
+        ring[ringPosition + Self.ringLength] = energy
         ringPosition = ringPosition + 1 == Self.ringLength ? 0 : ringPosition + 1
         stepCount += 1
         momentaryEnergy = ringSum(last: 40) * momentaryScale
