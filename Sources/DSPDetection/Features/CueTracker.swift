@@ -90,7 +90,7 @@ final class CueTracker {
     private var modulations: FloatRing
     private var harmonicitiesHalfSecond: FloatRing
     private var speechSNRs: FloatRing
-    private let peakinessFrames: Int
+    private var fluxesHalfSecond: FloatRing
     private var previousVoiced = false
 
     // 4 Hz band-pass of the speech-band level (a biquad at the frame rate) and its power.
@@ -148,7 +148,7 @@ final class CueTracker {
         modulations = FloatRing(capacity: second)
         harmonicitiesHalfSecond = FloatRing(capacity: half)
         speechSNRs = FloatRing(capacity: half)
-        peakinessFrames = half
+        fluxesHalfSecond = FloatRing(capacity: half)
         // RBJ band-pass (constant 0 dB peak gain) at 4 Hz, Q 0.7, at the frame rate.
         let frameRate = 1 / hopSeconds
         let w0 = 2 * Double.pi * min(4, frameRate / 4) / frameRate
@@ -175,6 +175,7 @@ final class CueTracker {
         pitches.deallocate(); peakMasks.deallocate(); fluxScratch.deallocate()
         alternations.deallocate(); centroids.deallocate()
         modulations.deallocate(); harmonicitiesHalfSecond.deallocate(); speechSNRs.deallocate()
+        fluxesHalfSecond.deallocate()
     }
 
     func reset() {
@@ -182,7 +183,7 @@ final class CueTracker {
         hopPowers.reset(); zeroCrossings.reset(); fluxes.reset(); persistence.reset()
         voiced.reset(); stable.reset(); harmonicities.reset(); secondSalience.reset()
         voicedHalfSecond.reset(); pitches.reset(); alternations.reset(); centroids.reset()
-        modulations.reset(); harmonicitiesHalfSecond.reset(); speechSNRs.reset()
+        modulations.reset(); harmonicitiesHalfSecond.reset(); speechSNRs.reset(); fluxesHalfSecond.reset()
         previousVoiced = false
         x1 = 0; x2 = 0; y1 = 0; y2 = 0; modulationPower = 0; levelStarted = false
         peakMasks.update(repeating: 0); peakFrame = 0
@@ -294,7 +295,8 @@ final class CueTracker {
 
         // Rhythm.
         fluxes.push(f.fluxDB)
-        cues.fluxPeakiness = fluxPeakiness()
+        fluxesHalfSecond.push(f.fluxDB)
+        cues.fluxPeakiness = fluxesHalfSecond.count > 0 ? fluxesHalfSecond.maximum / (fluxesHalfSecond.mean + 0.1) : 0
         frameCounter += 1
         if computesMusicCues, frameCounter % 8 == 0 { lastPulse = computePulse() }
         cues.pulse = lastPulse
@@ -345,20 +347,6 @@ final class CueTracker {
     @inline(__always)
     private static func isSet(_ mask: UnsafeMutablePointer<UInt64>, _ bin: Int) -> Bool {
         mask[bin >> 6] & (1 << UInt64(bin & 63)) != 0
-    }
-
-    /// `max / (mean + 0.1)` of the flux over the last `peakinessFrames` frames.
-    private func fluxPeakiness() -> Float {
-        let n = min(fluxes.count, peakinessFrames)
-        guard n > 0 else { return 0 }
-        var sum: Float = 0
-        var largest: Float = 0
-        for age in 0..<n {
-            let v = fluxes.value(age: age)
-            sum += v
-            largest = max(largest, v)
-        }
-        return largest / (sum / Float(n) + 0.1)
     }
 
     private func computePulse() -> Float {
