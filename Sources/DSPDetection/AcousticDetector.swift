@@ -101,7 +101,7 @@ public final class AcousticDetector {
         /// Frames quieter than this (frame level, dBFS) are silence for every detector.
         /// −120…0; default −70.
         public var silenceFloorDBFS: Float
-        /// Voice activity: the model over ``CueLane`` lanes 0–21, used when music or
+        /// Voice activity: the model over ``CueLane`` lanes 0–27, used when music or
         /// multiple speakers are detected too.
         public var speechModel: ProbabilityModel
         /// Voice activity alone (``detectsMusic`` and ``detectsMultipleSpeakers`` off): a model
@@ -110,15 +110,16 @@ public final class AcousticDetector {
         public var standaloneSpeechModel: ProbabilityModel
         /// Voice activity: smoothing of the probability per frame, 0…0.99 (`p ← a·p + (1−a)·p_new`).
         public var speechSmoothing: Float
-        /// Voice activity: segment decisions.
+        /// Voice activity: segment decisions. Default ``DefaultModels/speechSegments`` (chosen
+        /// with the voice-activity model by cross-validation on the development corpus).
         public var speechSegments: ActivitySegmenter.Configuration
-        /// Music: the model over ``CueLane`` lanes 0–20.
+        /// Music: the model over ``CueLane`` lanes 0–26.
         public var musicModel: ProbabilityModel
         /// Music: probability smoothing per frame, 0…0.99.
         public var musicSmoothing: Float
         /// Music: segment decisions.
         public var musicSegments: ActivitySegmenter.Configuration
-        /// Multiple speakers: the model over ``CueLane`` lanes 0–22.
+        /// Multiple speakers: the model over ``CueLane`` lanes 0–28.
         public var multiSpeakerModel: ProbabilityModel
         /// Multiple speakers: probability smoothing per frame, 0…0.99.
         public var multiSpeakerSmoothing: Float
@@ -138,7 +139,7 @@ public final class AcousticDetector {
             speechModel = DefaultModels.speech
             standaloneSpeechModel = DefaultModels.standaloneSpeech
             speechSmoothing = 0.5
-            speechSegments = .init(onThreshold: 0.5, offThreshold: 0.35, minimumActiveSeconds: 0.064, hangoverSeconds: 0.2, paddingSeconds: 0.048)
+            speechSegments = DefaultModels.speechSegments
             musicModel = DefaultModels.music
             musicSmoothing = 0.9
             musicSegments = .init(onThreshold: 0.6, offThreshold: 0.4, minimumActiveSeconds: 0.5, hangoverSeconds: 0.5, paddingSeconds: 0)

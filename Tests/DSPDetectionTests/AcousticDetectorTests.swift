@@ -10,6 +10,9 @@ struct DetectionRun: Equatable {
     var probabilities: [[Float]] = []
     var decisions: [[Bool]] = []
     var changes: [String] = []
+    /// The context cues (speech-band SNR maximum and active fraction, modulation maximum, flux
+    /// peakiness, harmonicity and SNR deviations) per frame.
+    var contextCues: [[Float]] = []
     var summary = DetectionSummary()
     var endChanges: [Double?] = []
 }
@@ -50,6 +53,9 @@ enum DetectionHarness {
         let record = { (d: DetectionFrame) in
             result.probabilities.append([d.speechProbability, d.musicProbability, d.multiSpeakerProbability])
             result.decisions.append([d.isSpeech, d.isMusic, d.isMultiSpeaker])
+            let c = d.cues
+            result.contextCues.append([c.speechBandSNRMaxDB, c.speechBandActiveFraction, c.modulationMaxDB, c.fluxPeakiness,
+                                       c.harmonicityDeviation, c.speechBandSNRDeviationDB])
             for (name, change) in [("speech", d.speechChange), ("music", d.musicChange), ("multi", d.multiSpeakerChange)] {
                 if change != .none { result.changes.append("\(name) \(change)") }
             }
@@ -119,6 +125,7 @@ enum DetectionHarness {
         damaged[60_000] = -.infinity
         let run = DetectionHarness.run(detector, damaged, chunks: [1024])
         #expect(run.probabilities.allSatisfy { $0.allSatisfy { $0.isFinite && $0 >= 0 && $0 <= 1 } })
+        #expect(run.contextCues.allSatisfy { $0.allSatisfy(\.isFinite) })
         #expect(run.summary.frameCount == (damaged.count + 255) / 256)
         // The frames covering a damaged sample are the four hops whose 64 ms windows hold it.
         var hits = 0
@@ -165,6 +172,83 @@ enum DetectionHarness {
         #expect(alone >= 0.8 && abs(alone - full) <= 0.1, "speech alone \(alone), full \(full)")
         let noise = try DetectionHarness.mono16k("noise_pink_48k_s24.flac")
         #expect(DetectionHarness.run(detector, noise, chunks: [1024]).summary.speechRatio <= 0.1)
+    }
+}
+
+/// The context cues (``DetectionCues/modulationMaxDB`` and the others added with them) follow
+/// their documented formulas over the frame stream, and respond to what they are meant to.
+@Suite struct ContextCueTests {
+    struct Frame {
+        var features: SpectralFeatures
+        var cues: DetectionCues
+    }
+
+    static func frames(_ signal: [Float]) throws -> [Frame] {
+        let detector = try AcousticDetector()
+        var out: [Frame] = []
+        signal.withUnsafeBufferPointer { detector.process($0) { out.append(Frame(features: $0.features, cues: $0.cues)) } }
+        return out
+    }
+
+    static func window(_ values: [Float], endingAt i: Int, length: Int) -> ArraySlice<Float> {
+        values[max(0, i - length + 1)...i]
+    }
+
+    static func deviation(_ v: ArraySlice<Float>) -> Float {
+        let mean = v.reduce(0, +) / Float(v.count)
+        return (v.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Float(v.count)).squareRoot()
+    }
+
+    @Test func followTheirFormulas() throws {
+        let frames = try Self.frames(try DetectionHarness.mono16k("speech_overlap_16k.wav"))
+        #expect(frames.count > 200)
+        let modulation = frames.map(\.cues.modulationDB)
+        let harmonicity = frames.map(\.features.harmonicity)
+        let flux = frames.map(\.features.fluxDB)
+        let snr = frames.map(\.cues.speechBandSNRDB)
+        for (i, f) in frames.enumerated() {
+            // 1 s = 63 hops of 16 ms (62.5 rounded), 0.5 s = 31.
+            #expect(f.cues.modulationMaxDB == Self.window(modulation, endingAt: i, length: 63).max()!)
+            let h = Self.deviation(Self.window(harmonicity, endingAt: i, length: 31))
+            #expect(abs(f.cues.harmonicityDeviation - h) <= 1e-4 * max(1, h), "frame \(i)")
+            let s = Self.deviation(Self.window(snr, endingAt: i, length: 31))
+            #expect(abs(f.cues.speechBandSNRDeviationDB - s) <= 1e-3 * max(1, s), "frame \(i)")
+            let w = Self.window(flux, endingAt: i, length: 31)
+            let peakiness = w.max()! / (w.reduce(0, +) / Float(w.count) + 0.1)
+            #expect(abs(f.cues.fluxPeakiness - peakiness) <= 1e-4 * max(1, peakiness), "frame \(i)")
+            #expect(f.cues.speechBandSNRMaxDB >= f.cues.speechBandSNRDB && f.cues.speechBandSNRMaxDB <= 40)
+            #expect(f.cues.speechBandActiveFraction >= 0 && f.cues.speechBandActiveFraction <= 1)
+        }
+    }
+
+    @Test func respondToSpeechUnderNoiseAndToDrums() throws {
+        // Speech under brown noise at about −5 dB SNR (power over the whole file): the best
+        // speech band rises with the speech, the mean over the bands hardly does.
+        let speech = try DetectionHarness.mono16k("speech_en-us_16k.wav")
+        let noise = try DetectionHarness.mono16k("noise_brown_16k.wav")
+        let n = min(speech.count, noise.count)
+        func power(_ x: ArraySlice<Float>) -> Float { x.map { $0 * $0 }.reduce(0, +) / Float(x.count) }
+        let gain = (power(speech[..<n]) / power(noise[..<n]) * 3.16).squareRoot()
+        let mixed = (0..<n).map { speech[$0] + gain * noise[$0] }
+        let frames = try Self.frames(mixed)
+        // Frames of speech and of pause, from the clean speech's own frame levels.
+        let clean = try Self.frames(Array(speech[..<n]))
+        var active: [Frame] = [], pause: [Frame] = []
+        for (i, f) in frames.enumerated() where i >= 94 {     // after the first 1.5 s
+            if clean[i].cues.levelDBFS > -35 { active.append(f) } else if clean[i].cues.levelDBFS < -60 { pause.append(f) }
+        }
+        #expect(active.count > 50 && pause.count > 10, "\(active.count) speech frames, \(pause.count) pauses")
+        func mean(_ fs: [Frame], _ key: (DetectionCues) -> Float) -> Float { fs.map { key($0.cues) }.reduce(0, +) / Float(fs.count) }
+        let maxRise = mean(active, \.speechBandSNRMaxDB) - mean(pause, \.speechBandSNRMaxDB)
+        let meanRise = mean(active, \.speechBandSNRDB) - mean(pause, \.speechBandSNRDB)
+        #expect(maxRise >= 6 && maxRise > meanRise, "best band +\(maxRise) dB, mean of bands +\(meanRise) dB")
+        // Drums make sharper flux peaks than speech (medians after the first 0.5 s).
+        func medianPeakiness(_ name: String) throws -> Float {
+            let v = try Self.frames(try DetectionHarness.mono16k(name)).dropFirst(31).map(\.cues.fluxPeakiness).sorted()
+            return v[v.count / 2]
+        }
+        let drums = try medianPeakiness("music_drums_44k1.flac"), talk = try medianPeakiness("speech_en-us_16k.wav")
+        #expect(drums > talk, "drums \(drums), speech \(talk)")
     }
 }
 

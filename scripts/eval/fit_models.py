@@ -9,14 +9,17 @@ evaluation corpus and write them as Swift source.
 1. Runs `dspbench detect --frames` on every corpus file (16 kHz mono, one row per 16 ms
    frame) to get the cue lanes the Swift models read (`CueLane`: columns by name).
 2. Labels each frame from corpus/labels.jsonl at the frame's centre.
-3. Fits, in order, the music model (lanes 0-20), the voice-activity model (lanes 0-21: lane 21
+3. Fits, in order, the music model (lanes 0-26), the voice-activity model (lanes 0-27: lane 27
    is the previous frame's smoothed music probability) and the multi-speaker model (lanes
-   0-22: lane 22 is the smoothed speech probability), replaying AcousticDetector's smoothing so
+   0-28: lane 28 is the smoothed speech probability), replaying AcousticDetector's smoothing so
    each model sees the inputs it will see in Swift. Each is a network with one hidden layer of
    8 tanh units (ProbabilityModel), trained by Adam on the cross-entropy with a fixed seed;
-   each model is the logit average of three such networks (seeds 1-3, Ensemble), shipped as
-   one network of 24 hidden units.
-   Non-speech frames weigh 2x in the voice-activity loss (SPEECH_NEGATIVE_WEIGHT). The weight
+   each model is the logit average of six such networks (seeds 1-6, Ensemble; three for the
+   multi-speaker model), shipped as one network of 48 (24) hidden units.
+   The weight of non-speech frames in the voice-activity loss is chosen from
+   SPEECH_NEGATIVE_WEIGHTS by an inner 2-fold cross-validation on the training files
+   (select_speech_settings: 10 ms frame F1 of the segmented decisions), and the speech
+   segmenter with it (SPEECH_SEGMENT_GRID). The weight
    of multi-speaker frames in that model's loss (overlap is ~5 % of the frames) is chosen from
    MULTI_POSITIVE_WEIGHTS by an inner 2-fold cross-validation on the training files alone
    (select_multi_weight), so the held-out files never influence it.
@@ -39,6 +42,8 @@ from collections import defaultdict
 
 import numpy as np
 
+import score
+
 HOP = 256 / 16000
 SILENCE_DBFS = -70.0
 SMOOTHING = {"music": 0.9, "speech": 0.5, "multi": 0.8}
@@ -50,22 +55,39 @@ SEGMENTS = {  # AcousticDetector.Configuration defaults: on, off, min active, ha
 CUES = ["snr_db", "speech_snr_db", "harmonicity", "flatness", "entropy", "centroid_hz", "rolloff_hz", "flux_db",
         "zcr", "modulation_db", "low_energy", "persistence", "pulse", "voiced", "stable_pitch",
         "harmonicity_mean", "second_salience", "zcr_mean", "zcr_std",
-        "voicing_alternations", "centroid_deviation"]                          # CueLane 0-20
-INPUTS = {"music": 21, "speech": 22, "multi": 23}
+        "voicing_alternations", "centroid_deviation",
+        "speech_snr_max_db", "speech_bands_active", "modulation_max_db", "flux_peakiness",
+        "harmonicity_std", "speech_snr_std_db"]                                 # CueLane 0-26
+INPUTS = {"music": 27, "speech": 28, "multi": 29}
 # Voice activity alone (AcousticDetector with music and multi-speaker detection off): the lanes
 # that need neither the rhythm, peak-persistence and harmonic-sieve cues nor the music model.
 STANDALONE_LANES = [i for i, name in enumerate(CUES) if name not in ("persistence", "pulse", "second_salience")]
-# Non-speech frames weigh this much more than speech frames in the voice-activity loss: false
-# alarms on music and noise cost more to a recognizer than a slightly late onset.
-SPEECH_NEGATIVE_WEIGHT = 2.0
+# Candidate weights of non-speech frames in the voice-activity loss (speech frames weigh 1):
+# false alarms on music and noise cost more to a recognizer than a slightly late onset.
+# fit_all picks one by an inner cross-validation on its own training files
+# (select_speech_settings); the standalone model uses the same weight.
+SPEECH_NEGATIVE_WEIGHTS = [2.0, 3.0, 4.0]
+# Candidate speech segmenters (on, off, minimum active s, hangover s, padding s), chosen with the
+# weight by the same inner cross-validation (select_speech_settings); SEGMENTS["speech"], the
+# a-priori setting, is tried first.
+SPEECH_SEGMENT_GRID = [(on, off, min_active, hangover, padding)
+                       for on in (0.5, 0.6) for off in (0.35, 0.45) for min_active in (0.032, 0.064)
+                       for hangover in (0.2, 0.3) for padding in (0.0, 0.016, 0.048)]
 # Candidate loss weights of multi-speaker (positive) frames; fit_all picks one by an inner
 # cross-validation on its own training files (select_multi_weight).
 MULTI_POSITIVE_WEIGHTS = [1.0, 2.0, 3.0, 4.0]
 # The scorer's 0.5 s windows on the 16 ms frame grid (31 frames = 0.496 s).
 MULTI_WINDOW_FRAMES = 31
 HIDDEN = 8
-# Networks per model, averaged in the logit domain (Ensemble).
-ENSEMBLE = 3
+# Networks per model, averaged in the logit domain (Ensemble): six for music and voice activity
+# (three left their held-out voice-activity F1 and music false alarms moving by about a point
+# and two points from one set of seeds to another), three for multiple speakers (whose
+# inner weight selection would otherwise double the fitting time).
+ENSEMBLE = 6
+MULTI_ENSEMBLE = 3
+# Seed of an ensemble's first network (the others follow); --seed changes it to measure the
+# seed-to-seed spread of the held-out figures.
+FIRST_SEED = 1
 
 
 def load_labels(path):
@@ -233,8 +255,8 @@ class Ensemble(Network):
     damps the seed-to-seed spread of the fitted models (several points of held-out F1 with one
     network of 8 units on this corpus)."""
 
-    def __init__(self, inputs, hidden=HIDDEN, seed=1, lanes=None, members=None):
-        super().__init__(inputs, hidden, seed, lanes)
+    def __init__(self, inputs, hidden=HIDDEN, seed=None, lanes=None, members=None):
+        super().__init__(inputs, hidden, FIRST_SEED if seed is None else seed, lanes)
         self.members = members or ENSEMBLE
 
     def fit(self, x, y, **kw):
@@ -268,6 +290,70 @@ def window_counts(decisions, labels, window=MULTI_WINDOW_FRAMES):
     return tp, fp, fn
 
 
+def inner_folds(data, files):
+    """`files` split alternately within each condition into two inner folds."""
+    by_condition = defaultdict(list)
+    for rel in sorted(files):
+        by_condition[data[rel]["condition"]].append(rel)
+    inner = [[], []]
+    for rels in by_condition.values():
+        for i, rel in enumerate(rels):
+            inner[i % 2].append(rel)
+    return inner
+
+
+def frame_counts(segments, reference, count):
+    """(tp, fp, fn) of `segments` against the label segments `reference` on score.py's 10 ms
+    frames (a frame takes the value of the segment holding its centre)."""
+    ref = score.to_frames(reference, count, "speech")
+    hyp = score.to_frames([{"start": a, "end": b, "speech": True} for a, b in segments], count, "speech")
+    if hyp is None:
+        hyp = np.zeros(count, dtype=bool)
+    return (int(np.count_nonzero(ref & hyp)), int(np.count_nonzero(~ref & hyp)), int(np.count_nonzero(ref & ~hyp)))
+
+
+def segment(c, p, params):
+    """Replays ActivitySegmenter(params) over one file's probabilities; returns its segments."""
+    seg = Segmenter(*params)
+    for t, v in zip(c["time"], p):
+        seg.update(v, t, HOP)
+    return seg.finish(c["time"][-1] + HOP if len(p) else 0.0)
+
+
+def select_speech_settings(data, files, gather):
+    """The voice-activity loss weight of non-speech frames and the speech segmenter, chosen
+    together from SPEECH_NEGATIVE_WEIGHTS x SPEECH_SEGMENT_GRID by an inner 2-fold
+    cross-validation over `files` alone, as the pair with the best 10 ms frame F1 of the
+    segmented decisions on the inner held-out files (ties: the first in that order, which puts
+    the smaller weight and the a-priori segmenter first). The inner folds read the music
+    probability of the model fitted on all of `files`; files outside `files` are never looked at."""
+    grid = [SEGMENTS["speech"]] + [g for g in SPEECH_SEGMENT_GRID if g != SEGMENTS["speech"]]
+    if len(SPEECH_NEGATIVE_WEIGHTS) == 1 and len(grid) == 1:
+        return SPEECH_NEGATIVE_WEIGHTS[0], grid[0]
+    inner = inner_folds(data, files)
+    best = None
+    for weight in SPEECH_NEGATIVE_WEIGHTS:
+        probs = {}
+        for k in range(2):
+            net = Ensemble(INPUTS["speech"]).fit(*gather("speech", "y_speech", files=inner[1 - k]), negative_weight=weight)
+            for rel in inner[k]:
+                c = data[rel]
+                probs[rel] = smooth(np.where(c["audible"], net(lanes(c)[:, :INPUTS["speech"]]), 0.0), SMOOTHING["speech"])
+        for params in grid:
+            tp = fp = fn = 0
+            for rel, p in probs.items():
+                c = data[rel]
+                counts = frame_counts(segment(c, p, params), c["label_segments"],
+                                      score.n_frames(max(s["end"] for s in c["label_segments"])))
+                tp, fp, fn = tp + counts[0], fp + counts[1], fn + counts[2]
+            f1 = 2 * tp / max(1, 2 * tp + fp + fn)
+            if best is None or f1 > best[0] + 1e-9:
+                best = (f1, weight, params)
+        print(f"  speech negative weight {weight:g}: best inner F1 so far {100 * best[0]:.2f} "
+              f"(weight {best[1]:g}, segmenter {best[2]})", file=sys.stderr)
+    return best[1], best[2]
+
+
 def select_multi_weight(data, files, gather):
     """The multi-speaker loss weight of positive frames, chosen by an inner 2-fold
     cross-validation over `files` alone (files split alternately within each condition), as the
@@ -287,7 +373,8 @@ def select_multi_weight(data, files, gather):
     for weight in MULTI_POSITIVE_WEIGHTS:
         tp = fp = fn = 0
         for k in range(2):
-            net = Ensemble(INPUTS["multi"]).fit(*gather("multi", "y_multi", files=inner[1 - k]), positive_weight=weight)
+            net = Ensemble(INPUTS["multi"], members=MULTI_ENSEMBLE).fit(
+                *gather("multi", "y_multi", files=inner[1 - k]), positive_weight=weight)
             for rel in inner[k]:
                 c = data[rel]
                 p = smooth(np.where(c["audible"], net(lanes(c)[:, :INPUTS["multi"]]), 0.0), SMOOTHING["multi"])
@@ -330,10 +417,11 @@ def fit_all(data, files):
     apply("music", music, "p_music")
     for c in data.values():
         c["p_music_prev"] = np.r_[0.0, c["p_music"][:-1]]
-    speech = Ensemble(INPUTS["speech"]).fit(*gather("speech", "y_speech"), negative_weight=SPEECH_NEGATIVE_WEIGHT)
+    speech_weight, speech_segments = select_speech_settings(data, files, gather)
+    speech = Ensemble(INPUTS["speech"]).fit(*gather("speech", "y_speech"), negative_weight=speech_weight)
     apply("speech", speech, "p_speech")
     weight = select_multi_weight(data, files, gather)
-    multi = Ensemble(INPUTS["multi"]).fit(*gather("multi", "y_multi"), positive_weight=weight)
+    multi = Ensemble(INPUTS["multi"], members=MULTI_ENSEMBLE).fit(*gather("multi", "y_multi"), positive_weight=weight)
     apply("multi", multi, "p_multi")
     # The standalone voice-activity model, on its lane subset.
     xs, ys = [], []
@@ -343,14 +431,14 @@ def fit_all(data, files):
         xs.append(lanes(c)[keep][:, STANDALONE_LANES])
         ys.append(c["y_speech"][keep])
     standalone = Ensemble(len(STANDALONE_LANES), lanes=STANDALONE_LANES).fit(
-        np.vstack(xs), np.concatenate(ys).astype(float), negative_weight=SPEECH_NEGATIVE_WEIGHT)
+        np.vstack(xs), np.concatenate(ys).astype(float), negative_weight=speech_weight)
     for c in data.values():
         raw = np.where(c["audible"], standalone(lanes(c)[:, STANDALONE_LANES]), 0.0)
         c["p_speech_alone"] = smooth(raw, SMOOTHING["speech"])
-    return music, speech, multi, standalone
+    return music, speech, multi, standalone, speech_segments
 
 
-def simulate(data, files, speech_column="p_speech"):
+def simulate(data, files, speech_column="p_speech", speech_segments=None):
     lines = []
     for rel in files:
         c = data[rel]
@@ -358,7 +446,7 @@ def simulate(data, files, speech_column="p_speech"):
         segs = {}
         for key, column, task in (("speech", speech_column, "speech"), ("music", "p_music", "music"),
                                   ("multi_speaker", "p_multi", "multi")):
-            seg = Segmenter(*SEGMENTS[task])
+            seg = Segmenter(*(speech_segments if task == "speech" and speech_segments else SEGMENTS[task]))
             for t, p in zip(c["time"], c[column]):
                 seg.update(p, t, HOP)
             segs[key] = seg.finish(duration)
@@ -374,7 +462,10 @@ def main():
     ap.add_argument("--folds", type=int, default=2)
     ap.add_argument("--swift", help="write the fitted models here (DefaultModels.swift)")
     ap.add_argument("--cv-out", help="write the cross-validation timelines here (default CORPUS/results)")
+    ap.add_argument("--seed", type=int, default=1, help="seed of each ensemble's first network (default 1)")
     args = ap.parse_args()
+    global FIRST_SEED
+    FIRST_SEED = args.seed
 
     labels = load_labels(os.path.join(args.corpus, "labels.jsonl"))
     results = os.path.join(args.corpus, "results")
@@ -395,6 +486,7 @@ def main():
         c["y_multi"] = label_at(segs, t, "multi_speaker")
         c["audible"] = np.nan_to_num(c["level_dbfs"], nan=-200) >= SILENCE_DBFS
         c["condition"] = condition[rel]
+        c["label_segments"] = segs
         data[rel] = c
 
     by_condition = defaultdict(list)
@@ -406,15 +498,16 @@ def main():
             folds[i % args.folds].append(rel)
     for k, held_out in enumerate(folds):
         training = [rel for rel in data if rel not in set(held_out)]
-        fit_all(data, training)
+        *_, speech_segments = fit_all(data, training)
+        print(f"fold {k}: speech segmenter {speech_segments}", file=sys.stderr)
         cv_out = args.cv_out or results
         os.makedirs(cv_out, exist_ok=True)
         path = os.path.join(cv_out, f"cv-fold{k}.jsonl")
         with open(path, "w") as f:
-            for line in simulate(data, held_out):
+            for line in simulate(data, held_out, speech_segments=speech_segments):
                 f.write(json.dumps(line) + "\n")
         with open(os.path.join(cv_out, f"cv-fold{k}-standalone.jsonl"), "w") as f:
-            for line in simulate(data, held_out, speech_column="p_speech_alone"):
+            for line in simulate(data, held_out, speech_column="p_speech_alone", speech_segments=speech_segments):
                 f.write(json.dumps(line) + "\n")
         with open(os.path.join(cv_out, f"cv-fold{k}-labels.jsonl"), "w") as f:
             for rel in held_out:
@@ -423,7 +516,7 @@ def main():
         print(f"fold {k}: fitted on {len(training)} files, held-out timeline {path}", file=sys.stderr)
 
     if args.swift:
-        music, speech, multi, standalone = fit_all(data, sorted(data))
+        music, speech, multi, standalone, speech_segments = fit_all(data, sorted(data))
         with open(args.swift, "w") as f:
             f.write("// Generated by scripts/eval/fit_models.py from the evaluation corpus\n"
                     "// (scripts/eval/make_corpus.py); do not edit. Regenerate with:\n"
@@ -431,10 +524,15 @@ def main():
                     "//   scripts/eval/fit_models.py --corpus corpus --swift Sources/DSPDetection/Models/DefaultModels.swift\n\n"
                     "/// The detection models fitted on the development corpus (`docs/detection.md`).\n"
                     "public enum DefaultModels {\n")
-            f.write(music.swift("music", "Music: lanes 0–20 of ``CueLane``.") + "\n")
-            f.write(speech.swift("speech", "Voice activity: lanes 0–21 of ``CueLane``.") + "\n")
-            f.write(multi.swift("multiSpeaker", "Multiple speakers: lanes 0–22 of ``CueLane``.") + "\n")
-            f.write(standalone.swift("standaloneSpeech", "Voice activity alone: the lanes listed (no rhythm, peak-persistence, sieve or music lanes)."))
+            f.write(music.swift("music", "Music: lanes 0–26 of ``CueLane``.") + "\n")
+            f.write(speech.swift("speech", "Voice activity: lanes 0–27 of ``CueLane``.") + "\n")
+            f.write(multi.swift("multiSpeaker", "Multiple speakers: lanes 0–28 of ``CueLane``.") + "\n")
+            f.write(standalone.swift("standaloneSpeech", "Voice activity alone: the lanes listed (no rhythm, peak-persistence, sieve or music lanes).") + "\n")
+            on, off, min_active, hangover, padding = speech_segments
+            f.write("    /// The speech segmenter chosen with the voice-activity model (inner cross-validation).\n"
+                    "    public static let speechSegments = ActivitySegmenter.Configuration(\n"
+                    f"        onThreshold: {on:g}, offThreshold: {off:g}, minimumActiveSeconds: {min_active:g}, "
+                    f"hangoverSeconds: {hangover:g}, paddingSeconds: {padding:g})\n")
             f.write("}\n")
         print(f"wrote {args.swift}", file=sys.stderr)
 

@@ -1,6 +1,7 @@
 """Unit tests of fit_models.py's pieces that the held-out figures depend on: the ensemble
-folded into one network, the 0.5 s window counting of the multi-speaker weight selection, and
-the percussion pieces of the corpus. Needs numpy only.
+folded into one network, the 0.5 s window counting of the multi-speaker weight selection, the
+10 ms frame counting and segmenter replay of the speech-settings selection, and the percussion
+pieces of the corpus. Needs numpy only.
 
     python3 -m pytest scripts/eval        or        python3 -m unittest discover scripts/eval
 """
@@ -46,6 +47,31 @@ class WindowCountTests(unittest.TestCase):
     def test_short_tail_is_dropped(self):
         ref = np.ones(5, dtype=bool)
         self.assertEqual(fm.window_counts(ref, ref, window=4), (1, 0, 0))
+
+
+class SpeechSettingsTests(unittest.TestCase):
+    def test_frame_counts_match_the_scorer(self):
+        # Labels: speech 0.10-0.50 s; hypothesis 0.05-0.30 and 0.40-0.60 s, on 10 ms frames.
+        ref = [{"start": 0.0, "end": 0.10, "speech": False}, {"start": 0.10, "end": 0.50, "speech": True},
+               {"start": 0.50, "end": 0.70, "speech": False}]
+        count = 70
+        tp, fp, fn = fm.frame_counts([(0.05, 0.30), (0.40, 0.60)], ref, count)
+        self.assertEqual((tp, fp, fn), (20 + 10, 5 + 10, 10))
+        self.assertEqual(fm.frame_counts([], ref, count), (0, 0, 40))
+
+    def test_grid_holds_the_a_priori_segmenter_and_valid_settings(self):
+        self.assertIn(fm.SEGMENTS["speech"], fm.SPEECH_SEGMENT_GRID)
+        for on, off, min_active, hangover, padding in fm.SPEECH_SEGMENT_GRID:
+            self.assertTrue(0 <= off <= on <= 1 and min_active >= 0 and hangover >= 0 and padding >= 0)
+
+    def test_segment_replays_the_segmenter(self):
+        c = {"time": np.arange(20) * fm.HOP}
+        p = np.array([0] * 5 + [1] * 6 + [0] * 9, dtype=float)     # active frames 5-10
+        # on 0.5, off 0.35, 2 frames to open, 3 frames of hangover, 16 ms padding
+        segs = fm.segment(c, p, (0.5, 0.35, 2 * fm.HOP, 3 * fm.HOP, fm.HOP))
+        self.assertEqual(len(segs), 1)
+        self.assertAlmostEqual(segs[0][0], 4 * fm.HOP)
+        self.assertAlmostEqual(segs[0][1], 12 * fm.HOP)
 
 
 class PercussionTests(unittest.TestCase):

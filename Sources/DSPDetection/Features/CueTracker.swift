@@ -38,6 +38,26 @@ struct FloatRing {
         return storage[(next - 1 - age + 2 * capacity) % capacity]
     }
 
+    /// Largest value held (0 when empty).
+    var maximum: Float {
+        guard count > 0 else { return 0 }
+        var m = storage[0]
+        for i in 1..<count { m = max(m, storage[i]) }
+        return m
+    }
+
+    /// Population standard deviation of the values held (0 when empty).
+    var deviation: Float {
+        guard count > 0 else { return 0 }
+        let m = mean
+        var v: Float = 0
+        for i in 0..<count {
+            let d = storage[i] - m
+            v += d * d
+        }
+        return (v / Float(count)).squareRoot()
+    }
+
     mutating func reset() {
         storage.update(repeating: 0)
         count = 0
@@ -67,6 +87,10 @@ final class CueTracker {
     private var pitches: FloatRing
     private var alternations: FloatRing
     private var centroids: FloatRing
+    private var modulations: FloatRing
+    private var harmonicitiesHalfSecond: FloatRing
+    private var speechSNRs: FloatRing
+    private var fluxesHalfSecond: FloatRing
     private var previousVoiced = false
 
     // 4 Hz band-pass of the speech-band level (a biquad at the frame rate) and its power.
@@ -121,6 +145,10 @@ final class CueTracker {
         pitches = FloatRing(capacity: 8)
         alternations = FloatRing(capacity: second)
         centroids = FloatRing(capacity: second)
+        modulations = FloatRing(capacity: second)
+        harmonicitiesHalfSecond = FloatRing(capacity: half)
+        speechSNRs = FloatRing(capacity: half)
+        fluxesHalfSecond = FloatRing(capacity: half)
         // RBJ band-pass (constant 0 dB peak gain) at 4 Hz, Q 0.7, at the frame rate.
         let frameRate = 1 / hopSeconds
         let w0 = 2 * Double.pi * min(4, frameRate / 4) / frameRate
@@ -146,6 +174,8 @@ final class CueTracker {
         harmonicities.deallocate(); secondSalience.deallocate(); voicedHalfSecond.deallocate()
         pitches.deallocate(); peakMasks.deallocate(); fluxScratch.deallocate()
         alternations.deallocate(); centroids.deallocate()
+        modulations.deallocate(); harmonicitiesHalfSecond.deallocate(); speechSNRs.deallocate()
+        fluxesHalfSecond.deallocate()
     }
 
     func reset() {
@@ -153,6 +183,7 @@ final class CueTracker {
         hopPowers.reset(); zeroCrossings.reset(); fluxes.reset(); persistence.reset()
         voiced.reset(); stable.reset(); harmonicities.reset(); secondSalience.reset()
         voicedHalfSecond.reset(); pitches.reset(); alternations.reset(); centroids.reset()
+        modulations.reset(); harmonicitiesHalfSecond.reset(); speechSNRs.reset(); fluxesHalfSecond.reset()
         previousVoiced = false
         x1 = 0; x2 = 0; y1 = 0; y2 = 0; modulationPower = 0; levelStarted = false
         peakMasks.update(repeating: 0); peakFrame = 0
@@ -180,6 +211,8 @@ final class CueTracker {
         var snrSum: Float = 0
         var speechSNRSum: Float = 0
         var speechPower: Float = 0
+        var speechSNRMax: Float = 0
+        var activeBands = 0
         for b in 0..<bandCount {
             noiseTotal += noisePowers[b]
             let snr = FastLog.decibels((smoothed[b] + 1e-12) / (noisePowers[b] + 1e-12))
@@ -188,11 +221,17 @@ final class CueTracker {
             if speechBands.contains(b) {
                 speechSNRSum += clamped
                 speechPower += frame.bandPowers[b]
+                speechSNRMax = max(speechSNRMax, clamped)
+                if clamped >= 6 { activeBands += 1 }
             }
         }
         cues.noiseFloorDBFS = noiseTotal > 0 ? FastLog.decibels(noiseTotal) : -.infinity
         cues.snrDB = snrSum / Float(bandCount)
         cues.speechBandSNRDB = speechSNRSum / Float(max(1, speechBands.count))
+        cues.speechBandSNRMaxDB = speechSNRMax
+        cues.speechBandActiveFraction = Float(activeBands) / Float(max(1, speechBands.count))
+        speechSNRs.push(cues.speechBandSNRDB)
+        cues.speechBandSNRDeviationDB = speechSNRs.deviation
 
         // Syllable-rate modulation of the speech-band level.
         let level = FastLog.decibels(speechPower + 1e-10)
@@ -201,6 +240,8 @@ final class CueTracker {
         x2 = x1; x1 = level; y2 = y1; y1 = y
         modulationPower = modulationSmoothing * modulationPower + (1 - modulationSmoothing) * y * y
         cues.modulationDB = modulationPower.squareRoot()
+        modulations.push(cues.modulationDB)
+        cues.modulationMaxDB = modulations.maximum
 
         // Low-energy frames over the last second.
         hopPowers.push(f.hopPower)
@@ -226,6 +267,8 @@ final class CueTracker {
         cues.voicedRatio = voiced.mean
         harmonicities.push(f.harmonicity)
         cues.harmonicityMean = harmonicities.mean
+        harmonicitiesHalfSecond.push(f.harmonicity)
+        cues.harmonicityDeviation = harmonicitiesHalfSecond.deviation
         let earlier = pitches.value(age: 3)
         pitches.push(isVoiced ? f.pitchHz : 0)
         if isVoiced {
@@ -252,6 +295,8 @@ final class CueTracker {
 
         // Rhythm.
         fluxes.push(f.fluxDB)
+        fluxesHalfSecond.push(f.fluxDB)
+        cues.fluxPeakiness = fluxesHalfSecond.count > 0 ? fluxesHalfSecond.maximum / (fluxesHalfSecond.mean + 0.1) : 0
         frameCounter += 1
         if computesMusicCues, frameCounter % 8 == 0 { lastPulse = computePulse() }
         cues.pulse = lastPulse

@@ -60,6 +60,27 @@ public struct DetectionCues: Equatable, Sendable {
     /// Standard deviation of the zero-crossing rate over the last 0.5 s (the classic
     /// multi-talker heuristic; alone it flags most single talkers too).
     public var zeroCrossingDeviation: Float
+    /// Best band of the speech band, dB: `max_b clamp(10·log10(S_b / N_b), 0, 40)` over the
+    /// bands between 300 and 4000 Hz. Speech under band-limited noise (hum, brown or pink
+    /// noise, a fan) stands out in a few bands while the mean over all of them
+    /// (``speechBandSNRDB``) stays low.
+    public var speechBandSNRMaxDB: Float
+    /// Fraction of the speech bands (300–4000 Hz) whose clamped SNR is at least 6 dB, 0…1.
+    public var speechBandActiveFraction: Float
+    /// Highest ``modulationDB`` over the last second, dB: syllable-rate modulation that was
+    /// there a moment ago (speech keeps it up across words; steady sounds never reach it).
+    public var modulationMaxDB: Float
+    /// Onset sharpness: the highest spectral flux (``SpectralFeatures/fluxDB``) of the last
+    /// 0.5 s over its mean, `max / (mean + 0.1 dB)`. Drum hits make a few frames of very high
+    /// flux between quiet ones (≈ 5–15); speech and sustained notes change more evenly. Available
+    /// 0.5 s into a stream, long before the 3 s rhythm cue (``pulse``).
+    public var fluxPeakiness: Float
+    /// Standard deviation of the harmonicity over the last 0.5 s: speech alternates voiced and
+    /// unvoiced sounds, steady tones and noise do not.
+    public var harmonicityDeviation: Float
+    /// Standard deviation of ``speechBandSNRDB`` over the last 0.5 s, dB: speech over a steady
+    /// background makes the speech-band SNR come and go syllable by syllable.
+    public var speechBandSNRDeviationDB: Float
 
     /// All-zero cues with −∞ levels.
     @inlinable
@@ -69,5 +90,7 @@ public struct DetectionCues: Equatable, Sendable {
         stablePitchRatio = 0; harmonicityMean = 0; secondPitchSalience = 0; dominantPitchHz = 0
         secondPitchHz = 0; zeroCrossingMean = 0; zeroCrossingDeviation = 0
         voicingAlternationRate = 0; centroidDeviation = 0
+        speechBandSNRMaxDB = 0; speechBandActiveFraction = 0; modulationMaxDB = 0; fluxPeakiness = 0
+        harmonicityDeviation = 0; speechBandSNRDeviationDB = 0
     }
 }

@@ -2,10 +2,10 @@ import DSPSpectral
 
 /// The lanes of the input vector the detection models read, in order.
 ///
-/// Lanes 0–20 are a frame's features and cues (``SpectralFeatures``, ``DetectionCues``);
-/// lane 21 is the previous frame's smoothed music probability and lane 22 the current smoothed
-/// speech probability. The music model reads lanes 0–20, the voice-activity model 0–21, the
-/// multi-speaker model 0–22. The raw values go in; each model carries its own normalisation.
+/// Lanes 0–26 are a frame's features and cues (``SpectralFeatures``, ``DetectionCues``);
+/// lane 27 is the previous frame's smoothed music probability and lane 28 the current smoothed
+/// speech probability. The music model reads lanes 0–26, the voice-activity model 0–27, the
+/// multi-speaker model 0–28. The raw values go in; each model carries its own normalisation.
 /// ``name`` is the column name in `dspbench detect --frames` CSV files, which the fitting
 /// script (`scripts/eval/fit_models.py`) reads.
 public enum CueLane: Int, CaseIterable, Sendable {
@@ -13,16 +13,18 @@ public enum CueLane: Int, CaseIterable, Sendable {
     case zeroCrossingRate, modulationDB, lowEnergyRatio, peakPersistence, pulse, voicedRatio
     case stablePitchRatio, harmonicityMean, secondPitchSalience, zeroCrossingMean, zeroCrossingDeviation
     case voicingAlternationRate, centroidDeviation
+    case speechBandSNRMaxDB, speechBandActiveFraction, modulationMaxDB, fluxPeakiness, harmonicityDeviation
+    case speechBandSNRDeviationDB
     case musicProbability, speechProbability
 
     /// Number of lanes.
-    public static let count = 23
+    public static let count = 29
     /// Lanes the music model reads.
-    public static let musicInputCount = 21
+    public static let musicInputCount = 27
     /// Lanes the voice-activity model reads.
-    public static let speechInputCount = 22
+    public static let speechInputCount = 28
     /// Lanes the multi-speaker model reads.
-    public static let multiSpeakerInputCount = 23
+    public static let multiSpeakerInputCount = 29
 
     /// The lane's column name in frame CSV files.
     public var name: String {
@@ -48,12 +50,18 @@ public enum CueLane: Int, CaseIterable, Sendable {
         case .zeroCrossingDeviation: "zcr_std"
         case .voicingAlternationRate: "voicing_alternations"
         case .centroidDeviation: "centroid_deviation"
+        case .speechBandSNRMaxDB: "speech_snr_max_db"
+        case .speechBandActiveFraction: "speech_bands_active"
+        case .modulationMaxDB: "modulation_max_db"
+        case .fluxPeakiness: "flux_peakiness"
+        case .harmonicityDeviation: "harmonicity_std"
+        case .speechBandSNRDeviationDB: "speech_snr_std_db"
         case .musicProbability: "p_music_prev"
         case .speechProbability: "p_speech"
         }
     }
 
-    /// Writes lanes 0–20 from a frame's features and cues (lanes 21 and 22 are the caller's).
+    /// Writes lanes 0–26 from a frame's features and cues (lanes 27 and 28 are the caller's).
     @inlinable
     public static func fill(_ lanes: UnsafeMutablePointer<Float>, features f: SpectralFeatures, cues c: DetectionCues) {
         lanes[0] = c.snrDB
@@ -77,5 +85,11 @@ public enum CueLane: Int, CaseIterable, Sendable {
         lanes[18] = c.zeroCrossingDeviation
         lanes[19] = c.voicingAlternationRate
         lanes[20] = c.centroidDeviation
+        lanes[21] = c.speechBandSNRMaxDB
+        lanes[22] = c.speechBandActiveFraction
+        lanes[23] = c.modulationMaxDB
+        lanes[24] = c.fluxPeakiness
+        lanes[25] = c.harmonicityDeviation
+        lanes[26] = c.speechBandSNRDeviationDB
     }
 }
