@@ -291,6 +291,83 @@ void cdsp_spectral_real_parts(const float *interleaved, size_t count, float *out
     real_parts_body(interleaved, count, out);
 }
 
+/// `y[j] = ½(f[j] + f[m − j]) − sin(πj/m)·(f[j] − f[m − j])` for `0 < j < m/2`, its mirror
+/// `y[m − j]` with `+`, and `Σ cos(πj/m)·(f[j] − f[m − j])`, eight pairs per vector.
+CDSP_INLINE void half_twiddle_body(
+    const float *spectrum, size_t m, const float *sine, const float *cosine, float *y, float *f1) {
+    size_t h = m / 2;
+    float f0 = spectrum[0], fm = spectrum[2 * m];
+    v8 acc = {0};
+    size_t j = 1;
+    for (; j + 8 <= h; j += 8) {
+        // a[l] = f[j + l]; b[l] = f[m − j − l] (the 16 floats from bin m − j − 7, reversed).
+        v8 alo = ld8(spectrum + 2 * j), ahi = ld8(spectrum + 2 * j + 8);
+        v8 a = __builtin_shufflevector(alo, ahi, 0, 2, 4, 6, 8, 10, 12, 14);
+        v8 blo = ld8(spectrum + 2 * (m - j - 7)), bhi = ld8(spectrum + 2 * (m - j - 7) + 8);
+        v8 b = __builtin_shufflevector(blo, bhi, 14, 12, 10, 8, 6, 4, 2, 0);
+        v8 y1 = splat8(0.5f) * (a + b);
+        v8 y2 = a - b;
+        v8 t = ld8(sine + j) * y2;
+        v8 lo = y1 - t, hi = y1 + t;
+        st8(y + j, lo);
+        st8(y + m - j - 7, __builtin_shufflevector(hi, hi, 7, 6, 5, 4, 3, 2, 1, 0));
+        acc = acc + ld8(cosine + j) * y2;
+    }
+    float sum = lanesum8(acc);
+    for (; j < h; j++) {
+        float a = spectrum[2 * j], b = spectrum[2 * (m - j)];
+        float y1 = 0.5f * (a + b), y2 = a - b;
+        float t = sine[j] * y2;
+        y[j] = y1 - t;
+        y[m - j] = y1 + t;
+        sum = sum + cosine[j] * y2;
+    }
+    y[0] = 0.5f * (f0 + fm);
+    y[h] = spectrum[2 * h];
+    *f1 = 0.5f * (f0 - fm) + sum;
+}
+
+CDSP_DISPATCH
+void cdsp_spectral_half_twiddle(
+    const float *spectrum, size_t m, const float *sine, const float *cosine, float *y, float *f1) {
+    half_twiddle_body(spectrum, m, sine, cosine, y, f1);
+}
+
+/// `ac[2k] = 2·Re Y[k]`, `ac[2k+1] = 2·(f1 − Σ_{i=1}^{k} Im Y[i])`: the odd terms a prefix sum,
+/// eight bins per vector (a log-step scan within the vector, then the running carry).
+CDSP_INLINE void half_lags_body(const float *spectrum, float f1, size_t count, float *ac) {
+    float carry = f1;
+    v8 zero = {0}, two = splat8(2.0f);
+    size_t k = 0;
+    for (; 2 * (k + 8) <= count; k += 8) {
+        v8 lo = ld8(spectrum + 2 * k), hi = ld8(spectrum + 2 * k + 8);
+        v8 re = __builtin_shufflevector(lo, hi, 0, 2, 4, 6, 8, 10, 12, 14);
+        v8 d = zero - __builtin_shufflevector(lo, hi, 1, 3, 5, 7, 9, 11, 13, 15);
+        if (k == 0) d[0] = 0.0f;
+        d = d + __builtin_shufflevector(d, zero, 8, 0, 1, 2, 3, 4, 5, 6);
+        d = d + __builtin_shufflevector(d, zero, 8, 8, 0, 1, 2, 3, 4, 5);
+        d = d + __builtin_shufflevector(d, zero, 8, 8, 8, 8, 0, 1, 2, 3);
+        v8 odd = splat8(carry) + d;
+        carry = odd[7];
+        re = re * two;
+        odd = odd * two;
+        st8(ac + 2 * k, __builtin_shufflevector(re, odd, 0, 8, 1, 9, 2, 10, 3, 11));
+        st8(ac + 2 * k + 8, __builtin_shufflevector(re, odd, 4, 12, 5, 13, 6, 14, 7, 15));
+    }
+    for (; 2 * k < count; k++) {
+        ac[2 * k] = 2.0f * spectrum[2 * k];
+        if (2 * k + 1 < count) {
+            if (k > 0) carry = carry + (0.0f - spectrum[2 * k + 1]);
+            ac[2 * k + 1] = 2.0f * carry;
+        }
+    }
+}
+
+CDSP_DISPATCH
+void cdsp_spectral_half_lags(const float *spectrum, float f1, size_t count, float *ac) {
+    half_lags_body(spectrum, f1, count, ac);
+}
+
 CDSP_INLINE void band_sums_body(const float *power, const ptrdiff_t *edges, size_t count, float *out) {
     size_t b = 0;
     for (; b + 4 <= count; b += 4) {

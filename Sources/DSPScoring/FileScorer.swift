@@ -269,11 +269,17 @@ public final class FileScorer {
     }
 
     /// Mixes a block to mono (mean of the channels; NaN and ±Inf become 0), resamples it and
-    /// runs the detector, collecting segments.
+    /// runs the detector, collecting segments. A mono block with only finite samples (the usual
+    /// case) is used in place, without the copy: the same values.
     private func detect(_ block: UnsafeBufferPointer<Float>, channels: Int, into run: inout DetectionRun) {
         let frames = block.count / channels
-        Self.mixFinite(block.baseAddress!, channels: channels, frames: frames, into: mono.baseAddress!)
-        let input = UnsafeBufferPointer(rebasing: mono[..<frames])
+        let input: UnsafeBufferPointer<Float>
+        if channels == 1 && Self.allFinite(block.baseAddress!, count: frames) {
+            input = block
+        } else {
+            Self.mixFinite(block.baseAddress!, channels: channels, frames: frames, into: mono.baseAddress!)
+            input = UnsafeBufferPointer(rebasing: mono[..<frames])
+        }
         if let resampler = run.resampler {
             let needed = resampler.maxOutputCount(forInputCount: frames)
             if needed > resampled.count {
@@ -285,6 +291,37 @@ public final class FileScorer {
         } else {
             runDetector(input, &run)
         }
+    }
+
+    /// Whether `x[0 ..< count]` holds no NaN or ±Inf: `Σ (x − x)` is 0 for finite values and NaN
+    /// as soon as one is not (a read-only pass: four independent eight-lane sums, so the adds'
+    /// latency does not bound it, then eight lanes, then the tail).
+    static func allFinite(_ x: UnsafePointer<Float>, count: Int) -> Bool {
+        var acc = SIMD8<Float>(), acc1 = SIMD8<Float>(), acc2 = SIMD8<Float>(), acc3 = SIMD8<Float>()
+        var i = 0
+        @inline(__always) func load(_ j: Int) -> SIMD8<Float> {
+            UnsafeRawPointer(x + j).loadUnaligned(as: SIMD8<Float>.self)
+        }
+        while i + 32 <= count {
+            let v0 = load(i), v1 = load(i + 8), v2 = load(i + 16), v3 = load(i + 24)
+            acc += v0 - v0
+            acc1 += v1 - v1
+            acc2 += v2 - v2
+            acc3 += v3 - v3
+            i += 32
+        }
+        acc += (acc1 + acc2) + acc3
+        while i + 8 <= count {
+            let v = load(i)
+            acc += v - v
+            i += 8
+        }
+        var tail: Float = 0
+        while i < count {
+            tail += x[i] - x[i]
+            i += 1
+        }
+        return acc == SIMD8<Float>() && tail == 0
     }
 
     /// `out[i]` = the mean of frame i's channels, NaN and ±Inf taken as 0. Eight frames per

@@ -93,8 +93,13 @@ public final class SpectralAnalyzer {
     private var frameStart = 0
     private var fill = 0
     private let fft: RealFFT
-    /// A second transform of the same size, for the autocorrelation (see `analyze`).
-    private let evenFFT: RealFFT
+    /// The autocorrelation's transform (see `analyze`): `N/2` points when `N` is a multiple of
+    /// 4 (the half-size DCT-I route), else `N` points (the mirrored |Y|²).
+    private let autocorrelationFFT: RealFFT
+    /// `sin(πj/(N/2))` and `cos(πj/(N/2))` for `j < N/4`, the half-size route's twiddles
+    /// (empty when it is not used).
+    private let halfSine: UnsafeMutableBufferPointer<Float>
+    private let halfCosine: UnsafeMutableBufferPointer<Float>
     private let window: UnsafeMutableBufferPointer<Float>
     private let windowSum: Float
     private let powerScale: Float
@@ -152,8 +157,16 @@ public final class SpectralAnalyzer {
         ring = .allocate(capacity: ringCapacity)
         ring.initialize(repeating: 0, count: ringCapacity)
         fft = try RealFFT(size: c.windowLength)
-        evenFFT = try RealFFT(size: c.windowLength)
         let n = c.windowLength
+        let useHalf = n % 4 == 0
+        autocorrelationFFT = try RealFFT(size: useHalf ? n / 2 : n)
+        let quarter = useHalf ? n / 4 : 0
+        halfSine = .allocate(capacity: quarter)
+        halfCosine = .allocate(capacity: quarter)
+        for j in 0..<quarter {
+            halfSine[j] = Float(sin(Double.pi * Double(j) / Double(n / 2)))
+            halfCosine[j] = Float(cos(Double.pi * Double(j) / Double(n / 2)))
+        }
         let bins = n / 2 + 1
         let binHz = c.sampleRate / Double(n)
 
@@ -216,6 +229,7 @@ public final class SpectralAnalyzer {
 
     deinit {
         window.deallocate(); ring.deallocate()
+        halfSine.deallocate(); halfCosine.deallocate()
         power.deallocate(); autocorrelation.deallocate(); windowAutocorrelation.deallocate(); octaveCost.deallocate()
         bandPowers.deallocate(); previousBandLevels.deallocate(); bandBins.deallocate()
     }
@@ -369,11 +383,24 @@ public final class SpectralAnalyzer {
 
             // Autocorrelation = inverse DFT of |Y|² (circular; the window's tails make the wrap
             // negligible over the pitch lags), normalised and corrected for the window. |Y|² is
-            // real and even, so its inverse DFT is the forward DFT of the mirrored N-point
-            // sequence (all real): a second real-to-complex FFT, cheaper than FFTW's c2r.
-            cdsp_spectral_mirror(spectrum, n, evenFFT.forwardInput.baseAddress!)
-            evenFFT.executeForward()
-            cdsp_spectral_real_parts(evenFFT.interleavedSpectrum.baseAddress!, lagRange.upperBound + 2, autocorrelation.baseAddress!)
+            // real and even, so its inverse DFT is a DCT-I of its N/2 + 1 values:
+            // r(τ) = P₀ + (−1)^τ P_{N/2} + 2 Σ_{k=1}^{N/2−1} P_k cos(2πkτ/N). When 4 | N, that
+            // is an N/2-point real FFT of a pre-twiddled sequence plus a prefix sum over the lags
+            // needed (Numerical Recipes `cosft1`; Makhoul 1980); otherwise the forward DFT of the
+            // mirrored N-point sequence. Either is cheaper than FFTW's c2r.
+            let lagCount = lagRange.upperBound + 2
+            if halfSine.count > 0 {
+                var f1: Float = 0
+                cdsp_spectral_half_twiddle(
+                    spectrum, n / 2, halfSine.baseAddress!, halfCosine.baseAddress!,
+                    autocorrelationFFT.forwardInput.baseAddress!, &f1)
+                autocorrelationFFT.executeForward()
+                cdsp_spectral_half_lags(autocorrelationFFT.interleavedSpectrum.baseAddress!, f1, lagCount, autocorrelation.baseAddress!)
+            } else {
+                cdsp_spectral_mirror(spectrum, n, autocorrelationFFT.forwardInput.baseAddress!)
+                autocorrelationFFT.executeForward()
+                cdsp_spectral_real_parts(autocorrelationFFT.interleavedSpectrum.baseAddress!, lagCount, autocorrelation.baseAddress!)
+            }
             let r0 = autocorrelation[0]
             if r0 > 0 {
                 // Boersma's octave cost (0.01 per octave) favours the shortest period: the first

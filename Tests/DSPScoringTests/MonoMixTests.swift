@@ -27,4 +27,21 @@ struct MonoMixTests {
             #expect(abs(out[i] - expected) <= 1e-6, "frame \(i): \(out[i]) vs \(expected)")
         }
     }
+
+    @Test("allFinite is false exactly when a NaN or ±Inf is present, at every position", arguments: [0, 1, 7, 8, 9, 16, 31, 32, 33, 43, 75])
+    func allFinite(count: Int) {
+        var x = (0..<count).map { Float($0) * 0.25 - 3 }
+        if count > 0 { x[count - 1] = .greatestFiniteMagnitude; x[0] = -.greatestFiniteMagnitude }
+        #expect(FileScorer.allFinite(x, count: count))
+        for special: Float in [.nan, .infinity, -.infinity, .signalingNaN] {
+            for position in 0..<count {
+                var y = x
+                y[position] = special
+                #expect(!FileScorer.allFinite(y, count: count), "\(special) at \(position) of \(count)")
+            }
+        }
+        // Subnormals, ±0 and the largest magnitudes are finite.
+        let edge: [Float] = [0, -0, .leastNonzeroMagnitude, -.leastNormalMagnitude, .greatestFiniteMagnitude, -.greatestFiniteMagnitude, 1, 2, 3]
+        #expect(FileScorer.allFinite(edge, count: edge.count))
+    }
 }

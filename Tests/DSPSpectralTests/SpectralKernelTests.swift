@@ -365,6 +365,102 @@ struct MirroredAutocorrelationTests {
     }
 }
 
+@Suite("Autocorrelation from a half-size transform (DCT-I via an N/2-point r2c)")
+struct HalfSizeAutocorrelationTests {
+    /// The half-size route on `fft`'s spectrum (after `cdsp_spectral_power`): all `N/2 + 1` lags.
+    private static func halfRoute(_ fft: RealFFT, _ half: RealFFT) -> [Float] {
+        let n = fft.size, m = n / 2
+        let sine = (0..<(m / 2)).map { Float(sin(Double.pi * Double($0) / Double(m))) }
+        let cosine = (0..<(m / 2)).map { Float(cos(Double.pi * Double($0) / Double(m))) }
+        var f1: Float = .nan
+        cdsp_spectral_half_twiddle(fft.interleavedSpectrum.baseAddress!, m, sine, cosine, half.forwardInput.baseAddress!, &f1)
+        half.executeForward()
+        var ac = [Float](repeating: .nan, count: m + 1)
+        cdsp_spectral_half_lags(half.interleavedSpectrum.baseAddress!, f1, m + 1, &ac)
+        return ac
+    }
+
+    /// Powers of two: 4e-6·r(0). N = 1028 (N/2 = 2·257, FFTW's generic prime-257 code): 1e-5·r(0),
+    /// where the mirrored route itself also errs by ~4e-6·r(0).
+    @Test("matches the exact DCT-I and the mirrored N-point route within 4e-6·r(0) (1e-5·r(0) for N = 1028) at every lag", arguments: [8, 64, 1024, 1028, 4096])
+    func matchesMirrored(n: Int) throws {
+        let tolerance: Float = n.nonzeroBitCount == 1 ? 4e-6 : 1e-5
+        let fft = try RealFFT(size: n), even = try RealFFT(size: n), half = try RealFFT(size: n / 2)
+        let hann = (0..<n).map { (t: Int) -> Float in Float(0.5 - 0.5 * cos(2 * Double.pi * Double(t) / Double(n))) }
+        let signals: [[Float]] = [
+            noise(count: n, seed: 43),
+            (0..<n).map { Float(sin(Double($0) * 0.37) + 0.01 * sin(Double($0) * 2.1)) },
+            (0..<n).map { Float(sin(2 * Double.pi * 150 * Double($0) / 16_000)) * 1e-3 },
+            [Float](repeating: 0.25, count: n),
+        ]
+        for (s, x) in signals.enumerated() {
+            for t in 0..<n { fft.forwardInput[t] = x[t] * hann[t] }
+            fft.executeForward()
+            var sums: [Float] = [0, 0], power = [Float](repeating: 0, count: fft.binCount)
+            cdsp_spectral_power(fft.interleavedSpectrum.baseAddress!, fft.binCount, 1, &power, &sums)
+            let viaHalf = Self.halfRoute(fft, half)
+            cdsp_spectral_mirror(fft.interleavedSpectrum.baseAddress!, n, even.forwardInput.baseAddress!)
+            even.executeForward()
+            var mirrored = [Float](repeating: 0, count: fft.binCount)
+            cdsp_spectral_real_parts(even.interleavedSpectrum.baseAddress!, fft.binCount, &mirrored)
+            // Exact: r(τ) = Σ_k |Y[k]|² cos(2πkτ/N), in Double from the same |Y|².
+            let p = (0..<fft.binCount).map { Double(fft.interleavedSpectrum[2 * $0]) }
+            let r0 = mirrored[0]
+            #expect(r0 > 0)
+            for lag in [0, 1, 2, 3, n / 4, n / 2 - 1, n / 2] {
+                var exact = p[0] + (lag % 2 == 0 ? 1 : -1) * p[n / 2]
+                for k in 1..<(n / 2) { exact += 2 * p[k] * cos(2 * Double.pi * Double(k * lag) / Double(n)) }
+                #expect(abs(Double(viaHalf[lag]) - exact) <= Double(tolerance * r0), "signal \(s) lag \(lag): \(viaHalf[lag]) vs \(exact)")
+            }
+            for lag in 0...(n / 2) {
+                #expect(abs(viaHalf[lag] - mirrored[lag]) <= tolerance * r0, "signal \(s) lag \(lag): \(viaHalf[lag]) vs \(mirrored[lag])")
+            }
+        }
+    }
+
+    @Test("lag counts shorter than N/2 + 1 give the same leading lags, bit for bit", arguments: [1, 2, 3, 15, 16, 17, 33, 272])
+    func prefixCounts(count: Int) throws {
+        let n = 1024
+        let fft = try RealFFT(size: n), half = try RealFFT(size: n / 2)
+        _ = fft.forwardInput.update(fromContentsOf: noise(count: n, seed: 5))
+        fft.executeForward()
+        var sums: [Float] = [0, 0], power = [Float](repeating: 0, count: fft.binCount)
+        cdsp_spectral_power(fft.interleavedSpectrum.baseAddress!, fft.binCount, 1, &power, &sums)
+        let all = Self.halfRoute(fft, half)
+        var some = [Float](repeating: .nan, count: count + 1)
+        var f1: Float = 0
+        let m = n / 2
+        let sine = (0..<(m / 2)).map { Float(sin(Double.pi * Double($0) / Double(m))) }
+        let cosine = (0..<(m / 2)).map { Float(cos(Double.pi * Double($0) / Double(m))) }
+        cdsp_spectral_half_twiddle(fft.interleavedSpectrum.baseAddress!, m, sine, cosine, half.forwardInput.baseAddress!, &f1)
+        half.executeForward()
+        cdsp_spectral_half_lags(half.interleavedSpectrum.baseAddress!, f1, count, &some)
+        // The scan runs in blocks of eight bins, the rest one at a time: where the block ends
+        // depends on count, so compare within the documented tolerance, and nothing past count.
+        for lag in 0..<count { #expect(abs(some[lag] - all[lag]) <= 1e-6 * all[0], "lag \(lag)") }
+        #expect(some[count].isNaN, "wrote past count")
+    }
+
+    @Test("the analyzer finds the same pitch by either route (N = 1024 half-size, N = 1028 half-size, N = 1026 mirrored)", arguments: [1024, 1026, 1028])
+    func analyzerPitch(windowLength: Int) throws {
+        let rate = 16_000.0
+        let signal: [Float] = (0..<16_000).map { t in
+            var x = 0.0
+            for h in 1...10 { x += sin(2 * Double.pi * 150 * Double(h) * Double(t) / rate) / Double(h) }
+            return Float(0.2 * x)
+        }
+        let analyzer = try SpectralAnalyzer(configuration: .init(windowLength: windowLength))
+        var frames: [SpectralFeatures] = []
+        signal.withUnsafeBufferPointer { analyzer.process($0) { frames.append($0.features) } }
+        let steady = frames.dropFirst(5)
+        #expect(steady.count > 40)
+        for f in steady {
+            #expect(abs(f.pitchHz - 150) < 1.5, "pitch \(f.pitchHz)")
+            #expect(f.harmonicity > 0.95)
+        }
+    }
+}
+
 @Suite("RealFFT in-place transforms")
 struct RealFFTInPlaceTests {
     @Test("executeForward/executeInverse give the split API's values bit for bit", arguments: [2, 64, 480, 1024, 4096])

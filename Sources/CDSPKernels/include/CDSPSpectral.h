@@ -36,6 +36,25 @@ void cdsp_spectral_mirror(const float *spectrum, size_t n, float *even);
 /// `out[i] = interleaved[2i]` for `i < count`: the real parts of a complex array.
 void cdsp_spectral_real_parts(const float *interleaved, size_t count, float *out);
 
+/// The half-size autocorrelation's pre-twiddle (Numerical Recipes `cosft1`; Makhoul 1980).
+/// With `f[j] = spectrum[2j]` (the `|Y[j]|²` that `cdsp_spectral_power` left in the real
+/// parts), `j = 0 … m`, `m` even and ≥ 2: writes the `m` reals
+/// `y[j] = ½(f[j] + f[m−j]) − sin(πj/m)·(f[j] − f[m−j])` (`y[0] = ½(f[0] + f[m])`,
+/// `y[m/2] = f[m/2]`), and `*f1 = ½(f[0] − f[m]) + Σ_{j=1}^{m/2−1} cos(πj/m)·(f[j] − f[m−j])`.
+/// `sine[j] = sin(πj/m)` and `cosine[j] = cos(πj/m)` for `j < m/2`. The real DFT `Y` of `y`
+/// (`m` points) then gives the DCT-I `F[τ] = ½(f[0] + (−1)^τ f[m]) + Σ_{j=1}^{m−1} f[j]·cos(πjτ/m)`
+/// as `F[2k] = Re Y[k]` and `F[2k+1] = F[2k−1] − Im Y[k]` (`F[1] = *f1`): see
+/// `cdsp_spectral_half_lags`. Sums run in eight lanes, then the tail; no contraction.
+void cdsp_spectral_half_twiddle(
+    const float *spectrum, size_t m, const float *sine, const float *cosine, float *y, float *f1);
+
+/// The circular autocorrelation `ac[τ] = 2·F[τ] = Σ_{k=0}^{2m−1} |Y[k]|²·cos(2πkτ/(2m))` for
+/// `τ < count` (`count ≤ m + 1`) from the `m`-point real DFT `spectrum` (interleaved, `m/2 + 1`
+/// bins) of `cdsp_spectral_half_twiddle`'s output and its `f1`: `ac[2k] = 2·Re Y[k]`,
+/// `ac[2k+1] = 2·(f1 − Σ_{i=1}^{k} Im Y[i])` (the prefix sum in blocks of eight: a log-step scan
+/// inside the block plus the running total, then one value at a time).
+void cdsp_spectral_half_lags(const float *spectrum, float f1, size_t count, float *ac);
+
 /// Band sums: `out[b] = Σ_{k = edges[b]}^{edges[b+1] − 1} power[k]` for `b < count`, each added
 /// from 0 in ascending `k`, one value at a time (four bands' chains interleaved for speed; each
 /// band's own order is unchanged). `edges` holds `count + 1` nondecreasing bin indices.
