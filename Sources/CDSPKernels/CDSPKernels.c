@@ -7,35 +7,7 @@
 // default), the one difference between variants. No -ffast-math: nothing is reassociated.
 #include "CDSPKernels.h"
 
-// Dispatch: x86-64 ELF (Linux), where target_clones is an IFUNC. "fma" rather than "avx2,fma":
-// in clang (and GCC) a comma inside one string separates clones, so "avx2,fma" would make an
-// AVX2 clone *without* FMA plus an FMA clone. The FMA feature implies AVX, which is all that
-// float vector code needs; AVX-512F implies AVX2 and FMA. The loader's resolver prefers
-// avx512f, then fma, then the SSE2 default.
-// Under Thread Sanitizer (`swift test --sanitize=thread`) there is no dispatch: the IFUNC
-// resolver runs during relocation, before the TSan runtime is initialised, and its instrumented
-// entry crashes the process; the default clone's code is used instead.
-#if defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define CDSP_NO_DISPATCH 1
-#endif
-#endif
-#if !defined(CDSP_NO_DISPATCH) && defined(__x86_64__) && defined(__ELF__) && defined(__has_attribute)
-#if __has_attribute(target_clones)
-#define CDSP_DISPATCH __attribute__((target_clones("avx512f", "fma", "default")))
-#endif
-#endif
-#ifndef CDSP_DISPATCH
-#define CDSP_DISPATCH
-#endif
-
-// The vector helpers are always inlined into the dispatched kernels, so the ABI of passing
-// wide vectors between differently-targeted functions never arises.
-#if defined(__clang__)
-#pragma clang diagnostic ignored "-Wpsabi"
-#endif
-
-#define CDSP_INLINE static inline __attribute__((always_inline))
+#include "Dispatch.h"   // CDSP_DISPATCH, CDSP_INLINE
 
 // Loops over a compile-time number of vectors are unrolled completely so that accumulator
 // arrays live in registers.

@@ -24,48 +24,25 @@
 // long-double recursion to ~1e−13 relative (the serial Double direct-form-I recursion:
 // ~3e−13), with the serial Double recursion to ~1e−12 (tested to 1e−10).
 //
-// Dispatch as in CDSPKernels.c (copied, not shared, so that file stays untouched), plus an
-// x86-64-v3 clone (AVX2 + FMA) where clang supports `arch=` in target_clones (clang 21, the
-// Swift 6.3 toolchain's): the "fma" clone is AVX without AVX2, which has no one-instruction
+// Dispatch (Dispatch.h): `CDSP_DISPATCH_V3`, i.e. with an x86-64-v3 clone (AVX2 + FMA) where
+// clang supports `arch=` in target_clones (clang 21, the Swift 6.3 toolchain's): the "fma" clone is AVX without AVX2, which has no one-instruction
 // broadcast of a register lane, and the block loop broadcasts 14 values per block (measured
 // 6–9 % faster with AVX2). The resolver prefers avx512f, then x86-64-v3, then fma, then SSE2.
 #include "CDSPKWeighting.h"
 
-#if defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define CDSP_KW_NO_DISPATCH 1
-#endif
-#endif
-#if !defined(CDSP_KW_NO_DISPATCH) && defined(__x86_64__) && defined(__ELF__) && defined(__has_attribute)
-#if __has_attribute(target_clones)
-#if defined(__clang__) && __clang_major__ >= 21
-#define CDSP_KW_DISPATCH __attribute__((target_clones("avx512f", "arch=x86-64-v3", "fma", "default")))
-#else
-#define CDSP_KW_DISPATCH __attribute__((target_clones("avx512f", "fma", "default")))
-#endif
-#endif
-#endif
-#ifndef CDSP_KW_DISPATCH
-#define CDSP_KW_DISPATCH
-#endif
-
-#if defined(__clang__)
-#pragma clang diagnostic ignored "-Wpsabi"
-#endif
-
-#define CDSP_KW_INLINE static inline __attribute__((always_inline))
+#include "Dispatch.h"   // CDSP_DISPATCH_V3, CDSP_INLINE
 
 enum { B = CDSP_KW_BLOCK };
 
 typedef double v4d __attribute__((vector_size(32)));
 
-CDSP_KW_INLINE v4d ld4(const double *p) {
+CDSP_INLINE v4d ld4(const double *p) {
     v4d v;
     __builtin_memcpy(&v, p, sizeof v);
     return v;
 }
 
-CDSP_KW_INLINE v4d splat(double a) { return (v4d){a, a, a, a}; }
+CDSP_INLINE v4d splat(double a) { return (v4d){a, a, a, a}; }
 
 /// The running values of one channel, held in registers across blocks.
 typedef struct {
@@ -77,7 +54,7 @@ typedef struct {
 /// Sources: 0 z1, 1 z2, 2 w1, 3 w2, 4 + i x[i]. The same source order and grouping for every
 /// block, so results depend only on the data. The next state first: it is the loop-carried
 /// chain (inputs' part in two partial sums, then the state's part, then one add).
-CDSP_KW_INLINE void kw_block(const cdsp_kweighting *k, const float *xf, kw_run_state *r) {
+CDSP_INLINE void kw_block(const cdsp_kweighting *k, const float *xf, kw_run_state *r) {
     const double x6 = xf[6], x7 = xf[7];
     const v4d s0 = splat(r->z1), s1 = splat(r->z2), s2 = splat(r->w1), s3 = splat(r->w2);
     const v4d b0 = splat(xf[0]), b1 = splat(xf[1]), b2 = splat(xf[2]), b3 = splat(xf[3]);
@@ -130,7 +107,7 @@ CDSP_KW_INLINE void kw_block(const cdsp_kweighting *k, const float *xf, kw_run_s
     r->w2 = next[3];
 }
 
-CDSP_KW_INLINE void kw_load(const cdsp_kweighting_channel *c, kw_run_state *r) {
+CDSP_INLINE void kw_load(const cdsp_kweighting_channel *c, kw_run_state *r) {
     r->z1 = c->state[0];
     r->z2 = c->state[1];
     r->w1 = c->state[2];
@@ -139,7 +116,7 @@ CDSP_KW_INLINE void kw_load(const cdsp_kweighting_channel *c, kw_run_state *r) {
     r->hi = ld4(c->lanes + 4);
 }
 
-CDSP_KW_INLINE void kw_store(const kw_run_state *r, cdsp_kweighting_channel *c) {
+CDSP_INLINE void kw_store(const kw_run_state *r, cdsp_kweighting_channel *c) {
     c->state[0] = r->z1;
     c->state[1] = r->z2;
     c->state[2] = r->w1;
@@ -148,7 +125,7 @@ CDSP_KW_INLINE void kw_store(const kw_run_state *r, cdsp_kweighting_channel *c) 
     __builtin_memcpy(c->lanes + 4, &r->hi, sizeof r->hi);
 }
 
-CDSP_KW_DISPATCH
+CDSP_DISPATCH_V3
 void cdsp_kweighting_run(
     const cdsp_kweighting *k, cdsp_kweighting_channel *channel, size_t filled, const float *x, size_t count
 ) {
@@ -173,7 +150,7 @@ void cdsp_kweighting_run(
     kw_store(&r, channel);
 }
 
-CDSP_KW_DISPATCH
+CDSP_DISPATCH_V3
 double cdsp_kweighting_close_step(const cdsp_kweighting *k, cdsp_kweighting_channel *channel, size_t length) {
     double *l = channel->lanes;
     double sum = ((l[0] + l[1]) + (l[2] + l[3])) + ((l[4] + l[5]) + (l[6] + l[7]));

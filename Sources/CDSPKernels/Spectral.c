@@ -11,26 +11,7 @@
 #pragma clang fp contract(off)
 #endif
 
-// Dispatch, as in CDSPKernels.c: IFUNC target_clones on x86-64 ELF, none under TSan.
-#if defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define CDSP_NO_DISPATCH 1
-#endif
-#endif
-#if !defined(CDSP_NO_DISPATCH) && defined(__x86_64__) && defined(__ELF__) && defined(__has_attribute)
-#if __has_attribute(target_clones)
-#define CDSP_DISPATCH __attribute__((target_clones("avx512f", "fma", "default")))
-#endif
-#endif
-#ifndef CDSP_DISPATCH
-#define CDSP_DISPATCH
-#endif
-
-#if defined(__clang__)
-#pragma clang diagnostic ignored "-Wpsabi"
-#endif
-
-#define CDSP_INLINE static inline __attribute__((always_inline))
+#include "Dispatch.h"   // CDSP_DISPATCH, CDSP_INLINE
 
 // Each kernel is an always-inline body plus a dispatched wrapper that only calls it: clang
 // rejects 32-byte vector values passed between functions in the SSE2 clone (an ABI change),

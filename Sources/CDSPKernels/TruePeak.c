@@ -10,7 +10,7 @@
 // to it on every CPU (fusing measured up to 1e−6 dB different, at the edge of the dspscore
 // regression golden's 1e−6 dB tolerance, for ~1 % of a levels,loudness run).
 //
-// Dispatch as in KWeighting.c (copied macros; CDSPKernels.c stays untouched).
+// Dispatch: `CDSP_DISPATCH_V3` (Dispatch.h).
 #include "CDSPKWeighting.h"
 
 #if defined(__clang__)
@@ -19,50 +19,30 @@
 #pragma STDC FP_CONTRACT OFF
 #endif
 
-#if defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define CDSP_TP_NO_DISPATCH 1
-#endif
-#endif
-#if !defined(CDSP_TP_NO_DISPATCH) && defined(__x86_64__) && defined(__ELF__) && defined(__has_attribute)
-#if __has_attribute(target_clones)
-#if defined(__clang__) && __clang_major__ >= 21
-#define CDSP_TP_DISPATCH __attribute__((target_clones("avx512f", "arch=x86-64-v3", "fma", "default")))
-#else
-#define CDSP_TP_DISPATCH __attribute__((target_clones("avx512f", "fma", "default")))
-#endif
-#endif
-#endif
-#ifndef CDSP_TP_DISPATCH
-#define CDSP_TP_DISPATCH
-#endif
-
-#if defined(__clang__)
-#pragma clang diagnostic ignored "-Wpsabi"
-#endif
+#include "Dispatch.h"   // CDSP_DISPATCH_V3, CDSP_INLINE
 
 typedef float v8f __attribute__((vector_size(32)));
 typedef int v8i __attribute__((vector_size(32)));
 
-static inline __attribute__((always_inline)) v8f tp_ld8(const float *p) {
+CDSP_INLINE v8f tp_ld8(const float *p) {
     v8f v;
     __builtin_memcpy(&v, p, sizeof v);
     return v;
 }
 
 /// Lane-wise `mask ? a : b` (mask lanes all ones or all zeros).
-static inline __attribute__((always_inline)) v8f tp_select(v8i mask, v8f a, v8f b) {
+CDSP_INLINE v8f tp_select(v8i mask, v8f a, v8f b) {
     return (v8f)(((v8i)a & mask) | ((v8i)b & ~mask));
 }
 
 /// |v| (clears the sign bit).
-static inline __attribute__((always_inline)) v8f tp_abs(v8f v) {
+CDSP_INLINE v8f tp_abs(v8f v) {
     return (v8f)((v8i)v & 0x7fffffff);
 }
 
 /// Outputs i … i + 7 (`base` = x + i): their peaks, lanes past `remaining` zeroed, into `*m`.
 /// (A helper without target attributes: vectors never cross a dispatched function's boundary.)
-static inline __attribute__((always_inline)) void tp_block(
+CDSP_INLINE void tp_block(
     const float *base, const float *coef, size_t half, ptrdiff_t last, size_t remaining, v8f *m
 ) {
     const v8i lanes = {0, 1, 2, 3, 4, 5, 6, 7};
@@ -85,7 +65,7 @@ static inline __attribute__((always_inline)) void tp_block(
     *m = tp_select(peak > *m, peak, *m);
 }
 
-CDSP_TP_DISPATCH
+CDSP_DISPATCH_V3
 float cdsp_truepeak4(const float *x, size_t count, const float *coef) {
     v8f m = {0};
     for (size_t i = 0; i < count; i += 8) tp_block(x + i, coef, CDSP_TP_TAPS / 2, CDSP_TP_TAPS - 1, count - i, &m);
