@@ -47,30 +47,3 @@ extension FastLog {
         return exponent + p
     }
 }
-
-/// Eight-lane loops for the analyzer's reductions (the compiler does not reorder
-/// floating-point sums by itself, so plain loops stay scalar).
-enum VectorKernels {
-    @inline(__always)
-    static func load(_ p: UnsafePointer<Float>, _ i: Int) -> SIMD8<Float> {
-        UnsafeRawPointer(p + i).loadUnaligned(as: SIMD8<Float>.self)
-    }
-
-    @inline(__always)
-    static func store(_ v: SIMD8<Float>, _ p: UnsafeMutablePointer<Float>, _ i: Int) {
-        UnsafeMutableRawPointer(p + i).storeBytes(of: v, as: SIMD8<Float>.self)
-    }
-
-    /// `Σ a[i]·b[i]` for `i < count`.
-    static func dot(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int) -> Float {
-        var acc = SIMD8<Float>()
-        var i = 0
-        while i + 8 <= count {
-            acc += load(a, i) * load(b, i)
-            i += 8
-        }
-        var sum = acc.sum()
-        while i < count { sum += a[i] * b[i]; i += 1 }
-        return sum
-    }
-}

@@ -1,4 +1,4 @@
-import CDSPKernels
+internal import CDSPKernels
 import DSPCore
 
 #if canImport(Glibc)
@@ -403,8 +403,8 @@ public final class SpectralAnalyzer {
             }
             let r0 = autocorrelation[0]
             if r0 > 0 {
-                // Boersma's octave cost (0.01 per octave) favours the shortest period: the first
-                // local maximum with the best rho − cost above 0.
+                // Boersma's octave cost (0.01 per octave) favours the shortest period: the local
+                // maximum with the highest rho − cost above 0 (the shortest lag on ties).
                 var bestRho: Float = 0
                 let bestLag = cdsp_spectral_pitch_pick(
                     autocorrelation.baseAddress!, windowAutocorrelation.baseAddress!, octaveCost.baseAddress!,

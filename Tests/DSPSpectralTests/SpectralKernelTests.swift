@@ -22,7 +22,7 @@ private func load(_ p: UnsafePointer<Float>, _ i: Int) -> SIMD8<Float> {
     UnsafeRawPointer(p + i).loadUnaligned(as: SIMD8<Float>.self)
 }
 
-/// The Swift reference: `VectorKernels.dot`.
+/// The Swift reference: the eight-lane dot product the analyzer used before `cdsp_spectral_dot`.
 private func referenceDot(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int) -> Float {
     var acc = SIMD8<Float>()
     var i = 0

@@ -362,13 +362,7 @@ def select_multi_weight(data, files, gather):
     the weight is selected without looking at any file outside `files`."""
     if len(MULTI_POSITIVE_WEIGHTS) == 1:
         return MULTI_POSITIVE_WEIGHTS[0]
-    by_condition = defaultdict(list)
-    for rel in sorted(files):
-        by_condition[data[rel]["condition"]].append(rel)
-    inner = [[], []]
-    for rels in by_condition.values():
-        for i, rel in enumerate(rels):
-            inner[i % 2].append(rel)
+    inner = inner_folds(data, files)
     best = None
     for weight in MULTI_POSITIVE_WEIGHTS:
         tp = fp = fn = 0

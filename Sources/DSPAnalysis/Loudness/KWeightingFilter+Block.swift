@@ -7,11 +7,12 @@ internal import CDSPKernels
 /// kernel of CDSPKernels (`cdsp_kweighting_run`, `cdsp_kweighting_close_step`).
 ///
 /// Blocks of 8 samples are computed as one linear map of (state, block): `v = C·s + D·x`, next
-/// state `A⁸·s + E·x`, independent multiply-adds instead of the serial recursion of
-/// ``KWeightingKernel`` (which stays as the tests' reference). Blocks are aligned to the start
+/// state `A⁸·s + E·x`, independent multiply-adds instead of a serial per-sample recursion (which
+/// the tests keep as the reference, `SerialKWeighting.swift`). Blocks are aligned to the start
 /// of each loudness step and an incomplete block is carried, so every sample's arithmetic
 /// depends only on its position in the step: results do not depend on how the input was
-/// chunked. Agrees with ``KWeightingKernel`` to ~1e−12 relative in the step energies (tested).
+/// chunked. Agrees with the serial Double recursion to ~1e−12 relative in the step energies
+/// (tested).
 final class KWeightingBank {
     /// Channels filtered.
     let channelCount: Int

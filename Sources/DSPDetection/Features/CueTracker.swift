@@ -296,7 +296,7 @@ final class CueTracker {
         // Rhythm.
         fluxes.push(f.fluxDB)
         fluxesHalfSecond.push(f.fluxDB)
-        cues.fluxPeakiness = fluxesHalfSecond.count > 0 ? fluxesHalfSecond.maximum / (fluxesHalfSecond.mean + 0.1) : 0
+        cues.fluxPeakiness = fluxesHalfSecond.maximum / (fluxesHalfSecond.mean + 0.1)  // never empty: just pushed
         frameCounter += 1
         if computesMusicCues, frameCounter % 8 == 0 { lastPulse = computePulse() }
         cues.pulse = lastPulse

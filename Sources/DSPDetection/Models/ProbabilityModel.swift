@@ -1,4 +1,4 @@
-import CDSPKernels
+internal import CDSPKernels
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
