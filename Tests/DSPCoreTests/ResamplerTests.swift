@@ -227,7 +227,7 @@ struct ResamplerConstructionTests {
 
 @Suite("Resampler streaming")
 struct ResamplerStreamingTests {
-    static let ratios = [(48_000, 16_000), (44_100, 16_000), (16_000, 48_000), (16_000, 44_100), (8_000, 16_000), (22_050, 16_000)]
+    static let ratios = [(48_000, 16_000), (44_100, 16_000), (16_000, 48_000), (16_000, 44_100), (8_000, 16_000), (22_050, 16_000), (11_025, 16_000)]
 
     @Test(arguments: ratios)
     func chunkingDoesNotChangeOutput(input: Int, output: Int) throws {

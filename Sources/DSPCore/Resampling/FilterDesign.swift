@@ -57,6 +57,34 @@ struct PolyphaseLayout {
     /// Longest row the across-outputs kernel takes (its stack scratch is sized for it).
     static let maximumAcrossOutputsTaps = 1024
 
+    /// Whether the bank is evaluated by the staggered-groups kernel (`cdsp_polyphase_groups`,
+    /// see ``StaggeredBank``): large L (a multiple of 8) with at most
+    /// ``StaggeredBank/maximumWidth`` groups in flight. Its rows are unpadded (T = ⌈K / L⌉).
+    var staggered: Bool = false
+
+    /// The band edges and deviations a prototype is designed for.
+    struct Bands {
+        /// Passband edge of the design, in Hz.
+        var passHz: Double
+        /// Stopband edge, in Hz.
+        var stopHz: Double
+        /// Peak passband deviation the equiripple design allows.
+        var passDeviation: Double
+        /// Stopband attenuation of the equiripple design, in dB.
+        var attenuationDB: Double
+
+        /// The preset's bands for a resampler between `inputRate` and `outputRate`: relative to
+        /// the low Nyquist frequency (see ``Resampler/Quality``).
+        static func standard(inputRate: Int, outputRate: Int, quality: Resampler.Quality) -> Bands {
+            let lowNyquistHz = Double(Swift.min(inputRate, outputRate)) / 2
+            return Bands(
+                passHz: Resampler.Quality.designPassbandEdgeRatio * lowNyquistHz,
+                stopHz: Resampler.Quality.stopbandEdgeRatio * lowNyquistHz,
+                passDeviation: Resampler.Quality.designPassbandDeviation,
+                attenuationDB: quality.equirippleAttenuationDB)
+        }
+    }
+
     /// Prototype delay (K − 1) / 2, in prototype samples.
     var prototypeDelay: Int { (prototypeLength - 1) / 2 }
 
@@ -69,11 +97,15 @@ struct PolyphaseLayout {
     /// Chooses and designs the prototype for `L`/`M` (reduced) at `inputRate` and `quality`.
     ///
     /// Identity ratios (L = M = 1) get a one-tap unit filter.
-    init(phaseCount l: Int, step m: Int, inputRate: Int, outputRate: Int, quality: Resampler.Quality) {
+    /// `bands` overrides the preset's band edges (a first stage to an intermediate rate uses
+    /// its own, see ``Resampler/validatedLayout(inputRate:outputRate:channelCount:quality:)``).
+    init(phaseCount l: Int, step m: Int, inputRate: Int, outputRate: Int, quality: Resampler.Quality, bands: Bands? = nil) {
         phaseCount = l
         step = m
         designTaps = []
-        interpolatorAttenuationDB = quality.equirippleAttenuationDB + 12
+        let customBands = bands
+        let bands = bands ?? .standard(inputRate: inputRate, outputRate: outputRate, quality: quality)
+        interpolatorAttenuationDB = bands.attenuationDB + 12
         let width = Resampler.simdWidth
         acrossOutputs = false
         if l == m {
@@ -83,23 +115,30 @@ struct PolyphaseLayout {
             return
         }
         let small = l <= 4 && m <= 8
-        if let design = Self.equiripple(l: l, m: m, inputRate: inputRate, outputRate: outputRate, quality: quality, anyRowLength: small) {
+        if let design = Self.equiripple(l: l, m: m, inputRate: inputRate, bands: bands, anyRowLength: small) {
             designTaps = design.taps
             method = .equiripple(designRate: design.rate, length: design.taps.count, interpolatorSpan: design.span)
             prototypeLength = design.prototypeLength
             let rows = (design.prototypeLength + l - 1) / l
             acrossOutputs = small && rows <= Self.maximumAcrossOutputsTaps
-            tapsPerPhase = acrossOutputs ? rows : (rows + width - 1) / width * width
+            staggered = !small && StaggeredBank.width(phaseCount: l, step: m, taps: rows) != nil
+            tapsPerPhase = acrossOutputs || staggered ? rows : (rows + width - 1) / width * width
             return
         }
         // Kaiser fallback: the length for a transition 2 × (stop edge − cutoff) wide, rounded up
         // to whole SIMD rows per phase and grown to fill them (a longer window at the same β
         // only narrows the transition), kept odd.
-        let lowNyquistHz = Double(Swift.min(inputRate, outputRate)) / 2
         let prototypeRateHz = Double(l) * Double(inputRate)
-        let a = quality.kaiserAttenuationDB
-        let cutoffHz = quality.kaiserCutoffRatio * lowNyquistHz
-        let transitionHz = 2 * (Resampler.Quality.stopbandEdgeRatio * lowNyquistHz - cutoffHz)
+        let a = quality.kaiserAttenuationDB - quality.equirippleAttenuationDB + bands.attenuationDB
+        let lowNyquistHz = Double(Swift.min(inputRate, outputRate)) / 2
+        var cutoffHz = quality.kaiserCutoffRatio * lowNyquistHz
+        if customBands != nil {
+            // The preset's cutoff, at the same place between custom band edges.
+            let standard = Bands.standard(inputRate: inputRate, outputRate: outputRate, quality: quality)
+            let position = (cutoffHz - standard.passHz) / (standard.stopHz - standard.passHz)
+            cutoffHz = bands.passHz + position * (bands.stopHz - bands.passHz)
+        }
+        let transitionHz = 2 * (bands.stopHz - cutoffHz)
         let transitionRadians = 2 * Double.pi * transitionHz / prototypeRateHz
         let beta = KaiserWindow.beta(attenuationDB: a)
         let minimumLength = Swift.max(KaiserWindow.length(attenuationDB: a, transitionWidthRadians: transitionRadians), m + 1)
@@ -126,13 +165,12 @@ struct PolyphaseLayout {
     /// which must pass the stopband edge s and reject from R × inputRate − s (where the
     /// design's passband image starts).
     private static func equiripple(
-        l: Int, m: Int, inputRate: Int, outputRate: Int, quality: Resampler.Quality, anyRowLength: Bool
+        l: Int, m: Int, inputRate: Int, bands: Bands, anyRowLength: Bool
     ) -> (taps: [Double], rate: Int, span: Int, prototypeLength: Int)? {
-        let lowNyquistHz = Double(Swift.min(inputRate, outputRate)) / 2
-        let passHz = Resampler.Quality.designPassbandEdgeRatio * lowNyquistHz
-        let stopHz = Resampler.Quality.stopbandEdgeRatio * lowNyquistHz
-        let passDeviation = Resampler.Quality.designPassbandDeviation
-        let stopDeviation = Elementary.power(10, -quality.equirippleAttenuationDB / 20)
+        let passHz = bands.passHz
+        let stopHz = bands.stopHz
+        let passDeviation = bands.passDeviation
+        let stopDeviation = Elementary.power(10, -bands.attenuationDB / 20)
         let stopWeight = passDeviation / stopDeviation
         // Kaiser's estimate of the equiripple length (Oppenheim & Schafer eq. 7.117 form):
         // N ≈ (−20 log10 √(δp δs) − 13) / (14.6 Δf) + 1.
@@ -140,7 +178,7 @@ struct PolyphaseLayout {
         func estimate(rateHz: Double) -> Int {
             Int((figure / (14.6 * (stopHz - passHz) / rateHz)).rounded(.up)) + 1
         }
-        let interpolatorAttenuation = quality.equirippleAttenuationDB + 12  // as in init
+        let interpolatorAttenuation = bands.attenuationDB + 12  // as in init
         func span(rateHz: Double) -> Int {
             let transition = (rateHz - 2 * stopHz) / rateHz
             let n = (interpolatorAttenuation - 7.95) / (2.285 * 2 * Double.pi * transition)

@@ -74,6 +74,17 @@ enum PolyphaseKernel {
         cdsp_halfband(even, odd, taps, tapCount, 0.5, count, out)
     }
 
+    /// `count` outputs of one channel by the staggered-groups kernel; see `cdsp_polyphase_groups`.
+    @inline(never) @_semantics("no_performance_analysis")
+    static func polyphaseGroups(
+        _ bank: StaggeredBank, _ x: UnsafePointer<Float>, _ base: Int, _ lo: Int, _ hi: Int, _ pattern: Int,
+        _ groups: Int, _ skip: Int, _ count: Int, _ out: UnsafeMutablePointer<Float>, _ stride: Int
+    ) {
+        cdsp_polyphase_groups(
+            bank.coefficients, bank.chunkOffsets, bank.spans, bank.patterns, bank.width, x, base, lo, hi, pattern,
+            groups, skip, count, out, stride)
+    }
+
     /// The same outputs for small ratios, vectorised across outputs; see `cdsp_polyphase_small`.
     @inline(never) @_semantics("no_performance_analysis")
     static func polyphaseSmall(

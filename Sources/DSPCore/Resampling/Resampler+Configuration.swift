@@ -36,15 +36,43 @@ extension Resampler {
         return (t0 % n + n) % n
     }
 
-    /// Validates the configuration and returns the designed bank layout of the polyphase
-    /// stage and, for two-stage downsampling, the half-band first stage.
+    /// What runs before the (last) polyphase stage.
+    enum FirstStage {
+        /// Nothing: one polyphase stage from the input rate.
+        case none
+        /// A half-band decimator to `inputRate / 2`.
+        case halfBand(HalfBandDesign)
+        /// A polyphase resampler to `rate` with its own (wide-transition) design.
+        case polyphase(rate: Int, layout: PolyphaseLayout)
+    }
+
+    /// Peak passband deviation of a polyphase first stage's design: 0.0005 (±0.004 dB), so that
+    /// with the last stage's ±0.043 dB the cascade stays inside the 0.1 dB specification.
+    static let firstStagePassbandDeviation = 0.0005
+
+    /// The most groups in flight a polyphase first stage may need (its kernel then keeps
+    /// 4 × 3 accumulators in registers); beyond that the half-band route is cheaper.
+    static let firstStageMaximumWidth = 3
+
+    /// Validates the configuration and returns the designed bank layout of the (last)
+    /// polyphase stage and what runs before it.
     ///
-    /// Two stages when the input rate is even and at least 2.5 × the output rate (48, 44.1,
-    /// 88.2, 96 → 16 kHz): a half-band decimator to `inputRate / 2`, then the polyphase stage
-    /// from there. Otherwise the polyphase stage alone, from `inputRate`.
+    /// For downsampling by 2.5 or more, in order of preference:
+    /// 1. from an even rate whose half is a small ratio away from the output rate (48, 96 →
+    ///    16 kHz: 24 → 16, 48 → 16): a half-band decimator to `inputRate / 2`;
+    /// 2. to an even output rate, when `inputRate → 3/2 × outputRate` decimates by less than
+    ///    2.5, has L a multiple of 8 and its wide-transition design needs at most
+    ///    ``firstStageMaximumWidth`` groups in flight (44.1 → 16 kHz: 44.1 → 24), that polyphase first stage (staggered
+    ///    kernel), then `3/2 × outputRate → outputRate` (L/M = 2/3, across outputs). Its bands:
+    ///    passband to the preset's design edge (0.89 × the output's Nyquist), stopband from
+    ///    `3/2 × outputRate − 1.0625 × the output's Nyquist` — everything that would fold below
+    ///    the final stopband edge at the intermediate rate — at the preset's attenuation;
+    /// 3. from an even rate: the half-band, then the polyphase stage from `inputRate / 2` (88.2 →
+    ///    16 kHz: 44.1 → 16).
+    /// Otherwise the polyphase stage alone, from `inputRate`.
     static func validatedLayout(
         inputRate: Int, outputRate: Int, channelCount: Int, quality: Quality
-    ) throws(ConfigurationError) -> (layout: PolyphaseLayout, halfBand: HalfBandDesign?) {
+    ) throws(ConfigurationError) -> (layout: PolyphaseLayout, first: FirstStage) {
         try ConfigurationError.check("inputRate", inputRate, in: supportedRates)
         try ConfigurationError.check("outputRate", outputRate, in: supportedRates)
         try ConfigurationError.check("channelCount", channelCount, in: supportedChannelCounts)
@@ -58,7 +86,9 @@ extension Resampler {
                 expected: "a ratio whose reduced numerator is at most \(maximumPhaseCount)"
             )
         }
-        if inputRate % 2 == 0, 2 * inputRate >= 5 * outputRate {
+        let downsamplesEnough = 2 * inputRate >= 5 * outputRate
+        var halfBandRoute: (PolyphaseLayout, HalfBandDesign)? = nil
+        if inputRate % 2 == 0, downsamplesEnough {
             let stageRate = inputRate / 2
             let stageDivisor = greatestCommonDivisor(stageRate, outputRate)
             let edgeHz = Quality.stopbandEdgeRatio * Double(outputRate) / 2
@@ -67,9 +97,37 @@ extension Resampler {
                 let layout = PolyphaseLayout(
                     phaseCount: outputRate / stageDivisor, step: stageRate / stageDivisor,
                     inputRate: stageRate, outputRate: outputRate, quality: quality)
-                if layout.coefficientCount <= maximumCoefficientCount { return (layout, halfBand) }
+                if layout.coefficientCount <= maximumCoefficientCount {
+                    if layout.acrossOutputs { return (layout, .halfBand(halfBand)) }
+                    halfBandRoute = (layout, halfBand)
+                }
             }
         }
+        // A first stage that itself decimates by 2.5 or more (88.2 → 24 kHz) costs more than
+        // the half-band route: its work per output grows with the ratio.
+        if downsamplesEnough, outputRate % 2 == 0, 2 * inputRate < 5 * (3 * outputRate / 2) {
+            let rate = 3 * outputRate / 2
+            let firstDivisor = greatestCommonDivisor(inputRate, rate)
+            let firstL = rate / firstDivisor
+            let firstM = inputRate / firstDivisor
+            let nyquist = Double(outputRate) / 2
+            if firstL % 8 == 0, firstL <= maximumPhaseCount {
+                let bands = PolyphaseLayout.Bands(
+                    passHz: Quality.designPassbandEdgeRatio * nyquist,
+                    stopHz: Double(rate) - Quality.stopbandEdgeRatio * nyquist,
+                    passDeviation: firstStagePassbandDeviation,
+                    attenuationDB: quality.equirippleAttenuationDB)
+                let first = PolyphaseLayout(
+                    phaseCount: firstL, step: firstM, inputRate: inputRate, outputRate: rate, quality: quality, bands: bands)
+                let second = PolyphaseLayout(phaseCount: 2, step: 3, inputRate: rate, outputRate: outputRate, quality: quality)
+                if first.staggered, second.acrossOutputs,
+                   let width = StaggeredBank.width(phaseCount: firstL, step: firstM, taps: first.tapsPerPhase),
+                   width <= firstStageMaximumWidth {
+                    return (second, .polyphase(rate: rate, layout: first))
+                }
+            }
+        }
+        if let (layout, halfBand) = halfBandRoute { return (layout, .halfBand(halfBand)) }
         let layout = PolyphaseLayout(phaseCount: l, step: m, inputRate: inputRate, outputRate: outputRate, quality: quality)
         guard layout.coefficientCount <= maximumCoefficientCount else {
             throw ConfigurationError(
@@ -78,6 +136,6 @@ extension Resampler {
                 expected: "a ratio whose filter bank has at most \(maximumCoefficientCount) coefficients"
             )
         }
-        return (layout, nil)
+        return (layout, .none)
     }
 }

@@ -11,9 +11,10 @@
 /// no floating-point time, no drift. t₀ shifts the output grid so the delay is a whole number
 /// of output samples (``outputDelay``), which makes ``trimsLeadingDelay`` exact.
 ///
-/// Downsampling by 2.5 or more from an even rate (48, 44.1, 88.2, 96 → 16 kHz) first halves
-/// the rate with a half-band filter (``halfBandLength``), then runs the polyphase stage from
-/// `inputRate / 2`; the reported delay is the exact total.
+/// Downsampling by 2.5 or more runs in two stages (``intermediateRate``): 48, 88.2 and 96 →
+/// 16 kHz first halve the rate with a half-band filter (``halfBandLength``); 44.1 → 16 kHz
+/// first resamples to 24 kHz with a short wide-transition polyphase filter (``firstStage``),
+/// then 24 → 16 kHz with the sharp one. The reported delay is the exact total.
 ///
 /// - Interleaved multichannel: every channel uses the same filter.
 /// - Input counts need not be whole frames: a trailing partial frame is carried to the next
@@ -57,11 +58,23 @@ public final class Resampler: StreamingProcessor {
     public let tapsPerPhase: Int
     /// How the prototype filter was designed (equiripple for every common rate pair).
     public let designMethod: DesignMethod
-    /// Length of the half-band first stage in input-rate taps (4K − 1), or 0 for a single
-    /// polyphase stage. Downsampling by 2.5 or more from an even rate (48, 44.1, 88.2, 96 →
-    /// 16 kHz) runs in two stages: this half-band decimates by two, then the polyphase stage
-    /// (``filterLength``, ``tapsPerPhase``) resamples from `inputRate / 2`.
+    /// Length of the half-band first stage in input-rate taps (4K − 1), or 0 without one.
+    /// 48, 88.2 and 96 → 16 kHz run in two stages: this half-band decimates by two, then the
+    /// polyphase stage (``filterLength``, ``tapsPerPhase``) resamples from `inputRate / 2`.
     public let halfBandLength: Int
+    /// The rate between the two stages of a two-stage resampler, in Hz: `inputRate / 2` after
+    /// a half-band, 24 000 for 44.1 → 16 kHz (a polyphase first stage, ``firstStage``);
+    /// nil for one stage. ``filterLength``, ``tapsPerPhase`` and ``designMethod`` describe the
+    /// stage from this rate to ``outputRate``.
+    public let intermediateRate: Int?
+    /// The polyphase first stage (`inputRate → intermediateRate`, its own design, no trimming),
+    /// when there is one; its properties describe its filter.
+    public let firstStage: Resampler?
+    /// `firstStage != nil`, tested without copying the reference (no retain/release, which the
+    /// allocation checker counts as a possible deallocation, on the processing path).
+    let hasFirstStage: Bool
+    /// ``firstStage`` as an unretained pointer, for the processing path (``firstStage`` owns it).
+    let firstStagePointer: UnsafeMutableRawPointer?
 
     /// Latency from input to output, in output frames: output frame `outputDelay` is the
     /// input's time zero. Exact — the output grid is offset so that the delay is whole.
@@ -72,12 +85,14 @@ public final class Resampler: StreamingProcessor {
     public var outputDelaySeconds: Double { Double(outputDelay) / Double(outputRate) }
 
     /// The filter's group delay in seconds, `(K − 1) / 2 / (L × inputRate)` for one stage;
-    /// with a half-band first stage the sum of both stages' delays, `(2K_h − 1) / inputRate +
-    /// (K − 1) / 2 / (L₂ × inputRate / 2)` — the algorithmic latency of a real-time stream,
+    /// with a first stage the sum of both stages' delays (after a half-band, `(2K_h − 1) /
+    /// inputRate + (K − 1) / 2 / (L₂ × inputRate / 2)`) — the algorithmic latency of a real-time stream,
     /// independent of ``trimsLeadingDelay``. At most one output period above the untrimmed
     /// ``outputDelaySeconds``.
     public var groupDelaySeconds: Double {
-        (Double(layout.prototypeDelay) / Double(layout.phaseCount) + Double(halfBandTaps - 1) / 2) / Double(stageRate)
+        let stage = Double(layout.prototypeDelay) / Double(layout.phaseCount) / Double(stageRate)
+        if let firstStage { return firstStage.groupDelaySeconds + stage }
+        return stage + (halfBandTaps > 0 ? Double(halfBandTaps - 1) / 2 / Double(stageRate) : 0)
     }
 
     // MARK: Fixed design
@@ -98,6 +113,12 @@ public final class Resampler: StreamingProcessor {
     /// Whether the polyphase stage uses the across-outputs kernel for small ratios (L ≤ 4,
     /// M ≤ 8: 48 → 16 kHz's 24 → 16 stage, 32 → 16, 8 → 16, 16 → 48 kHz …).
     let usesSmallKernel: Bool
+    /// The staggered-groups tables, when the stage uses that kernel (large L, a multiple of 8:
+    /// 44.1 → 24 kHz, 22.05 → 16 kHz, 11.025 → 16 kHz …).
+    let staggered: StaggeredBank?
+    /// Interleaved scratch for a polyphase first stage's output when there are several
+    /// channels (channelCount × historyCapacity floats; one float otherwise).
+    let firstStageScratch: UnsafeMutablePointer<Float>
     /// Frames per channel in the history buffer: T − 1 kept frames + a block of new ones.
     let historyCapacity: Int
     /// Phase rows, L × T floats.
@@ -152,12 +173,41 @@ public final class Resampler: StreamingProcessor {
     ///   - trimsLeadingDelay: Drop the leading delay and make process + flush emit exactly
     ///     `round(N × outputRate / inputRate)` frames for N input frames. Default false.
     /// - Throws: ``ConfigurationError`` quoting the first invalid value.
-    public init(
+    public convenience init(
         inputRate: Int, outputRate: Int, channelCount: Int = 1,
         quality: Quality = .default, trimsLeadingDelay: Bool = false
     ) throws(ConfigurationError) {
-        let (layout, halfBand) = try Self.validatedLayout(
+        let plan = try Self.validatedLayout(
             inputRate: inputRate, outputRate: outputRate, channelCount: channelCount, quality: quality)
+        self.init(
+            inputRate: inputRate, outputRate: outputRate, channelCount: channelCount, quality: quality,
+            trimsLeadingDelay: trimsLeadingDelay, layout: plan.layout, first: plan.first)
+    }
+
+    /// Builds a validated plan (``validatedLayout(inputRate:outputRate:channelCount:quality:)``).
+    init(
+        inputRate: Int, outputRate: Int, channelCount: Int, quality: Quality, trimsLeadingDelay: Bool,
+        layout: PolyphaseLayout, first: FirstStage
+    ) {
+        var halfBand: HalfBandDesign? = nil
+        var firstStage: Resampler? = nil
+        var stageRate = inputRate
+        switch first {
+        case .none:
+            break
+        case let .halfBand(design):
+            halfBand = design
+            stageRate = inputRate / 2
+        case let .polyphase(rate, firstLayout):
+            firstStage = Resampler(
+                inputRate: inputRate, outputRate: rate, channelCount: channelCount, quality: quality,
+                trimsLeadingDelay: false, layout: firstLayout, first: .none)
+            stageRate = rate
+        }
+        self.firstStage = firstStage
+        hasFirstStage = firstStage != nil
+        firstStagePointer = firstStage.map { Unmanaged.passUnretained($0).toOpaque() }
+        intermediateRate = halfBand == nil && firstStage == nil ? nil : stageRate
         self.inputRate = inputRate
         self.outputRate = outputRate
         self.channelCount = channelCount
@@ -172,11 +222,14 @@ public final class Resampler: StreamingProcessor {
         filterLength = layout.prototypeLength
         tapsPerPhase = layout.tapsPerPhase
         designMethod = layout.method
-        stageRate = halfBand == nil ? inputRate : inputRate / 2
+        self.stageRate = stageRate
         // Total delay in polyphase-prototype samples: the half-band's output n is the input at
         // time 2(n − (K − 1)), a whole K − 1 frames of the polyphase stage, i.e. (K − 1)·L₂
-        // prototype samples; the output grid offset makes the sum a whole number of outputs.
-        let totalDelay = layout.prototypeDelay + ((halfBand?.pairCount ?? 1) - 1) * layout.phaseCount
+        // prototype samples; a polyphase first stage delays by a whole number of its output
+        // frames too (its own grid offset). The output grid offset makes the sum a whole
+        // number of outputs.
+        let firstDelay = firstStage?.delayFrames ?? ((halfBand?.pairCount ?? 1) - 1)
+        let totalDelay = layout.prototypeDelay + firstDelay * layout.phaseCount
         delayFrames = totalDelay / layout.step
         gridOffset = totalDelay - delayFrames * layout.step
         frameStep = layout.step / layout.phaseCount
@@ -190,6 +243,14 @@ public final class Resampler: StreamingProcessor {
         bank = UnsafeMutableRawPointer.allocate(byteCount: layout.coefficientCount * MemoryLayout<Float>.stride, alignment: 64)
             .bindMemory(to: Float.self, capacity: layout.coefficientCount)
         layout.fill(bank, inputRate: stageRate, rowStep: slotStep)
+        if layout.staggered, let width = StaggeredBank.width(phaseCount: layout.phaseCount, step: layout.step, taps: layout.tapsPerPhase) {
+            staggered = StaggeredBank(bank: bank, phaseCount: layout.phaseCount, step: layout.step, taps: layout.tapsPerPhase, width: width)
+        } else {
+            staggered = nil
+        }
+        let scratchFloats = firstStage != nil && channelCount > 1 ? channelCount * historyCapacity : 1
+        firstStageScratch = .allocate(capacity: scratchFloats)
+        firstStageScratch.initialize(repeating: 0, count: scratchFloats)
         history = .allocate(capacity: channelCount * historyCapacity)
         history.initialize(repeating: 0, count: channelCount * historyCapacity)
         carry = .allocate(capacity: channelCount)
@@ -214,6 +275,8 @@ public final class Resampler: StreamingProcessor {
         carry.deallocate()
         halfBandCoefficients.deallocate()
         halfBandHistory.deallocate()
+        staggered?.deallocate()
+        firstStageScratch.deallocate()
     }
 
     // MARK: StreamingProcessor
@@ -289,10 +352,12 @@ public final class Resampler: StreamingProcessor {
 
     /// An upper bound on what ``flush(into:)`` writes, in samples: `channelCount ×
     /// ((K − 1 + L) / M + 3)` for one stage (L, M, K of the polyphase stage; plus 2K_h·L for
-    /// a half-band first stage of 4K_h − 1 taps), independent of state, so a buffer can be
-    /// sized at setup.
+    /// a half-band first stage of 4K_h − 1 taps; for a polyphase first stage its own bound plus
+    /// 2, times L), independent of state, so a buffer can be sized at setup.
     public var maxFlushOutputCount: Int {
-        channelCount * ((layout.prototypeLength - 1 + (1 + halfBandTaps) * layout.phaseCount) / layout.step + 3)
+        // A polyphase first stage adds its own tail plus the padded frame's outputs.
+        let firstTail = firstStage.map { $0.maxFlushOutputCount / channelCount + 2 } ?? halfBandTaps
+        return channelCount * ((layout.prototypeLength - 1 + (1 + firstTail) * layout.phaseCount) / layout.step + 3)
     }
 
     /// The exact number of samples the next ``flush(into:)`` writes.
@@ -327,13 +392,24 @@ public final class Resampler: StreamingProcessor {
             written += count
             walk -= count + (skippedBefore - skipRemaining)
         }
+        if hasFirstStage, walk > 0 {
+            // The first stage's tail (the outputs whose windows still reach real input), then
+            // whatever outputs it makes due; after it the first stage's output is exact zeros.
+            appendFirstStageTail()
+            let before = skipRemaining
+            let count = push(nil, frameCount: 0, into: destination + written * channels, limit: walk)
+            written += count
+            walk -= count + (before - skipRemaining)
+        }
         while walk > 0 {
             makeRoom()
             // Frames needed so that the walk-th next output is due (stage frames, then the
             // input frames that complete them).
             let last = nextFrame + (nextPhase + (walk - 1) * layout.step) / layout.phaseCount
             let needed = last + 1 - writeIndex
-            let n = Swift.min(halfBandTaps == 0 ? needed : 2 * needed - pendingEven, roomFrames())
+            let n = hasFirstStage
+                ? Swift.min(needed, historyCapacity - writeIndex)
+                : Swift.min(halfBandTaps == 0 ? needed : 2 * needed - pendingEven, roomFrames())
             let before = skipRemaining
             let count = push(nil, frameCount: Swift.max(n, 0), into: destination + written * channels, limit: walk)
             written += count
@@ -370,6 +446,7 @@ public final class Resampler: StreamingProcessor {
         }
         pendingEven = 0
         stageFrames = 0
+        if hasFirstStage { withFirstStage { $0.reset() } }
     }
 
     // MARK: Internals
@@ -377,7 +454,8 @@ public final class Resampler: StreamingProcessor {
     /// Polyphase-stage frames that `frames` more input frames complete.
     @inline(__always)
     func stageFrameCount(_ frames: Int) -> Int {
-        halfBandTaps == 0 ? frames : (pendingEven + frames) / 2
+        if hasFirstStage { return withFirstStage { $0.dueOutputs(afterFrames: frames) } }
+        return halfBandTaps == 0 ? frames : (pendingEven + frames) / 2
     }
 
     /// Outputs (skipped ones included) that become due once `frames` more stage frames are written:
@@ -395,6 +473,7 @@ public final class Resampler: StreamingProcessor {
     func allowedFrames(outputCapacity: Int) -> Int {
         let outputs = Swift.min(outputCapacity + skipRemaining, 1 << 40)
         let stage = (outputs * layout.step + nextPhase) / layout.phaseCount + nextFrame - writeIndex
+        if hasFirstStage { return withFirstStage { $0.allowedFrames(outputCapacity: Swift.max(stage, 0)) } }
         return halfBandTaps == 0 ? stage : 2 * Swift.max(stage, 0) + 1 - pendingEven
     }
 
@@ -403,12 +482,16 @@ public final class Resampler: StreamingProcessor {
     func makeRoom() {
         if writeIndex == historyCapacity { compact() }
         if halfBandTaps > 0, pairIndex >= halfBandCapacity - 1 { compactHalfBand() }
+        if hasFirstStage { withFirstStage { $0.makeRoom() } }
     }
 
     /// The most input frames the histories can take now (≥ 1 after ``makeRoom()``).
     @inline(__always)
     func roomFrames() -> Int {
         let stage = historyCapacity - writeIndex
+        if hasFirstStage {
+            return withFirstStage { Swift.min($0.roomFrames(), $0.allowedFrames(outputCapacity: stage)) }
+        }
         guard halfBandTaps > 0 else { return stage }
         return Swift.min(2 * stage + 1 - pendingEven, 2 * (halfBandCapacity - pairIndex) - pendingEven)
     }
@@ -430,9 +513,10 @@ public final class Resampler: StreamingProcessor {
     }
 
     /// What a flush does: `walked` outputs to advance over (skipped ones included) and
-    /// `emitted` of them written.
-    func flushPlan() -> (walked: Int, emitted: Int) {
-        let padded = carryCount > 0 ? 1 : 0
+    /// `emitted` of them written. `extraFrames` (a first stage's view): input frames its owner
+    /// will still push before flushing it (the owner's zero-padded partial frame).
+    func flushPlan(extraFrames: Int = 0) -> (walked: Int, emitted: Int) {
+        let padded = (carryCount > 0 ? 1 : 0) + extraFrames
         let frames = streamFrames + padded
         guard frames > 0 else { return (0, 0) }
         let l = layout.phaseCount
@@ -449,7 +533,15 @@ public final class Resampler: StreamingProcessor {
         // windows still reach it. With a half-band, stage frame j (in the stream) spans input
         // frames 2j − 4K_h + 3 … 2j + 1, so the last one reaching frame N − 1 is
         // ⌊(N + 4K_h − 4) / 2⌋.
-        let end = halfBandTaps == 0 ? writeIndex + padded : writeIndex - stageFrames + (frames + 2 * halfBandTaps - 4) / 2 + 1
+        let end: Int
+        if hasFirstStage {
+            // Stage frames the first stage will still write that depend on real input.
+            end = writeIndex + withFirstStage { $0.flushPlan(extraFrames: padded).emitted }
+        } else if halfBandTaps == 0 {
+            end = writeIndex + padded
+        } else {
+            end = writeIndex - stageFrames + (frames + 2 * halfBandTaps - 4) / 2 + 1
+        }
         let base = nextPhase + (nextFrame - end + 1) * l
         let last = layout.prototypeLength - 1
         let count = base <= last ? (last - base) / m + 1 : 0
@@ -478,7 +570,9 @@ public final class Resampler: StreamingProcessor {
         let capacity = historyCapacity
         let start = writeIndex
         var added = frameCount
-        if halfBandTaps > 0 {
+        if hasFirstStage, let source {
+            added = firstStagePush(source, frameCount: frameCount)
+        } else if halfBandTaps > 0 {
             added = halfBandPush(source, frameCount: frameCount)
         } else if let source {
             if channels == 1 {
@@ -522,7 +616,17 @@ public final class Resampler: StreamingProcessor {
         }
         if written > 0 {
             let taps = layout.tapsPerPhase
-            if usesSmallKernel {
+            if let staggered {
+                // Groups of 8 slots; the first output is lane slot mod 8 of its group.
+                let slot = phase * slotStep % l
+                let lane = slot & 7
+                let start = frame - (taps - 1)
+                for channel in 0..<channels {
+                    PolyphaseKernel.polyphaseGroups(
+                        staggered, history + channel * capacity, start - staggered.laneOffsets[slot], start, end,
+                        slot >> 3, (lane + written + 7) >> 3, lane, written, output + channel, channels)
+                }
+            } else if usesSmallKernel {
                 PolyphaseKernel.polyphaseSmall(
                     bank, taps, history + (frame - (taps - 1)), capacity, channels,
                     phase, phase * slotStep % l, frameStep, phaseStep, l, written, output)
@@ -540,6 +644,67 @@ public final class Resampler: StreamingProcessor {
         skipRemaining = skip
         streamOutputFrames += written
         return written
+    }
+
+    /// Calls `body` with the first stage, unretained (the caller has checked ``hasFirstStage``).
+    @inline(__always)
+    func withFirstStage<R>(_ body: (Resampler) -> R) -> R {
+        Unmanaged<Resampler>.fromOpaque(firstStagePointer.unsafelyUnwrapped)._withUnsafeGuaranteedRef(body)
+    }
+
+    /// Runs `n` interleaved input frames through the polyphase first stage into the history at
+    /// ``writeIndex`` (de-interleaving through the scratch for several channels), which must
+    /// have room for every output they make due (``roomFrames()``). Returns the stage frames.
+    @inline(__always)
+    func firstStagePush(_ source: UnsafePointer<Float>, frameCount n: Int) -> Int {
+        let channels = channelCount
+        let room = historyCapacity - writeIndex
+        let input = UnsafeBufferPointer(start: source, count: n * channels)
+        if channels == 1 {
+            let output = UnsafeMutableBufferPointer(start: history + writeIndex, count: room)
+            return withFirstStage { $0.process(input, into: output).produced }
+        }
+        let scratch = UnsafeMutableBufferPointer(start: firstStageScratch, count: room * channels)
+        let produced = withFirstStage { $0.process(input, into: scratch).produced }
+        let frames = produced / channels
+        scatterFirstStage(frames)
+        return frames
+    }
+
+    /// Flushes the polyphase first stage's tail into the history (compacting first if needed)
+    /// and advances ``writeIndex`` past it.
+    @inline(__always)
+    func appendFirstStageTail() {
+        guard hasFirstStage else { return }
+        let channels = channelCount
+        let pending = withFirstStage { $0.pendingFlushOutputCount } / channels
+        if historyCapacity - writeIndex < pending { compact() }
+        let room = historyCapacity - writeIndex
+        let frames: Int
+        if channels == 1 {
+            let output = UnsafeMutableBufferPointer(start: history + writeIndex, count: room)
+            frames = withFirstStage { $0.flush(into: output) }
+        } else {
+            let scratch = UnsafeMutableBufferPointer(start: firstStageScratch, count: room * channels)
+            frames = withFirstStage { $0.flush(into: scratch) } / channels
+            scatterFirstStage(frames)
+        }
+        writeIndex += frames
+    }
+
+    /// Copies `frames` interleaved frames from the first stage's scratch into the planar
+    /// history at ``writeIndex``.
+    @inline(__always)
+    func scatterFirstStage(_ frames: Int) {
+        let channels = channelCount
+        for channel in 0..<channels {
+            let destination = history + channel * historyCapacity + writeIndex
+            var s = firstStageScratch + channel
+            for i in 0..<frames {
+                destination[i] = s.pointee
+                s += channels
+            }
+        }
     }
 
     /// Writes `n` interleaved input frames (zeros if `source` is nil) into the half-band

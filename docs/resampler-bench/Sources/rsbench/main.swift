@@ -1,7 +1,7 @@
 // Usage (from docs/resampler-bench, release build, default settings):
 //   swift build -c release && .build/release/rsbench [runs=15] [seconds=60] [--all] [--48|--44] [--ours] [--info]
 // 48 → 16 and 44.1 → 16 kHz, mono, uniform noise (LCG, seed 12345, ±0.5), 1024-sample pushes;
-// SpeechDSP (`.default`, or every preset with --all) and libsoxr SOXR_HQ alternate, one warm-up
+// (--rates=24000,22050: those input rates instead); SpeechDSP (`.default`, or every preset with --all) and libsoxr SOXR_HQ alternate, one warm-up
 // each, then `runs` rounds; the best thread-CPU time of each is kept and the ratio printed
 // (ours/soxr > 1: SpeechDSP faster). Construction is not timed. --info prints the designs.
 import CPeer
@@ -28,12 +28,16 @@ if args.contains("--info") {
             let t0 = cpuNow()
             let r = try! Resampler(inputRate: i, outputRate: o, quality: q)
             let ms = Int(((cpuNow() - t0) * 1000).rounded())
-            print(q, "\(i)→\(o)", "L/M \(r.interpolationFactor)/\(r.decimationFactor)", "hb", r.halfBandLength, "K", r.filterLength, "T", r.tapsPerPhase, "delay", r.outputDelay, "group ms", Double(Int(r.groupDelaySeconds * 100000)) / 100, r.designMethod, "init ms", ms)
+            if let f = r.firstStage {
+                print("  first stage \(i)→\(f.outputRate) L/M \(f.interpolationFactor)/\(f.decimationFactor) K \(f.filterLength) T \(f.tapsPerPhase) \(f.designMethod)")
+            }
+            print(q, "\(i)→\(o)", "L/M \(r.interpolationFactor)/\(r.decimationFactor)", "hb", r.halfBandLength, "via", r.intermediateRate.map(String.init) ?? "-", "K", r.filterLength, "T", r.tapsPerPhase, "delay", r.outputDelay, "group ms", Double(Int(r.groupDelaySeconds * 100000)) / 100, r.designMethod, "init ms", ms)
         }
     }
     exit(0)
 }
-let rates = args.contains("--48") ? [48_000] : args.contains("--44") ? [44_100] : [48_000, 44_100]
+let listedRates = args.first { $0.hasPrefix("--rates=") }.map { $0.dropFirst(8).split(separator: ",").map { Int($0)! } }
+let rates = listedRates ?? (args.contains("--48") ? [48_000] : args.contains("--44") ? [44_100] : [48_000, 44_100])
 for inputRate in rates {
     let count = inputRate * seconds
     let input = UnsafeMutableBufferPointer<Float>.allocate(capacity: count)
@@ -82,7 +86,7 @@ for inputRate in rates {
         return String(Double((x * m).rounded()) / m)
     }
     for (i, k) in kernels.enumerated() {
-        var line = "\(Double(inputRate) / 1000)→16 \(k.0): best \(f(best[i], 4)) s, \(Int(audio / best[i]))× RT"
+        var line = "\(Double(inputRate) / 1000)→16 \(k.0): best \(f(best[i], 4)) s, \(Int(audio / best[i]))× RT, \(f(best[i] / audio * Double(inputRate) * 1e9 / 1000, 3)) ns/in-sample"
         if !onlyOurs && i < kernels.count - 1 { line += ", ours/soxr " + f(best[best.count - 1] / best[i], 3) }
         print(line)
     }

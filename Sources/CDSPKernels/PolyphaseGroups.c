@@ -1,0 +1,201 @@
+// The staggered-groups polyphase kernel (DSPCore.Resampler, large L). See
+// include/CDSPPolyphaseGroups.h for the contract and docs/resampling.md for the design.
+#include "CDSPKernels.h"
+
+#include "Dispatch.h"   // CDSP_DISPATCH, CDSP_INLINE
+
+#if defined(__clang__)
+#define CDSP_UNROLL _Pragma("clang loop unroll(full)")
+#else
+#define CDSP_UNROLL
+#endif
+
+typedef float g8 __attribute__((vector_size(32)));
+
+CDSP_INLINE g8 gld(const float *p) {
+    g8 v;
+    __builtin_memcpy(&v, p, sizeof v);
+    return v;
+}
+
+CDSP_INLINE void gst(float *p, g8 v) { __builtin_memcpy(p, &v, sizeof v); }
+
+/// One frame into chain set `acc` (w accumulators): acc[k] += c[8k…8k + 7] · v.
+CDSP_INLINE void groups_frame(g8 *acc, const int w, const float *c, float v) {
+    g8 b = {v, v, v, v, v, v, v, v};
+    CDSP_UNROLL
+    for (int k = 0; k < w; k++) acc[k] = acc[k] + gld(c + 8 * k) * b;
+}
+
+/// One chunk of `len` frames starting at `x` (frame i goes into chain i mod nc); frame i's
+/// coefficient vectors are the w at `c + 8·w·i`. `guarded`: frames outside [lo, hi) (relative
+/// to `x`) are not read and count as zero, which leaves every sum unchanged.
+CDSP_INLINE void groups_chunk(g8 (*acc)[12], const int w, const int nc, const float *c, const float *x, ptrdiff_t len,
+                              const int guarded, ptrdiff_t lo, ptrdiff_t hi) {
+    ptrdiff_t i = 0;
+    for (; i + nc <= len; i += nc) {
+        CDSP_UNROLL
+        for (int j = 0; j < nc; j++) {
+            ptrdiff_t n = i + j;
+            float v = guarded ? (n >= lo && n < hi ? x[n] : 0.0f) : x[n];
+            groups_frame(acc[j], w, c + 8 * w * n, v);
+        }
+    }
+    CDSP_UNROLL
+    for (int j = 0; j + 1 < nc; j++) {
+        ptrdiff_t n = i + j;
+        if (n < len) {
+            float v = guarded ? (n >= lo && n < hi ? x[n] : 0.0f) : x[n];
+            groups_frame(acc[j], w, c + 8 * w * n, v);
+        }
+    }
+}
+
+CDSP_INLINE g8 groups_combine(g8 (*acc)[12], const int nc, int k) {
+    if (nc == 1) return acc[0][k];
+    if (nc == 2) return acc[0][k] + acc[1][k];
+    return (acc[0][k] + acc[2][k]) + (acc[1][k] + acc[3][k]);
+}
+
+CDSP_INLINE void groups_w(const int w, const int nc, const float *coef, const uint32_t *chunk_offset,
+                          const uint32_t *span, size_t patterns, const float *x, ptrdiff_t base, ptrdiff_t lo,
+                          ptrdiff_t hi, size_t pattern, size_t groups, size_t skip, size_t count, float *out,
+                          size_t out_stride) {
+    g8 acc[4][12];
+    CDSP_UNROLL
+    for (int j = 0; j < nc; j++) {
+        CDSP_UNROLL
+        for (int k = 0; k < w; k++) acc[j][k] = (g8){0, 0, 0, 0, 0, 0, 0, 0};
+    }
+    ptrdiff_t start = base; // first frame of the current chunk
+    size_t chunks = groups + (size_t)w - 1;
+    for (size_t c = 0; c < chunks; c++) {
+        ptrdiff_t len = (ptrdiff_t)span[pattern];
+        const float *cp = coef + chunk_offset[pattern];
+        // Slots of groups before the first or after the last (c < w − 1, c ≥ groups) add
+        // what they add; they are never stored.
+        if (start >= lo && start + len <= hi) {
+            groups_chunk(acc, w, nc, cp, x + start, len, 0, 0, 0);
+        } else if (start + len > lo && start < hi) {
+            groups_chunk(acc, w, nc, cp, x + start, len, 1, lo - start, hi - start);
+        }
+        if (c >= (size_t)w - 1) {
+            // Slot 0 holds group c − (w − 1), complete: its lanes r = 8j + ℓ − skip in [0, count).
+            g8 y = groups_combine(acc, nc, 0);
+            size_t first = 8 * (c - ((size_t)w - 1));
+            if (first >= skip && first - skip + 8 <= count && out_stride == 1) {
+                gst(out + (first - skip), y);
+            } else {
+                float lanes[8];
+                gst(lanes, y);
+                for (size_t l = 0; l < 8; l++) {
+                    size_t r = first + l;
+                    if (r >= skip && r - skip < count) out[(r - skip) * out_stride] = lanes[l];
+                }
+            }
+        }
+        CDSP_UNROLL
+        for (int j = 0; j < nc; j++) {
+            CDSP_UNROLL
+            for (int k = 0; k + 1 < w; k++) acc[j][k] = acc[j][k + 1];
+            acc[j][w - 1] = (g8){0, 0, 0, 0, 0, 0, 0, 0};
+        }
+        start += len;
+        if (++pattern == patterns) pattern = 0;
+    }
+}
+
+/// Whether x[lo ..< hi] are all finite (x − x is 0 for finite x, NaN for NaN and ±∞).
+CDSP_INLINE int groups_all_finite(const float *x, ptrdiff_t lo, ptrdiff_t hi) {
+    g8 bad = {0, 0, 0, 0, 0, 0, 0, 0};
+    ptrdiff_t n = lo;
+    for (; n + 8 <= hi; n += 8) {
+        g8 v = gld(x + n);
+        g8 d = v - v;
+        bad = bad + d;  // stays 0 until a NaN enters, then NaN
+    }
+    float tail = 0;
+    for (; n < hi; n++) tail = tail + (x[n] - x[n]);
+    float lanes[8];
+    gst(lanes, bad);
+    float sum = tail;
+    for (int l = 0; l < 8; l++) sum = sum + lanes[l];
+    return sum == 0;
+}
+
+/// The same outputs one lane at a time, each adding only its nonzero coefficients (same
+/// chains, same order, same operations as the vector path, so bit-identical for finite input),
+/// so that a NaN or infinity poisons exactly the outputs whose windows hold it.
+CDSP_INLINE void groups_exact(const int w, const int nc, const float *coef, const uint32_t *chunk_offset,
+                              const uint32_t *span, size_t patterns, const float *x, ptrdiff_t base, ptrdiff_t lo,
+                              ptrdiff_t hi, size_t pattern, size_t groups, size_t skip, size_t count, float *out,
+                              size_t out_stride) {
+    ptrdiff_t group_start = base;
+    size_t group_pattern = pattern;
+    for (size_t j = 0; j < groups; j++) {
+        for (size_t l = 0; l < 8; l++) {
+            size_t r = 8 * j + l;
+            if (r < skip || r - skip >= count) continue;
+            float chain[4] = {0, 0, 0, 0};
+            ptrdiff_t start = group_start;
+            size_t p = group_pattern;
+            for (int c = 0; c < w; c++) {
+                ptrdiff_t len = (ptrdiff_t)span[p];
+                const float *block = coef + chunk_offset[p];
+                int k = w - 1 - c; // this group's slot in chunk j + c
+                for (ptrdiff_t i = 0; i < len; i++) {
+                    float h = block[((size_t)i * (size_t)w + (size_t)k) * 8 + l];
+                    ptrdiff_t n = start + i;
+                    if (h != 0 && n >= lo && n < hi) {
+                        int q = (int)(i % nc);
+                        chain[q] = chain[q] + h * x[n];
+                    }
+                }
+                start += len;
+                if (++p == patterns) p = 0;
+            }
+            float y = nc == 1 ? chain[0] : nc == 2 ? chain[0] + chain[1] : (chain[0] + chain[2]) + (chain[1] + chain[3]);
+            out[(r - skip) * out_stride] = y;
+        }
+        group_start += (ptrdiff_t)span[group_pattern];
+        if (++group_pattern == patterns) group_pattern = 0;
+    }
+}
+
+size_t cdsp_polyphase_groups_chains(size_t width) {
+    return width <= 3 ? 4 : width <= 7 ? 2 : 1;
+}
+
+CDSP_DISPATCH
+void cdsp_polyphase_groups(const float *coef, const uint32_t *chunk_offset, const uint32_t *span, size_t patterns,
+                           size_t width, const float *x, ptrdiff_t base, ptrdiff_t lo, ptrdiff_t hi, size_t pattern,
+                           size_t groups, size_t skip, size_t count, float *out, size_t out_stride) {
+    // Non-finite input anywhere the call reads: the exact per-lane path (rare).
+    int finite = groups_all_finite(x, base > lo ? base : lo, hi);
+    switch (width) {
+#define CDSP_GROUPS_CASE(W, C)                                                                                     \
+    case W:                                                                                                        \
+        if (finite) {                                                                                              \
+            groups_w(W, C, coef, chunk_offset, span, patterns, x, base, lo, hi, pattern, groups, skip, count,     \
+                     out, out_stride);                                                                             \
+        } else {                                                                                                   \
+            groups_exact(W, C, coef, chunk_offset, span, patterns, x, base, lo, hi, pattern, groups, skip, count, \
+                         out, out_stride);                                                                         \
+        }                                                                                                          \
+        break;
+    CDSP_GROUPS_CASE(1, 4)
+    CDSP_GROUPS_CASE(2, 4)
+    CDSP_GROUPS_CASE(3, 4)
+    CDSP_GROUPS_CASE(4, 2)
+    CDSP_GROUPS_CASE(5, 2)
+    CDSP_GROUPS_CASE(6, 2)
+    CDSP_GROUPS_CASE(7, 2)
+    CDSP_GROUPS_CASE(8, 1)
+    CDSP_GROUPS_CASE(9, 1)
+    CDSP_GROUPS_CASE(10, 1)
+    CDSP_GROUPS_CASE(11, 1)
+    CDSP_GROUPS_CASE(12, 1)
+#undef CDSP_GROUPS_CASE
+    default: break;
+    }
+}
