@@ -105,22 +105,24 @@ CDSP_INLINE void groups_w(const int w, const int nc, const float *coef, const ui
     }
 }
 
-/// Whether x[lo ..< hi] are all finite (x − x is 0 for finite x, NaN for NaN and ±∞).
+typedef int gi8 __attribute__((vector_size(32)));
+
+/// Whether x[lo ..< hi] are all finite: |x| ≤ FLT_MAX is false for NaN and ±∞; the compare
+/// masks are and-ed (one-cycle operations, no long chain of dependent additions).
 CDSP_INLINE int groups_all_finite(const float *x, ptrdiff_t lo, ptrdiff_t hi) {
-    g8 bad = {0, 0, 0, 0, 0, 0, 0, 0};
+    const g8 largest = {3.40282347e38f, 3.40282347e38f, 3.40282347e38f, 3.40282347e38f,
+                        3.40282347e38f, 3.40282347e38f, 3.40282347e38f, 3.40282347e38f};
+    const g8 lower = -largest;
+    gi8 ok = {-1, -1, -1, -1, -1, -1, -1, -1};
     ptrdiff_t n = lo;
     for (; n + 8 <= hi; n += 8) {
         g8 v = gld(x + n);
-        g8 d = v - v;
-        bad = bad + d;  // stays 0 until a NaN enters, then NaN
+        ok = ok & (v <= largest) & (v >= lower);
     }
-    float tail = 0;
-    for (; n < hi; n++) tail = tail + (x[n] - x[n]);
-    float lanes[8];
-    gst(lanes, bad);
-    float sum = tail;
-    for (int l = 0; l < 8; l++) sum = sum + lanes[l];
-    return sum == 0;
+    int all = 1;
+    for (int l = 0; l < 8; l++) all = all & (ok[l] != 0);
+    for (; n < hi; n++) all = all & (x[n] <= 3.40282347e38f) & (x[n] >= -3.40282347e38f);
+    return all;
 }
 
 /// The same outputs one lane at a time, each adding only its nonzero coefficients (same
