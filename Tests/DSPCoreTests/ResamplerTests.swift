@@ -293,14 +293,15 @@ struct ResamplerStreamingTests {
         }
     }
 
-    @Test func untrimmedFlushEmitsTheWholeTail() throws {
+    @Test(arguments: [48_000, 44_100, 22_050])
+    func untrimmedFlushEmitsTheWholeTail(input: Int) throws {
         // A unit impulse: the output must contain the whole (symmetric) impulse response and
         // end with it, i.e. the last output still touches the input frame.
         // The overall response is linear phase, centred on outputDelay, so the whole of it is
         // the outputDelay outputs before the centre, the centre and as many after it:
         // 2 × outputDelay + 1 outputs (single stage: outputs m with 3m + t₀ ≤ K − 1; two
         // stages: the same count once the half-band's span is included).
-        let r = try Resampler(inputRate: 48_000, outputRate: 16_000)
+        let r = try Resampler(inputRate: input, outputRate: 16_000)
         let y = ResamplerTestSignals.run(r, [1])
         #expect(y.count == 2 * r.outputDelay + 1)
         #expect(y.allSatisfy { $0.isFinite })
@@ -352,6 +353,15 @@ struct ResamplerStreamingTests {
         let y = ResamplerTestSignals.run(r, x, chunks: [1001, 2000])
         #expect(y.count == 2 * ((2 * 1501 + 3) / 6))
         #expect(r.maxOutputCount(forInputCount: 1) == 0)
+        // The same through 44.1 kHz's polyphase first stage: round(1501 · 160 / 441) frames,
+        // and the padded frame reaches the output (untrimmed: the last outputs still see it).
+        let s = try Resampler(inputRate: 44_100, outputRate: 16_000, channelCount: 2, trimsLeadingDelay: true)
+        let z = ResamplerTestSignals.run(s, x, chunks: [1001, 2000])
+        #expect(z.count == 2 * ((2 * 1501 * 160 + 441) / 882))
+        let u = try Resampler(inputRate: 44_100, outputRate: 16_000, channelCount: 2)
+        let full = ResamplerTestSignals.run(u, x, chunks: [3001])
+        let dropped = ResamplerTestSignals.run(u, Array(x[..<3000]), chunks: [3000])
+        #expect(full.count > dropped.count)
     }
 
     @Test(arguments: [44_100, 48_000])
