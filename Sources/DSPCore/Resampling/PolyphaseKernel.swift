@@ -27,6 +27,25 @@ enum PolyphaseKernel {
         }
     }
 
+    /// Copies `frames` interleaved frames of `channels` channels into planar rows: channel c's
+    /// samples go to `destination + c × rowStride`, frame after frame.
+    @inline(__always)
+    static func deinterleave(
+        _ source: UnsafePointer<Float>, _ channels: Int, _ frames: Int, _ destination: UnsafeMutablePointer<Float>,
+        _ rowStride: Int
+    ) {
+        for channel in 0..<channels {
+            let row = destination + channel * rowStride
+            var s = source + channel
+            var i = 0
+            while i < frames {
+                row[i] = s.pointee
+                s += channels
+                i &+= 1
+            }
+        }
+    }
+
     /// Writes `count` zeros.
     @inline(__always)
     static func zero(_ destination: UnsafeMutablePointer<Float>, _ count: Int) {

@@ -578,14 +578,7 @@ public final class Resampler: StreamingProcessor {
             if channels == 1 {
                 PolyphaseKernel.copy(history + start, source, frameCount)
             } else {
-                for channel in 0..<channels {
-                    let destination = history + channel * capacity + start
-                    var s = source + channel
-                    for i in 0..<frameCount {
-                        destination[i] = s.pointee
-                        s += channels
-                    }
-                }
+                PolyphaseKernel.deinterleave(source, channels, frameCount, history + start, capacity)
             }
         } else {
             for channel in 0..<channels {
@@ -696,15 +689,7 @@ public final class Resampler: StreamingProcessor {
     /// history at ``writeIndex``.
     @inline(__always)
     func scatterFirstStage(_ frames: Int) {
-        let channels = channelCount
-        for channel in 0..<channels {
-            let destination = history + channel * historyCapacity + writeIndex
-            var s = firstStageScratch + channel
-            for i in 0..<frames {
-                destination[i] = s.pointee
-                s += channels
-            }
-        }
+        PolyphaseKernel.deinterleave(firstStageScratch, channelCount, frames, history + writeIndex, historyCapacity)
     }
 
     /// Writes `n` interleaved input frames (zeros if `source` is nil) into the half-band
