@@ -159,7 +159,7 @@ public final class AudioFileReader {
         }
         let format = AudioFileFormat(libsndfileFormat: info.format)
         var damage: AudioFileError?
-        var finding = Self.inspect(headerLog: Self.headerLog(of: handle), container: format.container)
+        var finding = Self.inspectHeaderLog(of: handle, container: format.container)
         if finding == nil && format.container == .ogg && info.frames == sf_count_t.max {
             // libsndfile takes an Ogg stream's length from its last page; without one the
             // stream was cut off.
@@ -339,6 +339,48 @@ public final class AudioFileReader {
             bytes.initialize(repeating: 0)
             sf_command(handle, Int32(SFC_GET_LOG_INFO), bytes.baseAddress, Int32(capacity - 1))
             return bytes.firstIndex(of: 0) ?? capacity - 1
+        }
+    }
+
+    /// ``inspect(headerLog:container:)`` on the handle's parse log, reading the log into a
+    /// stack buffer and building the `String` only when it holds one of the phrases the
+    /// container's check looks for (never, for an intact file): every check needs its phrase
+    /// on the line it matches, so a log without any gives `nil` either way. The log's length is
+    /// found with `strlen` (libsndfile writes it with `snprintf`, always terminated).
+    private static func inspectHeaderLog(of handle: OpaquePointer, container: AudioFileFormat.Container) -> HeaderFinding? {
+        switch container {
+        case .wav, .wavex, .aiff, .w64, .rf64, .ogg: break
+        default: return nil  // not checked by `inspect`
+        }
+        let capacity = 16_384
+        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: capacity) { buffer -> HeaderFinding? in
+            let base = buffer.baseAddress!
+            base[0] = 0
+            base[capacity - 1] = 0
+            sf_command(handle, Int32(SFC_GET_LOG_INFO), base, Int32(capacity - 1))
+            let length = strlen(base)
+            func has(_ phrase: StaticString) -> Bool {  // memchr for the first byte, memcmp the rest
+                let n = phrase.utf8CodeUnitCount
+                guard n > 0, length >= n else { return false }
+                let last = length - n
+                var i = 0
+                while i <= last {
+                    guard let hit = memchr(base + i, Int32(phrase.utf8Start[0]), last - i + 1) else { return false }
+                    let at = UnsafeRawPointer(hit) - UnsafeRawPointer(base)
+                    if memcmp(base + at, phrase.utf8Start, n) == 0 { return true }
+                    i = at + 1
+                }
+                return false
+            }
+            let suspicious: Bool
+            switch container {
+            case .rf64: suspicious = has("does not match value from 'ds64' chunk of")
+            case .ogg: suspicious = has("File ended unexpectedly") || has("reports a hole") || has("Corrupted bitstream")
+            default: suspicious = has("(should be")
+            }
+            guard suspicious else { return nil }
+            let log = UnsafeRawBufferPointer(start: base, count: length)
+            return inspect(headerLog: String(decoding: log, as: UTF8.self), container: container)
         }
     }
 
