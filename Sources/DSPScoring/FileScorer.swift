@@ -101,6 +101,12 @@ public final class FileScorer {
     private let environment: EnvironmentAnalyzer?
     /// One resampler per input rate met so far (filter design is not free).
     private var resamplers: [Int: Resampler] = [:]
+    /// Loudness meters built so far, one per configuration met, at most
+    /// ``maxCachedLoudnessMeters`` (the most recently built), reset before each file: a new
+    /// meter costs a filter design and zeroing its 320 kB of gating histograms, a per-file cost
+    /// comparable to scoring a short file's loudness.
+    private var loudnessMeters: [LoudnessMeter] = []
+    private static let maxCachedLoudnessMeters = 8
 
     /// Creates a scorer; throws if a setting is out of range.
     public init(configuration: Configuration = Configuration()) throws(ConfigurationError) {
@@ -164,7 +170,7 @@ public final class FileScorer {
             }
             let (layout, layoutName) = Self.loudnessLayout(channelCount: reader.channelCount)
             let loudness = configuration.analyses.contains(.loudness)
-                ? try? LoudnessMeter(configuration: .init(
+                ? loudnessMeter(.init(
                     sampleRate: reader.sampleRate, channelLayout: layout,
                     measuresTruePeak: configuration.analyses.contains(.truePeak))) : nil
             let measuresLevels = configuration.analyses.contains(.levels)
@@ -255,6 +261,19 @@ public final class FileScorer {
             guard let environment else { return nil }
             return measurements.record(environment.summary)
         }
+    }
+
+    /// A meter for `configuration` in its initial state: a cached one, reset, or a new one
+    /// (`nil` if the configuration is refused, e.g. a rate below 8 kHz).
+    private func loudnessMeter(_ configuration: LoudnessMeter.Configuration) -> LoudnessMeter? {
+        if let cached = loudnessMeters.first(where: { $0.configuration == configuration }) {
+            cached.reset()
+            return cached
+        }
+        guard let made = try? LoudnessMeter(configuration: configuration) else { return nil }
+        if loudnessMeters.count == Self.maxCachedLoudnessMeters { loudnessMeters.removeFirst() }
+        loudnessMeters.append(made)
+        return made
     }
 
     private func resampler(from rate: Int, to target: Int) throws(ConfigurationError) -> Resampler? {
