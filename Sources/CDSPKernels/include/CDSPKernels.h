@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "CDSPKWeighting.h"
+#include "CDSPLevels.h"
 
 #ifdef __cplusplus
 extern "C" {
