@@ -186,6 +186,8 @@ public final class FileScorer {
                     detection.detector = nil
                 }
             }
+            // Integer encodings cannot hold NaN or ±Inf: the detection path skips its check.
+            let integerSamples = reader.format.encoding.hasIntegerSamples
             var frames = 0
             while true {
                 let count = try reader.read(into: buffer)
@@ -194,7 +196,9 @@ public final class FileScorer {
                 frames += count / reader.channelCount
                 if measuresLevels { analyzer.process(block) { _ in } }
                 loudness?.process(block)
-                if detection.detector != nil { detect(block, channels: reader.channelCount, into: &detection) }
+                if detection.detector != nil {
+                    detect(block, channels: reader.channelCount, finite: integerSamples, into: &detection)
+                }
             }
             let summary = analyzer.finalize()
             record.frames = frames
@@ -289,11 +293,12 @@ public final class FileScorer {
 
     /// Mixes a block to mono (mean of the channels; NaN and ±Inf become 0), resamples it and
     /// runs the detector, collecting segments. A mono block with only finite samples (the usual
-    /// case) is used in place, without the copy: the same values.
-    private func detect(_ block: UnsafeBufferPointer<Float>, channels: Int, into run: inout DetectionRun) {
+    /// case) is used in place, without the copy: the same values. `finite` says the block is
+    /// known to hold only finite samples (an integer encoding), so that is not checked.
+    private func detect(_ block: UnsafeBufferPointer<Float>, channels: Int, finite: Bool, into run: inout DetectionRun) {
         let frames = block.count / channels
         let input: UnsafeBufferPointer<Float>
-        if channels == 1 && Self.allFinite(block.baseAddress!, count: frames) {
+        if channels == 1 && (finite || Self.allFinite(block.baseAddress!, count: frames)) {
             input = block
         } else {
             Self.mixFinite(block.baseAddress!, channels: channels, frames: frames, into: mono.baseAddress!)

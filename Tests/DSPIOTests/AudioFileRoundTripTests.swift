@@ -221,4 +221,29 @@ struct AudioFileRoundTripTests {
         #expect(AudioFileFormat(container: .rf64, encoding: .float64).description == "RF64/DOUBLE")
         #expect(AudioFileFormat.Container(rawValue: 0x7F_0000).description == "0x7F0000")
     }
+
+    @Test("integer encodings read only finite samples; float encodings carry NaN and ±Inf through", arguments: [
+        (AudioFileFormat.wavPCM16, true), (.flacPCM16, true), (.wavPCM24, true), (AudioFileFormat(container: .wav, encoding: .pcm32), true),
+        (AudioFileFormat(container: .wav, encoding: .pcmU8), true), (AudioFileFormat(container: .aiff, encoding: .pcmS8), true),
+        (AudioFileFormat(container: .wav, encoding: .ulaw), true), (AudioFileFormat(container: .wav, encoding: .alaw), true),
+        (.wavFloat32, false), (AudioFileFormat(container: .wav, encoding: .float64), false),
+    ])
+    func integerSamplesAreFinite(format: AudioFileFormat, integer: Bool) throws {
+        #expect(format.encoding.hasIntegerSamples == integer)
+        let directory = try TemporaryDirectory()
+        // libsndfile's µ-law and A-law encoders index their tables with the unclipped value, so
+        // out-of-range input crashes the writer (noted for AudioFileWriter); those two get
+        // in-range values. An even count: libsndfile reads an odd-length 8-bit AIFF with one
+        // extra frame (its pad byte).
+        let companded = format.encoding == .ulaw || format.encoding == .alaw
+        let specials: [Float] = companded ? [1, -1, 0.5, -0.999] : [.nan, .infinity, -.infinity, 2, -2, 1, -1, 0.5, .greatestFiniteMagnitude]
+        let samples = specials + testSignal(count: 1010 - specials.count)
+        let path = try writeAudio(directory.path("x." + (format.container == .flac ? "flac" : format.container == .aiff ? "aiff" : "wav")), samples, format: format, channelCount: 1)
+        let reader = try AudioFileReader(path: path)
+        #expect(reader.format == format)
+        let read = try readAll(reader)
+        #expect(read.count == samples.count)
+        // What the scorer relies on: an integer encoding never yields NaN or ±Inf.
+        #expect(read.allSatisfy(\.isFinite) == integer)
+    }
 }
