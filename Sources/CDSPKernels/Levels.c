@@ -1,5 +1,5 @@
-// Dispatched kernels for level metering and the loudness front end. See include/CDSPLevels.h
-// for the contracts.
+// Dispatched kernels for level metering, the loudness front end and the 16-bit PCM reader.
+// See include/CDSPLevels.h for the contracts.
 //
 // Eight-lane GCC/clang vector code (one ymm register per vector on the AVX-512F and AVX2+FMA
 // clones, two xmm registers on the SSE2 default) doing the Swift code's SIMD8 operations in its
@@ -17,6 +17,8 @@
 typedef float v8 __attribute__((vector_size(32)));
 typedef int32_t i8 __attribute__((vector_size(32)));
 typedef float v16 __attribute__((vector_size(64)));
+typedef int16_t s8 __attribute__((vector_size(16)));
+typedef int16_t s16 __attribute__((vector_size(32)));
 
 CDSP_INLINE v8 ld8(const float *p) {
     v8 v;
@@ -215,3 +217,32 @@ CDSP_DISPATCH
 void cdsp_level_load_stereo(const float *x, size_t frames, float *left, float *right, float *peaks, int64_t *bad) {
     load_stereo(x, frames, left, right, peaks, bad);
 }
+
+CDSP_INLINE void widen_pcm16(const int16_t *in, float *out, size_t count) {
+    const float scale = 1.0f / 32768.0f;  // 2⁻¹⁵: the products are exact
+    size_t i = 0;
+    // In place: float i covers bytes 4i ..< 4i + 4 of `out`; short i sits at byte 2·count + 2i
+    // or later. Each group of 16 (then 8) shorts is loaded before its floats (bytes
+    // 4i ..< 4i + 64) are stored, and 4i + 64 ≤ 2·count + 2(i + 16) whenever i + 16 ≤ count:
+    // no store reaches a short not yet loaded. Loads and stores may alias, so the compiler
+    // keeps their order.
+    for (; count - i >= 16; i += 16) {
+        s16 v;
+        __builtin_memcpy(&v, in + i, sizeof v);
+        v16 f = __builtin_convertvector(v, v16) * scale;
+        __builtin_memcpy(out + i, &f, sizeof f);
+    }
+    for (; count - i >= 8; i += 8) {
+        s8 v;
+        __builtin_memcpy(&v, in + i, sizeof v);
+        v8 f = __builtin_convertvector(v, v8) * scale;
+        __builtin_memcpy(out + i, &f, sizeof f);
+    }
+    for (; i < count; i++) {
+        float f = (float)in[i] * scale;
+        out[i] = f;
+    }
+}
+
+CDSP_DISPATCH
+void cdsp_widen_pcm16(const int16_t *in, float *out, size_t count) { widen_pcm16(in, out, count); }

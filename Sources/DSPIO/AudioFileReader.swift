@@ -6,6 +6,7 @@ import Musl
 import Darwin
 #endif
 import CSndFile
+internal import CDSPKernels
 
 /// An open audio file, read as interleaved 32-bit float frames.
 ///
@@ -279,8 +280,9 @@ public final class AudioFileReader {
     /// 16-bit PCM, read as integers (`sf_readf_short`) into the back half of the caller's float
     /// buffer and widened in place, front to back: `Float(v) * 2⁻¹⁵`, exactly what
     /// `sf_readf_float` with `SFC_SET_NORM_FLOAT` returns (a scale by a power of two is exact),
-    /// but libsndfile converts through a bounce buffer one sample at a time and this is a vector
-    /// loop over one direct read. In place is safe: float `i` occupies bytes `4i ..< 4i + 4`,
+    /// but libsndfile converts through a bounce buffer one sample at a time and this is one
+    /// vector pass (the C kernel `cdsp_widen_pcm16`, dispatched to AVX-512F, AVX2 or SSE2 at run
+    /// time) over one direct read. In place is safe: float `i` occupies bytes `4i ..< 4i + 4`,
     /// short `i` sits at `2n + 2i` (n = frames × channels), and each vector of shorts is loaded
     /// before the floats over it are stored; later loads lie above every earlier store.
     /// Returns the frames read.
@@ -289,19 +291,9 @@ public final class AudioFileReader {
         let raw = UnsafeMutableRawPointer(base)
         let shorts = (raw + 2 * n).assumingMemoryBound(to: Int16.self)
         let got = max(0, Int(sf_readf_short(handle, shorts, sf_count_t(frames))))
-        let count = got * channels
-        let scale = Float(1.0 / 32_768.0)
-        var i = 0
-        while i + 8 <= count {
-            let v = UnsafeRawPointer(shorts + i).loadUnaligned(as: SIMD8<Int16>.self)
-            (raw + 4 * i).storeBytes(of: SIMD8<Float>(SIMD8<Int32>(truncatingIfNeeded: v)) * scale, as: SIMD8<Float>.self)
-            i += 8
-        }
-        while i < count {
-            let v = shorts[i]
-            base[i] = Float(v) * scale
-            i += 1
-        }
+        // The shorts sit at byte 2n ≥ 2·(got·channels) of the buffer: at or after the point
+        // the kernel's in-place contract requires.
+        cdsp_widen_pcm16(shorts, base, got * channels)
         return got
     }
 

@@ -38,6 +38,25 @@ struct AudioFileRoundTripTests {
         #expect(result.last == Float(32767) / 32768)
     }
 
+    @Test("16-bit reads widen exactly at any block size and channel count (every vector/tail split of the in-place kernel)",
+          arguments: [1, 3])
+    func int16AnyBlock(channels: Int) throws {
+        let directory = try TemporaryDirectory()
+        var state: UInt64 = 0x16B1
+        let values = (0..<(4099 * channels)).map { _ -> Int16 in
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int16(truncatingIfNeeded: state >> 40)
+        } + [Int16.min, Int16.max, 0, -1, 1].flatMap { Array(repeating: $0, count: channels) }
+        let path = try directory.write(
+            "any16.wav",
+            bytes: WAVBuilder.file(channels: channels, sampleRate: 16_000, bitsPerSample: 16, payload: WAVBuilder.pcm16(values)))
+        for blockFrames in [1, 2, 3, 5, 7, 8, 9, 15, 16, 17, 23, 24, 25, 1001, 4096, 8192] {
+            let reader = try AudioFileReader(path: path)
+            let result = try readAll(reader, blockFrames: blockFrames)
+            #expect(result.map(\.bitPattern) == values.map { (Float($0) / 32768).bitPattern }, "block \(blockFrames) frames")
+        }
+    }
+
     @Test("Int24 sample v reads as exactly Float(v) / 8388608")
     func int24Normalisation() throws {
         let directory = try TemporaryDirectory()

@@ -1,5 +1,5 @@
-// Level metering and loudness front-end kernels (DSPAnalysis.LevelMeter, ChannelFrontEnd).
-// See Levels.c.
+// Level metering and loudness front-end kernels (DSPAnalysis.LevelMeter, ChannelFrontEnd) and
+// the 16-bit PCM widening of DSPIO.AudioFileReader. See Levels.c.
 //
 // Determinism: every kernel performs exactly the operations of the Swift code it replaced, in
 // the same order (no contraction of a multiply and an add, lane sums in the same lanes, the
@@ -43,6 +43,13 @@ float cdsp_level_load_mono(const float *x, size_t count, float *dst, int64_t *ba
 /// `left` and `right` (NaN/±Inf → 0), writes each channel's largest finite magnitude to
 /// `peaks[0]`, `peaks[1]` and adds the non-finite samples to `*bad`.
 void cdsp_level_load_stereo(const float *x, size_t frames, float *left, float *right, float *peaks, int64_t *bad);
+
+/// Widens `count` 16-bit samples to Float: `out[i] = (float)in[i] · 2⁻¹⁵` (exact, as
+/// `sf_readf_float` with normalisation gives). `in` may overlap `out` if it starts at or after
+/// `(const int16_t *)out + count` (the reader reads the shorts into the back half of its float
+/// buffer): each group of samples is loaded before the floats over it are stored, front to
+/// back, and no store reaches a sample not yet loaded.
+void cdsp_widen_pcm16(const int16_t *in, float *out, size_t count);
 
 #ifdef __cplusplus
 }
