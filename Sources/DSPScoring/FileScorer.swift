@@ -88,6 +88,16 @@ public final class FileScorer {
             self.analyses = analyses
             self.recordsSegments = recordsSegments
         }
+
+        /// Checks the settings ``FileScorer/init(configuration:)`` checks, in its order, with
+        /// the same errors — ``frameLength``, ``blockFrames``, ``clipThreshold`` — without
+        /// building a scorer (whose detector plans FFTs). The analyzers' own settings are fixed
+        /// defaults, which their initializers check again.
+        public func validate() throws(ConfigurationError) {
+            try ConfigurationError.check("frameLength", frameLength, in: 1...65_536)
+            try ConfigurationError.check("blockFrames", blockFrames, in: 256...1 << 20)
+            _ = try LevelMeter(clipThreshold: clipThreshold)
+        }
     }
 
     /// The settings.
@@ -110,9 +120,7 @@ public final class FileScorer {
 
     /// Creates a scorer; throws if a setting is out of range.
     public init(configuration: Configuration = Configuration()) throws(ConfigurationError) {
-        try ConfigurationError.check("frameLength", configuration.frameLength, in: 1...65_536)
-        try ConfigurationError.check("blockFrames", configuration.blockFrames, in: 256...1 << 20)
-        _ = try LevelMeter(clipThreshold: configuration.clipThreshold)
+        try configuration.validate()
         self.configuration = configuration
         buffer = .allocate(capacity: configuration.blockFrames)
         mono = .allocate(capacity: configuration.blockFrames)
