@@ -53,7 +53,7 @@ let implementation: [Target] = [
         dependencies: ["DSPCore", "CDSPKernels", .product(name: "RealModule", package: "swift-numerics")]
     ),
     // Audio files over libsndfile.
-    .target(name: "DSPIO", dependencies: ["DSPCore", "CSndFile"]),
+    .target(name: "DSPIO", dependencies: ["DSPCore", "CSndFile", "CDSPKernels"]),
     // Whole-file scoring for corpora: reads files, runs the analyzers, renders records.
     .target(name: "DSPScoring", dependencies: ["DSPCore", "DSPAnalysis", "DSPDetection", "DSPIO"]),
     // One object per live stream: downmix, resample to 16 kHz, Int16, levels, clipping, detection,

@@ -150,6 +150,16 @@ extension AudioFileFormat {
         /// MPEG-1 Audio Layer III, `SF_FORMAT_MPEG_LAYER_III`.
         public static let mpegLayerIII = Encoding(SF_FORMAT_MPEG_LAYER_III)
 
+        /// Whether the encoding stores integer samples (PCM 8…32 bit, µ-law, A-law), so every
+        /// sample a reader returns — the integer divided by 2^(bits−1) — is finite. `false` for
+        /// the float encodings and for everything else (the lossy codecs decode to floats).
+        public var hasIntegerSamples: Bool {
+            switch self {
+            case .pcmS8, .pcmU8, .pcm16, .pcm24, .pcm32, .ulaw, .alaw: true
+            default: false
+            }
+        }
+
         /// libsndfile's short name (`"PCM_16"`, `"FLOAT"`, `"VORBIS"`, …), or the raw value in hex.
         public var description: String {
             switch self {

@@ -6,6 +6,7 @@ import Musl
 import Darwin
 #endif
 import CSndFile
+internal import CDSPKernels
 
 /// An open audio file, read as interleaved 32-bit float frames.
 ///
@@ -159,7 +160,7 @@ public final class AudioFileReader {
         }
         let format = AudioFileFormat(libsndfileFormat: info.format)
         var damage: AudioFileError?
-        var finding = Self.inspect(headerLog: Self.headerLog(of: handle), container: format.container)
+        var finding = Self.inspectHeaderLog(of: handle, container: format.container)
         if finding == nil && format.container == .ogg && info.frames == sf_count_t.max {
             // libsndfile takes an Ogg stream's length from its last page; without one the
             // stream was cut off.
@@ -279,8 +280,9 @@ public final class AudioFileReader {
     /// 16-bit PCM, read as integers (`sf_readf_short`) into the back half of the caller's float
     /// buffer and widened in place, front to back: `Float(v) * 2⁻¹⁵`, exactly what
     /// `sf_readf_float` with `SFC_SET_NORM_FLOAT` returns (a scale by a power of two is exact),
-    /// but libsndfile converts through a bounce buffer one sample at a time and this is a vector
-    /// loop over one direct read. In place is safe: float `i` occupies bytes `4i ..< 4i + 4`,
+    /// but libsndfile converts through a bounce buffer one sample at a time and this is one
+    /// vector pass (the C kernel `cdsp_widen_pcm16`, dispatched to AVX-512F, AVX2 or SSE2 at run
+    /// time) over one direct read. In place is safe: float `i` occupies bytes `4i ..< 4i + 4`,
     /// short `i` sits at `2n + 2i` (n = frames × channels), and each vector of shorts is loaded
     /// before the floats over it are stored; later loads lie above every earlier store.
     /// Returns the frames read.
@@ -289,19 +291,9 @@ public final class AudioFileReader {
         let raw = UnsafeMutableRawPointer(base)
         let shorts = (raw + 2 * n).assumingMemoryBound(to: Int16.self)
         let got = max(0, Int(sf_readf_short(handle, shorts, sf_count_t(frames))))
-        let count = got * channels
-        let scale = Float(1.0 / 32_768.0)
-        var i = 0
-        while i + 8 <= count {
-            let v = UnsafeRawPointer(shorts + i).loadUnaligned(as: SIMD8<Int16>.self)
-            (raw + 4 * i).storeBytes(of: SIMD8<Float>(SIMD8<Int32>(truncatingIfNeeded: v)) * scale, as: SIMD8<Float>.self)
-            i += 8
-        }
-        while i < count {
-            let v = shorts[i]
-            base[i] = Float(v) * scale
-            i += 1
-        }
+        // The shorts sit at byte 2n ≥ 2·(got·channels) of the buffer: at or after the point
+        // the kernel's in-place contract requires.
+        cdsp_widen_pcm16(shorts, base, got * channels)
         return got
     }
 
@@ -339,6 +331,48 @@ public final class AudioFileReader {
             bytes.initialize(repeating: 0)
             sf_command(handle, Int32(SFC_GET_LOG_INFO), bytes.baseAddress, Int32(capacity - 1))
             return bytes.firstIndex(of: 0) ?? capacity - 1
+        }
+    }
+
+    /// ``inspect(headerLog:container:)`` on the handle's parse log, reading the log into a
+    /// stack buffer and building the `String` only when it holds one of the phrases the
+    /// container's check looks for (never, for an intact file): every check needs its phrase
+    /// on the line it matches, so a log without any gives `nil` either way. The log's length is
+    /// found with `strlen` (libsndfile writes it with `snprintf`, always terminated).
+    private static func inspectHeaderLog(of handle: OpaquePointer, container: AudioFileFormat.Container) -> HeaderFinding? {
+        switch container {
+        case .wav, .wavex, .aiff, .w64, .rf64, .ogg: break
+        default: return nil  // not checked by `inspect`
+        }
+        let capacity = 16_384
+        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: capacity) { buffer -> HeaderFinding? in
+            let base = buffer.baseAddress!
+            base[0] = 0
+            base[capacity - 1] = 0
+            sf_command(handle, Int32(SFC_GET_LOG_INFO), base, Int32(capacity - 1))
+            let length = strlen(base)
+            func has(_ phrase: StaticString) -> Bool {  // memchr for the first byte, memcmp the rest
+                let n = phrase.utf8CodeUnitCount
+                guard n > 0, length >= n else { return false }
+                let last = length - n
+                var i = 0
+                while i <= last {
+                    guard let hit = memchr(base + i, Int32(phrase.utf8Start[0]), last - i + 1) else { return false }
+                    let at = UnsafeRawPointer(hit) - UnsafeRawPointer(base)
+                    if memcmp(base + at, phrase.utf8Start, n) == 0 { return true }
+                    i = at + 1
+                }
+                return false
+            }
+            let suspicious: Bool
+            switch container {
+            case .rf64: suspicious = has("does not match value from 'ds64' chunk of")
+            case .ogg: suspicious = has("File ended unexpectedly") || has("reports a hole") || has("Corrupted bitstream")
+            default: suspicious = has("(should be")
+            }
+            guard suspicious else { return nil }
+            let log = UnsafeRawBufferPointer(start: base, count: length)
+            return inspect(headerLog: String(decoding: log, as: UTF8.self), container: container)
         }
     }
 

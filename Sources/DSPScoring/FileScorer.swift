@@ -88,6 +88,16 @@ public final class FileScorer {
             self.analyses = analyses
             self.recordsSegments = recordsSegments
         }
+
+        /// Checks the settings ``FileScorer/init(configuration:)`` checks, in its order, with
+        /// the same errors — ``frameLength``, ``blockFrames``, ``clipThreshold`` — without
+        /// building a scorer (whose detector plans FFTs). The analyzers' own settings are fixed
+        /// defaults, which their initializers check again.
+        public func validate() throws(ConfigurationError) {
+            try ConfigurationError.check("frameLength", frameLength, in: 1...65_536)
+            try ConfigurationError.check("blockFrames", blockFrames, in: 256...1 << 20)
+            _ = try LevelMeter(clipThreshold: clipThreshold)
+        }
     }
 
     /// The settings.
@@ -101,12 +111,16 @@ public final class FileScorer {
     private let environment: EnvironmentAnalyzer?
     /// One resampler per input rate met so far (filter design is not free).
     private var resamplers: [Int: Resampler] = [:]
+    /// Loudness meters built so far, one per configuration met, at most
+    /// ``maxCachedLoudnessMeters`` (the most recently built), reset before each file: a new
+    /// meter costs a filter design and zeroing its 320 kB of gating histograms, a per-file cost
+    /// comparable to scoring a short file's loudness.
+    private var loudnessMeters: [LoudnessMeter] = []
+    private static let maxCachedLoudnessMeters = 8
 
     /// Creates a scorer; throws if a setting is out of range.
     public init(configuration: Configuration = Configuration()) throws(ConfigurationError) {
-        try ConfigurationError.check("frameLength", configuration.frameLength, in: 1...65_536)
-        try ConfigurationError.check("blockFrames", configuration.blockFrames, in: 256...1 << 20)
-        _ = try LevelMeter(clipThreshold: configuration.clipThreshold)
+        try configuration.validate()
         self.configuration = configuration
         buffer = .allocate(capacity: configuration.blockFrames)
         mono = .allocate(capacity: configuration.blockFrames)
@@ -164,7 +178,7 @@ public final class FileScorer {
             }
             let (layout, layoutName) = Self.loudnessLayout(channelCount: reader.channelCount)
             let loudness = configuration.analyses.contains(.loudness)
-                ? try? LoudnessMeter(configuration: .init(
+                ? loudnessMeter(.init(
                     sampleRate: reader.sampleRate, channelLayout: layout,
                     measuresTruePeak: configuration.analyses.contains(.truePeak))) : nil
             let measuresLevels = configuration.analyses.contains(.levels)
@@ -180,6 +194,8 @@ public final class FileScorer {
                     detection.detector = nil
                 }
             }
+            // Integer encodings cannot hold NaN or ±Inf: the detection path skips its check.
+            let integerSamples = reader.format.encoding.hasIntegerSamples
             var frames = 0
             while true {
                 let count = try reader.read(into: buffer)
@@ -188,7 +204,9 @@ public final class FileScorer {
                 frames += count / reader.channelCount
                 if measuresLevels { analyzer.process(block) { _ in } }
                 loudness?.process(block)
-                if detection.detector != nil { detect(block, channels: reader.channelCount, into: &detection) }
+                if detection.detector != nil {
+                    detect(block, channels: reader.channelCount, finite: integerSamples, into: &detection)
+                }
             }
             let summary = analyzer.finalize()
             record.frames = frames
@@ -257,6 +275,19 @@ public final class FileScorer {
         }
     }
 
+    /// A meter for `configuration` in its initial state: a cached one, reset, or a new one
+    /// (`nil` if the configuration is refused, e.g. a rate below 8 kHz).
+    private func loudnessMeter(_ configuration: LoudnessMeter.Configuration) -> LoudnessMeter? {
+        if let cached = loudnessMeters.first(where: { $0.configuration == configuration }) {
+            cached.reset()
+            return cached
+        }
+        guard let made = try? LoudnessMeter(configuration: configuration) else { return nil }
+        if loudnessMeters.count == Self.maxCachedLoudnessMeters { loudnessMeters.removeFirst() }
+        loudnessMeters.append(made)
+        return made
+    }
+
     private func resampler(from rate: Int, to target: Int) throws(ConfigurationError) -> Resampler? {
         guard rate != target else { return nil }
         if let cached = resamplers[rate] {
@@ -270,11 +301,12 @@ public final class FileScorer {
 
     /// Mixes a block to mono (mean of the channels; NaN and ±Inf become 0), resamples it and
     /// runs the detector, collecting segments. A mono block with only finite samples (the usual
-    /// case) is used in place, without the copy: the same values.
-    private func detect(_ block: UnsafeBufferPointer<Float>, channels: Int, into run: inout DetectionRun) {
+    /// case) is used in place, without the copy: the same values. `finite` says the block is
+    /// known to hold only finite samples (an integer encoding), so that is not checked.
+    private func detect(_ block: UnsafeBufferPointer<Float>, channels: Int, finite: Bool, into run: inout DetectionRun) {
         let frames = block.count / channels
         let input: UnsafeBufferPointer<Float>
-        if channels == 1 && Self.allFinite(block.baseAddress!, count: frames) {
+        if channels == 1 && (finite || Self.allFinite(block.baseAddress!, count: frames)) {
             input = block
         } else {
             Self.mixFinite(block.baseAddress!, channels: channels, frames: frames, into: mono.baseAddress!)

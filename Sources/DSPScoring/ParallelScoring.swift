@@ -8,7 +8,8 @@ import Foundation
 /// finished records wait in a table until every earlier one has been emitted, so `emit` sees
 /// them in input order whatever the parallelism. A worker does not start a file more than
 /// `16 × jobs` places ahead of the next record to emit, so one slow file cannot make the table
-/// grow without bound. `emit` runs on the calling thread.
+/// grow without bound. `emit` runs on the calling thread. With one job (or one file) the
+/// calling thread scores the files itself, one after the other.
 public enum ParallelScoring {
     /// Scores `paths` with `jobs` threads, calling `emit(index, record)` in index order.
     /// `emit` returns false to stop early (remaining files are not started).
@@ -16,6 +17,14 @@ public enum ParallelScoring {
         _ paths: [String], jobs: Int, configuration: FileScorer.Configuration,
         emit: (Int, FileScore) -> Bool
     ) throws(ConfigurationError) {
+        if jobs <= 1 || paths.count <= 1 {
+            // One job: score on the calling thread, with no hand-over per file.
+            let scorer = try FileScorer(configuration: configuration)
+            for (index, path) in paths.enumerated() {
+                if !emit(index, scorer.score(path: path)) { break }
+            }
+            return
+        }
         _ = try FileScorer(configuration: configuration)  // validate once, on the caller's thread
         let state = SharedState(window: 16 * Swift.max(1, jobs))
         let workers = Swift.max(1, Swift.min(jobs, paths.count))

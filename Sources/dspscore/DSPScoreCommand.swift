@@ -106,7 +106,7 @@ struct Score: ParsableCommand {
             frameLength: frameLength, clipThreshold: clipThreshold,
             analyses: FileScorer.Analyses(names: analyses) ?? .all, recordsSegments: timeline != nil || rttm != nil)
         let segmentFiles = try SegmentWriters(timeline: timeline, rttm: rttm)
-        do { _ = try FileScorer(configuration: configuration) } catch { throw ValidationError(error.description) }
+        do { try configuration.validate() } catch { throw ValidationError(error.description) }
         let shard = self.shard.flatMap(Shard.init)
 
         if filesFrom == "-" {

@@ -38,6 +38,25 @@ struct AudioFileRoundTripTests {
         #expect(result.last == Float(32767) / 32768)
     }
 
+    @Test("16-bit reads widen exactly at any block size and channel count (every vector/tail split of the in-place kernel)",
+          arguments: [1, 3])
+    func int16AnyBlock(channels: Int) throws {
+        let directory = try TemporaryDirectory()
+        var state: UInt64 = 0x16B1
+        let values = (0..<(4099 * channels)).map { _ -> Int16 in
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int16(truncatingIfNeeded: state >> 40)
+        } + [Int16.min, Int16.max, 0, -1, 1].flatMap { Array(repeating: $0, count: channels) }
+        let path = try directory.write(
+            "any16.wav",
+            bytes: WAVBuilder.file(channels: channels, sampleRate: 16_000, bitsPerSample: 16, payload: WAVBuilder.pcm16(values)))
+        for blockFrames in [1, 2, 3, 5, 7, 8, 9, 15, 16, 17, 23, 24, 25, 1001, 4096, 8192] {
+            let reader = try AudioFileReader(path: path)
+            let result = try readAll(reader, blockFrames: blockFrames)
+            #expect(result.map(\.bitPattern) == values.map { (Float($0) / 32768).bitPattern }, "block \(blockFrames) frames")
+        }
+    }
+
     @Test("Int24 sample v reads as exactly Float(v) / 8388608")
     func int24Normalisation() throws {
         let directory = try TemporaryDirectory()
@@ -220,5 +239,30 @@ struct AudioFileRoundTripTests {
         #expect(AudioFileFormat.flacPCM24.description == "FLAC/PCM_24")
         #expect(AudioFileFormat(container: .rf64, encoding: .float64).description == "RF64/DOUBLE")
         #expect(AudioFileFormat.Container(rawValue: 0x7F_0000).description == "0x7F0000")
+    }
+
+    @Test("integer encodings read only finite samples; float encodings carry NaN and ±Inf through", arguments: [
+        (AudioFileFormat.wavPCM16, true), (.flacPCM16, true), (.wavPCM24, true), (AudioFileFormat(container: .wav, encoding: .pcm32), true),
+        (AudioFileFormat(container: .wav, encoding: .pcmU8), true), (AudioFileFormat(container: .aiff, encoding: .pcmS8), true),
+        (AudioFileFormat(container: .wav, encoding: .ulaw), true), (AudioFileFormat(container: .wav, encoding: .alaw), true),
+        (.wavFloat32, false), (AudioFileFormat(container: .wav, encoding: .float64), false),
+    ])
+    func integerSamplesAreFinite(format: AudioFileFormat, integer: Bool) throws {
+        #expect(format.encoding.hasIntegerSamples == integer)
+        let directory = try TemporaryDirectory()
+        // libsndfile's µ-law and A-law encoders index their tables with the unclipped value, so
+        // out-of-range input crashes the writer (noted for AudioFileWriter); those two get
+        // in-range values. An even count: libsndfile reads an odd-length 8-bit AIFF with one
+        // extra frame (its pad byte).
+        let companded = format.encoding == .ulaw || format.encoding == .alaw
+        let specials: [Float] = companded ? [1, -1, 0.5, -0.999] : [.nan, .infinity, -.infinity, 2, -2, 1, -1, 0.5, .greatestFiniteMagnitude]
+        let samples = specials + testSignal(count: 1010 - specials.count)
+        let path = try writeAudio(directory.path("x." + (format.container == .flac ? "flac" : format.container == .aiff ? "aiff" : "wav")), samples, format: format, channelCount: 1)
+        let reader = try AudioFileReader(path: path)
+        #expect(reader.format == format)
+        let read = try readAll(reader)
+        #expect(read.count == samples.count)
+        // What the scorer relies on: an integer encoding never yields NaN or ±Inf.
+        #expect(read.allSatisfy(\.isFinite) == integer)
     }
 }

@@ -256,3 +256,19 @@ struct FileScorerErrorTests {
         #expect(found.map { ($0 as NSString).lastPathComponent } == ["x.ogg", "y.FLAC", "z.wav", "file.wav"])  // a/b/x < a/y < z
     }
 }
+
+@Suite("FileScorer.Configuration.validate")
+struct FileScorerValidationTests {
+    @Test("validate refuses exactly what the initializer refuses, with the same error", arguments: [
+        FileScorer.Configuration(frameLength: 0), .init(frameLength: 65_537), .init(blockFrames: 255), .init(blockFrames: (1 << 20) + 1),
+        .init(clipThreshold: 0), .init(clipThreshold: .nan), .init(clipThreshold: -1), .init(frameLength: 0, clipThreshold: 0),
+        .init(), .init(frameLength: 1, blockFrames: 256), .init(frameLength: 65_536, clipThreshold: 0.5, blockFrames: 1 << 20),
+    ])
+    func sameAsInit(_ configuration: FileScorer.Configuration) {
+        var fromValidate: String?
+        var fromInit: String?
+        do { try configuration.validate() } catch { fromValidate = error.description }
+        do { _ = try FileScorer(configuration: configuration) } catch { fromInit = error.description }
+        #expect(fromValidate == fromInit)
+    }
+}

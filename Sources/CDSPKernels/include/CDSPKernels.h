@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include "CDSPKWeighting.h"
 #include "CDSPPolyphaseGroups.h"
+#include "CDSPLevels.h"
 
 #ifdef __cplusplus
 extern "C" {

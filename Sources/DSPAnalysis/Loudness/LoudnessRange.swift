@@ -20,6 +20,10 @@ import RealModule
 /// (libebur128's histogram mode uses 1000 bins of 0.1 LU and bin centres, for up to 0.05 LU
 /// error; its default mode stores every block, 8 B per 100 ms, in a linked list that grows by
 /// `malloc`.)
+///
+/// The histogram remembers the lowest and highest bin it has filled, so that the gating scans
+/// and ``reset()`` touch only that span (a 5 s file fills a few dozen bins of the 10 000): the
+/// bins outside it are empty, and the scans skip empty bins anyway, so results are unchanged.
 final class GatingHistogram {
     static let binCount = 10_000
     static let lowestLUFS = -70.0
@@ -32,6 +36,9 @@ final class GatingHistogram {
     /// Blocks at or above the absolute gate, and their energy sum.
     private(set) var blockCount = 0
     private(set) var energySum = 0.0
+    /// The lowest and highest bins filled since the last reset (`binCount` and −1 when none).
+    private(set) var lowestFilledBin = GatingHistogram.binCount
+    private(set) var highestFilledBin = -1
 
     init() {
         counts = .allocate(capacity: Self.binCount)
@@ -64,6 +71,8 @@ final class GatingHistogram {
         let i = Self.bin(energy)
         counts[i] += 1
         sums[i] += energy
+        lowestFilledBin = Swift.min(lowestFilledBin, i)
+        highestFilledBin = Swift.max(highestFilledBin, i)
         blockCount += 1
         energySum += energy
     }
@@ -85,7 +94,7 @@ final class GatingHistogram {
     func gatedMean(above gate: Double) -> (energy: Double, count: Int) {
         var count = 0
         var sum = 0.0
-        for i in firstBin(atOrAbove: gate)..<Self.binCount where counts[i] > 0 {
+        for i in filledBins(from: firstBin(atOrAbove: gate)) where counts[i] > 0 {
             count += counts[i]
             sum += sums[i]
         }
@@ -97,13 +106,13 @@ final class GatingHistogram {
     func percentiles(above gate: Double, low: Double, high: Double) -> (low: Double, high: Double)? {
         let start = firstBin(atOrAbove: gate)
         var n = 0
-        for i in start..<Self.binCount { n += counts[i] }
+        for i in filledBins(from: start) { n += counts[i] }
         guard n > 0 else { return nil }
         let lowRank = Int(Double(n - 1) * low + 0.5)
         let highRank = Int(Double(n - 1) * high + 0.5)
         var seen = 0
         var lowValue = -Double.infinity
-        for i in start..<Self.binCount where counts[i] > 0 {
+        for i in filledBins(from: start) where counts[i] > 0 {
             let mean = Self.loudness(sums[i] / Double(counts[i]))
             if seen <= lowRank && lowRank < seen + counts[i] { lowValue = mean }
             if seen <= highRank && highRank < seen + counts[i] { return (lowValue, mean) }
@@ -112,9 +121,22 @@ final class GatingHistogram {
         return nil
     }
 
+    /// Bins `start ..< binCount` that may be non-empty: those within the filled span.
+    @inline(__always)
+    private func filledBins(from start: Int) -> Range<Int> {
+        let lower = Swift.max(start, lowestFilledBin)
+        return lower..<Swift.max(lower, highestFilledBin + 1)
+    }
+
+    /// Empties the histogram (zeroing only the filled span).
     func reset() {
-        counts.update(repeating: 0, count: Self.binCount)
-        sums.update(repeating: 0, count: Self.binCount)
+        if highestFilledBin >= lowestFilledBin {
+            let n = highestFilledBin - lowestFilledBin + 1
+            (counts + lowestFilledBin).update(repeating: 0, count: n)
+            (sums + lowestFilledBin).update(repeating: 0, count: n)
+        }
+        lowestFilledBin = Self.binCount
+        highestFilledBin = -1
         blockCount = 0
         energySum = 0
     }

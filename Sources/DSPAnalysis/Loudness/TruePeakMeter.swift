@@ -338,56 +338,18 @@ final class ChannelFrontEnd {
         return m
     }
 
-    /// Deinterleaves `frames` frames (≤ `maxChunkFrames`) into the channels' chunks.
+    /// Deinterleaves `frames` frames (≤ `maxChunkFrames`) into the channels' chunks. Mono and
+    /// stereo run in the C kernels `cdsp_level_load_mono` / `cdsp_level_load_stereo`
+    /// (CDSPKernels, dispatched at run time), bit-identical to the Swift loops they replaced
+    /// (kept in the tests as the reference): copies, zeroed non-finite samples and counts are
+    /// exact, and the peaks are maxima of non-negative values, independent of order.
     func load(_ source: UnsafePointer<Float>, frames n: Int) {
-        let infinity = SIMD8<Float>(repeating: .infinity)
-        var bad = 0
+        var bad: Int64 = 0
         switch channelCount {
         case 1:
-            let destination = channel(0)
-            var peak = SIMD8<Float>()
-            var badLanes = SIMD8<Int32>()
-            var i = 0
-            while n - i >= 8 {
-                let v = UnsafeRawPointer(source + i).loadUnaligned(as: SIMD8<Float>.self)
-                var a = v.replacing(with: -v, where: v .< 0)
-                let finite = a .< infinity
-                a.replace(with: 0, where: .!finite)
-                UnsafeMutableRawPointer(destination + i).storeBytes(of: v.replacing(with: 0, where: .!finite), as: SIMD8<Float>.self)
-                peak = peak.replacing(with: a, where: a .> peak)
-                badLanes &+= SIMD8<Int32>(repeating: 1).replacing(with: 0, where: finite)
-                i += 8
-            }
-            var p = peak.max()
-            bad = Int(badLanes.wrappedSum())
-            while i < n {
-                let v = source[i]
-                let a = Swift.abs(v)
-                if a < .infinity {
-                    destination[i] = v
-                    p = Swift.max(p, a)
-                } else {
-                    destination[i] = 0
-                    bad += 1
-                }
-                i += 1
-            }
-            chunkPeaks[0] = p
+            chunkPeaks[0] = cdsp_level_load_mono(source, n, channel(0), &bad)
         case 2:
-            let left = channel(0), right = channel(1)
-            var pl: Float = 0, pr: Float = 0
-            for i in 0..<n {
-                let l = source[2 * i], r = source[2 * i + 1]
-                let al = Swift.abs(l), ar = Swift.abs(r)
-                let okL = al < .infinity, okR = ar < .infinity
-                left[i] = okL ? l : 0
-                right[i] = okR ? r : 0
-                pl = Swift.max(pl, okL ? al : 0)
-                pr = Swift.max(pr, okR ? ar : 0)
-                bad &+= (okL ? 0 : 1) &+ (okR ? 0 : 1)
-            }
-            chunkPeaks[0] = pl
-            chunkPeaks[1] = pr
+            cdsp_level_load_stereo(source, n, channel(0), channel(1), chunkPeaks, &bad)
         default:
             let count = channelCount
             for c in 0..<count {
@@ -407,7 +369,7 @@ final class ChannelFrontEnd {
                 chunkPeaks[c] = p
             }
         }
-        nonFiniteCount += bad
+        nonFiniteCount += Int(bad)
         for c in 0..<channelCount { samplePeaks[c] = Swift.max(samplePeaks[c], chunkPeaks[c]) }
     }
 

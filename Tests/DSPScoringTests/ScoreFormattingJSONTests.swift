@@ -1,0 +1,181 @@
+@testable import DSPScoring
+import Foundation
+import Testing
+
+/// `ScoreFormatting.jsonLine` writes the record by hand; these tests hold it to the bytes
+/// `JSONEncoder` writes with the options it replaced, on records of every shape.
+@Suite("JSON record writer")
+struct ScoreFormattingJSONTests {
+    /// What `jsonLine` did before the hand-written writer: the reference.
+    static func encoderLine(_ score: FileScore) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data = (try? encoder.encode(score)) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// A deterministic generator (SplitMix64), so a failure reproduces.
+    struct SplitMix: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    /// Text with the characters JSON treats specially: quotes, backslashes, every control
+    /// character, slashes, DEL, non-ASCII (2-, 3- and 4-byte UTF-8, U+2028, combining marks).
+    static func text(_ rng: inout SplitMix) -> String {
+        let pieces: [String] = [
+            "a", "Z", "0", " ", "/", "\\", "\"", "'", ",", ".wav", "é", "中文", "🎙️", "\u{2028}", "\u{2029}",
+            "e\u{301}", "\u{7F}", "\u{FEFF}", "\u{10FFFF}", "{}", "[", ":", "%", "\\u0041", "null",
+        ] + (0..<32).map { String(UnicodeScalar(UInt8($0))) }
+        let count = Int.random(in: 0...24, using: &rng)
+        return (0..<count).map { _ in pieces.randomElement(using: &rng)! }.joined()
+    }
+
+    /// Doubles of every kind a record can hold: whole numbers (written without `.0`), tiny,
+    /// huge, subnormal, negative zero, round decimals, arbitrary bit patterns.
+    static func double(_ rng: inout SplitMix) -> Double {
+        switch Int.random(in: 0..<10, using: &rng) {
+        case 0: return Double(Int.random(in: -100_000...100_000, using: &rng))
+        case 1: return Double.random(in: -1...1, using: &rng) * 1e-300
+        case 2: return Double.random(in: -1...1, using: &rng) * 1e300
+        case 3: return [0.0, -0.0, .leastNonzeroMagnitude, .greatestFiniteMagnitude, 1e16, 1e-5, 0.1, 1e15, 123456789012345680000.0].randomElement(using: &rng)!
+        case 4: return (Double.random(in: -200...200, using: &rng) * 1e6).rounded() / 1e6
+        case 5:
+            let bits = rng.next()
+            let value = Double(bitPattern: bits)
+            return value.isFinite ? value : 0.5
+        default: return Double.random(in: -120...10, using: &rng)
+        }
+    }
+
+    static func optionalDouble(_ rng: inout SplitMix) -> Double? {
+        Bool.random(using: &rng) ? nil : double(&rng)
+    }
+
+    static func float(_ rng: inout SplitMix) -> Float {
+        switch Int.random(in: 0..<4, using: &rng) {
+        case 0: return 1
+        case 1: return [0.999, 0.5, 1e-30, 3.4e38, 0.1, 1e7, 16_777_216].randomElement(using: &rng)!
+        case 2:
+            let value = Float(bitPattern: UInt32(truncatingIfNeeded: rng.next()))
+            return value.isFinite ? value : 0.25
+        default: return Float.random(in: 0...2, using: &rng)
+        }
+    }
+
+    static func integer(_ rng: inout SplitMix) -> Int {
+        [0, 1, -1, Int.max, Int.min, Int.random(in: -1_000_000...1_000_000, using: &rng)].randomElement(using: &rng)!
+    }
+
+    /// A random record: each part present or absent independently (so every combination of
+    /// analyses, ok and error records, and the odd ones in between), nil fields included.
+    static func record(_ rng: inout SplitMix) -> FileScore {
+        let analyses = Bool.random(using: &rng) ? nil : text(&rng)
+        var score = FileScore(
+            audioFilepath: text(&rng), duration: double(&rng), status: Bool.random(using: &rng) ? .ok : .error,
+            provenance: .init(frameLength: integer(&rng), clipThreshold: float(&rng), analyses: analyses))
+        if Bool.random(using: &rng) { score.provenance.library = text(&rng) }
+        if Bool.random(using: &rng) { score.provenance.version = text(&rng) }
+        if Bool.random(using: &rng) { score.sampleRate = integer(&rng) }
+        if Bool.random(using: &rng) { score.channels = integer(&rng) }
+        if Bool.random(using: &rng) { score.frames = integer(&rng) }
+        if Bool.random(using: &rng) { score.format = text(&rng) }
+        if Bool.random(using: &rng) {
+            score.levels = .init(
+                rmsDBFS: optionalDouble(&rng), rmsDBFSAES17: optionalDouble(&rng), peakDBFS: optionalDouble(&rng),
+                dcOffset: double(&rng), clippedSamples: integer(&rng), nonFiniteSamples: integer(&rng),
+                loudestFrameRMSDBFS: optionalDouble(&rng), quietestFrameRMSDBFS: optionalDouble(&rng))
+        }
+        if Bool.random(using: &rng) {
+            score.loudness = .init(
+                integratedLUFS: optionalDouble(&rng), loudnessRangeLU: double(&rng), truePeakDBTP: optionalDouble(&rng),
+                maxMomentaryLUFS: optionalDouble(&rng), maxShortTermLUFS: optionalDouble(&rng), channelLayout: text(&rng))
+        }
+        if Bool.random(using: &rng) {
+            score.detection = .init(
+                speechRatio: double(&rng), musicRatio: optionalDouble(&rng), multiSpeakerRatio: optionalDouble(&rng),
+                speechSeconds: double(&rng), speechSegments: integer(&rng), noiseFloorDBFS: optionalDouble(&rng))
+        }
+        if Bool.random(using: &rng) {
+            score.environment = .init(
+                noiseDBFS: optionalDouble(&rng), noiseCategory: text(&rng), categoryKey: text(&rng),
+                speechClarity: optionalDouble(&rng), frequencyComplexity: double(&rng), recommendation: text(&rng),
+                measurements: integer(&rng))
+        }
+        if Bool.random(using: &rng) { score.error = .init(kind: text(&rng), message: text(&rng)) }
+        if Bool.random(using: &rng) { score.segments = DetectionSegments() }  // not part of the JSON
+        return score
+    }
+
+    @Test("10 000 random records: the same bytes as JSONEncoder")
+    func randomRecords() {
+        var rng = SplitMix(state: 0x5EED_2026)
+        var mismatches = 0
+        for _ in 0..<10_000 {
+            let score = Self.record(&rng)
+            let ours = ScoreFormatting.jsonLine(score)
+            let reference = Self.encoderLine(score)
+            if ours != reference {
+                mismatches += 1
+                if mismatches <= 3 { Issue.record("ours:\n\(ours)\nJSONEncoder:\n\(reference)") }
+            }
+        }
+        #expect(mismatches == 0)
+    }
+
+    @Test("every control character, quote and backslash in a path, one at a time")
+    func everyEscape() {
+        for byte in 0..<128 {
+            let path = "x" + String(UnicodeScalar(UInt8(byte))) + "y"
+            let score = FileScore(audioFilepath: path, duration: 0, status: .error, provenance: .init(frameLength: 1024, clipThreshold: 1))
+            #expect(ScoreFormatting.jsonLine(score) == Self.encoderLine(score), "byte \(byte)")
+        }
+    }
+
+    @Test("a non-finite number in any field gives {} as JSONEncoder did", arguments: [Double.nan, .infinity, -.infinity])
+    func nonFinite(_ bad: Double) {
+        let base = FileScore(audioFilepath: "a.wav", duration: 1, status: .ok, provenance: .init(frameLength: 1024, clipThreshold: 1))
+        var cases: [FileScore] = []
+        var s = base
+        s.duration = bad
+        cases.append(s)
+        s = base
+        s.provenance.clipThreshold = Float(bad)
+        cases.append(s)
+        s = base
+        s.levels = .init(rmsDBFS: bad, rmsDBFSAES17: nil, peakDBFS: nil, dcOffset: 0, clippedSamples: 0, nonFiniteSamples: 0, loudestFrameRMSDBFS: nil, quietestFrameRMSDBFS: nil)
+        cases.append(s)
+        s = base
+        s.loudness = .init(integratedLUFS: nil, loudnessRangeLU: bad, truePeakDBTP: nil, maxMomentaryLUFS: nil, maxShortTermLUFS: nil, channelLayout: "mono")
+        cases.append(s)
+        s = base
+        s.detection = .init(speechRatio: 0, musicRatio: nil, multiSpeakerRatio: nil, speechSeconds: 0, speechSegments: 0, noiseFloorDBFS: bad)
+        cases.append(s)
+        s = base
+        s.environment = .init(noiseDBFS: nil, noiseCategory: "quiet", categoryKey: "", speechClarity: bad, frequencyComplexity: 0, recommendation: "fast", measurements: 0)
+        cases.append(s)
+        for score in cases {
+            #expect(ScoreFormatting.jsonLine(score) == "{}")
+            #expect(Self.encoderLine(score) == "{}")
+        }
+    }
+
+    @Test("real records of TestAudio, every analysis combination, and error records")
+    func realRecords() throws {
+        let files = testAudioFiles() + ["/nonexistent/dir/x.wav", testAudio.path, repositoryRoot.appendingPathComponent("Package.swift").path]
+        let sets: [FileScorer.Analyses] = [[], .levels, .loudness, [.loudness, .truePeak], .speech, [.levels, .loudness, .speech], .all, [.speech, .music], [.speech, .speakers, .environment]]
+        for analyses in sets {
+            let scorer = try FileScorer(configuration: .init(analyses: analyses))
+            for file in files {
+                let score = scorer.score(path: file)
+                #expect(ScoreFormatting.jsonLine(score) == Self.encoderLine(score), "\(file) \(analyses)")
+            }
+        }
+    }
+}
