@@ -87,20 +87,25 @@ extension Resampler {
             )
         }
         let downsamplesEnough = 2 * inputRate >= 5 * outputRate
-        var halfBandRoute: (PolyphaseLayout, HalfBandDesign)? = nil
-        if inputRate % 2 == 0, downsamplesEnough {
+        // The half-band route, designed only when it is taken (designs cost milliseconds).
+        func halfBandRoute() -> (PolyphaseLayout, HalfBandDesign)? {
+            guard inputRate % 2 == 0, downsamplesEnough else { return nil }
             let stageRate = inputRate / 2
             let stageDivisor = greatestCommonDivisor(stageRate, outputRate)
             let edgeHz = Quality.stopbandEdgeRatio * Double(outputRate) / 2
-            if outputRate / stageDivisor <= maximumPhaseCount,
-               let halfBand = HalfBandDesign.design(inputRate: inputRate, edgeHz: edgeHz, attenuationDB: quality.equirippleAttenuationDB) {
-                let layout = PolyphaseLayout(
-                    phaseCount: outputRate / stageDivisor, step: stageRate / stageDivisor,
-                    inputRate: stageRate, outputRate: outputRate, quality: quality)
-                if layout.coefficientCount <= maximumCoefficientCount {
-                    if layout.acrossOutputs { return (layout, .halfBand(halfBand)) }
-                    halfBandRoute = (layout, halfBand)
-                }
+            guard outputRate / stageDivisor <= maximumPhaseCount,
+                  let halfBand = HalfBandDesign.design(inputRate: inputRate, edgeHz: edgeHz, attenuationDB: quality.equirippleAttenuationDB)
+            else { return nil }
+            let layout = PolyphaseLayout(
+                phaseCount: outputRate / stageDivisor, step: stageRate / stageDivisor,
+                inputRate: stageRate, outputRate: outputRate, quality: quality)
+            return layout.coefficientCount <= maximumCoefficientCount ? (layout, halfBand) : nil
+        }
+        if inputRate % 2 == 0, downsamplesEnough {
+            // Route 1: the half-band's output rate is a small ratio away from the output.
+            let stageDivisor = greatestCommonDivisor(inputRate / 2, outputRate)
+            if outputRate / stageDivisor <= 4, inputRate / 2 / stageDivisor <= 8, let (layout, halfBand) = halfBandRoute() {
+                return (layout, .halfBand(halfBand))
             }
         }
         // A first stage that itself decimates by 2.5 or more (88.2 → 24 kHz) costs more than
@@ -127,7 +132,7 @@ extension Resampler {
                 }
             }
         }
-        if let (layout, halfBand) = halfBandRoute { return (layout, .halfBand(halfBand)) }
+        if let (layout, halfBand) = halfBandRoute() { return (layout, .halfBand(halfBand)) }
         let layout = PolyphaseLayout(phaseCount: l, step: m, inputRate: inputRate, outputRate: outputRate, quality: quality)
         guard layout.coefficientCount <= maximumCoefficientCount else {
             throw ConfigurationError(
