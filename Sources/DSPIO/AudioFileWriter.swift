@@ -41,6 +41,13 @@ import DSPCore
 /// FLAC (whose encoder refuses NaN: ``write(_:)`` throws ``AudioFileError/Kind/ioFailure``).
 /// Either way `k / 2^(b−1)` for integer `k` in range is stored as exactly `k`. No dither is added.
 ///
+/// **µ-law, A-law and the codecs** (IMA/MS ADPCM, GSM 6.10, Vorbis, Opus, MP3): libsndfile's
+/// µ-law and A-law encoders index their tables with the unclipped scaled value, so NaN, ±∞ or a
+/// huge sample would read out of bounds (a crash), and a codec given NaN encodes garbage. The
+/// writer therefore hands these encoders sanitised blocks (through a Float scratch allocated at
+/// open): NaN → 0, everything else clamped to [−1, 1]; ``clippedSampleCount`` and
+/// ``nanSampleCount`` count what was changed. In-range values pass unchanged.
+///
 /// An `AudioFileWriter` is not `Sendable`: use it from one task or thread at a time.
 public final class AudioFileWriter {
     /// Channel counts accepted; libsndfile's own limit.
@@ -65,9 +72,12 @@ public final class AudioFileWriter {
     private var handle: OpaquePointer?
     /// Int16 scratch for 16-bit PCM (nil for other encodings).
     private let shortBlock: UnsafeMutableBufferPointer<Int16>?
-    /// Samples clamped by the 16-bit conversion so far (see "Sample conversion").
+    /// Float scratch for the encodings that get sanitised samples (nil for the others).
+    private let sanitizedBlock: UnsafeMutableBufferPointer<Float>?
+    /// Samples clamped by the 16-bit conversion or the sanitised encodings so far (see "Sample
+    /// conversion").
     public private(set) var clippedSampleCount = 0
-    /// NaN samples written as 0 by the 16-bit conversion so far.
+    /// NaN samples written as 0 by the 16-bit conversion or the sanitised encodings so far.
     public private(set) var nanSampleCount = 0
 
     /// Creates (or replaces) the file at `path`.
@@ -117,12 +127,23 @@ public final class AudioFileWriter {
         self.channelCount = channelCount
         self.format = format
         shortBlock = format.encoding == .pcm16 ? .allocate(capacity: 4096 * channelCount) : nil
+        sanitizedBlock = Self.needsSanitizedSamples(format.encoding) ? .allocate(capacity: 4096 * channelCount) : nil
+    }
+
+    /// Whether libsndfile's encoder for `encoding` must only see finite samples in [−1, 1]
+    /// (see "Sample conversion"): everything but the float and 8–32-bit PCM encodings.
+    static func needsSanitizedSamples(_ encoding: AudioFileFormat.Encoding) -> Bool {
+        switch encoding {
+        case .float32, .float64, .pcmS8, .pcmU8, .pcm16, .pcm24, .pcm32: false
+        default: true
+        }
     }
 
     /// Closes a file that is still open, ignoring errors; call ``close()`` to see them.
     deinit {
         if let handle { sf_close(handle) }
         shortBlock?.deallocate()
+        sanitizedBlock?.deallocate()
     }
 
     /// Appends interleaved samples (`sf_writef_float`). Does not allocate.
@@ -146,6 +167,8 @@ public final class AudioFileWriter {
         let written: Int
         if let shortBlock {
             written = writeShorts(handle, samples, frames: frames, block: shortBlock)
+        } else if let sanitizedBlock {
+            written = writeSanitized(handle, samples, frames: frames, block: sanitizedBlock)
         } else {
             written = max(0, Int(sf_writef_float(handle, base, sf_count_t(frames))))
         }
@@ -178,6 +201,36 @@ public final class AudioFileWriter {
             clippedSampleCount += report.clippedCount
             nanSampleCount += report.nanCount
             let written = max(0, Int(sf_writef_short(handle, block.baseAddress, sf_count_t(n))))
+            done += written
+            if written < n { break }
+        }
+        return done
+    }
+
+    /// Copies block by block with NaN → 0 and clamping to [−1, 1], and writes with
+    /// `sf_writef_float`; returns frames written.
+    private func writeSanitized(
+        _ handle: OpaquePointer, _ samples: UnsafeBufferPointer<Float>, frames: Int,
+        block: UnsafeMutableBufferPointer<Float>
+    ) -> Int {
+        let blockFrames = block.count / channelCount
+        var done = 0
+        while done < frames {
+            let n = min(blockFrames, frames - done)
+            let start = done * channelCount
+            for i in 0..<(n * channelCount) {
+                let x = samples[start + i]
+                if x.isNaN {
+                    block[i] = 0
+                    nanSampleCount += 1
+                } else if x > 1 || x < -1 {
+                    block[i] = x > 1 ? 1 : -1
+                    clippedSampleCount += 1
+                } else {
+                    block[i] = x
+                }
+            }
+            let written = max(0, Int(sf_writef_float(handle, block.baseAddress, sf_count_t(n))))
             done += written
             if written < n { break }
         }

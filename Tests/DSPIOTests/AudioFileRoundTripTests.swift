@@ -250,12 +250,9 @@ struct AudioFileRoundTripTests {
     func integerSamplesAreFinite(format: AudioFileFormat, integer: Bool) throws {
         #expect(format.encoding.hasIntegerSamples == integer)
         let directory = try TemporaryDirectory()
-        // libsndfile's µ-law and A-law encoders index their tables with the unclipped value, so
-        // out-of-range input crashes the writer (noted for AudioFileWriter); those two get
-        // in-range values. An even count: libsndfile reads an odd-length 8-bit AIFF with one
-        // extra frame (its pad byte).
-        let companded = format.encoding == .ulaw || format.encoding == .alaw
-        let specials: [Float] = companded ? [1, -1, 0.5, -0.999] : [.nan, .infinity, -.infinity, 2, -2, 1, -1, 0.5, .greatestFiniteMagnitude]
+        // An even count: libsndfile reads an odd-length 8-bit AIFF with one extra frame (its
+        // pad byte).
+        let specials: [Float] = [.nan, .infinity, -.infinity, 2, -2, 1, -1, 0.5, .greatestFiniteMagnitude]
         let samples = specials + testSignal(count: 1010 - specials.count)
         let path = try writeAudio(directory.path("x." + (format.container == .flac ? "flac" : format.container == .aiff ? "aiff" : "wav")), samples, format: format, channelCount: 1)
         let reader = try AudioFileReader(path: path)
@@ -264,5 +261,41 @@ struct AudioFileRoundTripTests {
         #expect(read.count == samples.count)
         // What the scorer relies on: an integer encoding never yields NaN or ±Inf.
         #expect(read.allSatisfy(\.isFinite) == integer)
+    }
+
+    @Test("µ-law, A-law and the codecs get sanitised samples: NaN, ±Inf and huge values neither crash libsndfile nor reach it")
+    func sanitizedEncodings() throws {
+        let formats: [(AudioFileFormat, String)] = [
+            (AudioFileFormat(container: .wav, encoding: .ulaw), "wav"), (AudioFileFormat(container: .wav, encoding: .alaw), "wav"),
+            (AudioFileFormat(container: .au, encoding: .ulaw), "au"), (AudioFileFormat(container: .wav, encoding: .imaADPCM), "wav"),
+            (AudioFileFormat(container: .wav, encoding: .msADPCM), "wav"), (AudioFileFormat(container: .wav, encoding: .gsm610), "wav"),
+            (AudioFileFormat(container: .ogg, encoding: .vorbis), "ogg"),
+        ]
+        let specials: [Float] = [.nan, .infinity, -.infinity, 1e30, -1e30, 2, -2, .nan, .greatestFiniteMagnitude, 1, -1, 0.5]
+        let directory = try TemporaryDirectory()
+        var tested = 0
+        for (format, ext) in formats {
+            let rate = format.encoding == .gsm610 ? 8_000 : 16_000
+            let path = directory.path("s-\(format.encoding).\(ext)")
+            let writer: AudioFileWriter
+            do {
+                writer = try AudioFileWriter(path: path, format: format, sampleRate: rate, channelCount: 1)
+            } catch {
+                guard error.kind == .unsupportedFormat else { throw error }
+                continue  // not built into this libsndfile
+            }
+            tested += 1
+            let samples = specials + testSignal(count: 4000)
+            try samples.withUnsafeBufferPointer { try writer.write($0) }
+            #expect(writer.nanSampleCount == 2, "\(format)")
+            #expect(writer.clippedSampleCount == 7, "\(format)")
+            try writer.close()
+            let read = try readAll(try AudioFileReader(path: path))
+            #expect(read.count >= samples.count, "\(format)")
+            // Companded samples stay in [−1, 1]; the lossy codecs may overshoot a clipped edge.
+            let bound: Float = format.encoding.hasIntegerSamples ? 1 : 4
+            #expect(read.allSatisfy { $0.isFinite && abs($0) <= bound }, "\(format) \(read.map { abs($0) }.max() ?? 0)")
+        }
+        #expect(tested >= 4)
     }
 }
