@@ -188,9 +188,11 @@ public final class AcousticDetector {
         for (name, s) in [("speechSegments", c.speechSegments), ("musicSegments", c.musicSegments), ("multiSpeakerSegments", c.multiSpeakerSegments)] {
             guard s.onThreshold >= 0, s.onThreshold <= 1, s.offThreshold >= 0, s.offThreshold <= s.onThreshold,
                   s.minimumActiveSeconds >= 0, s.hangoverSeconds >= 0, s.paddingSeconds >= 0,
-                  s.minimumActiveSeconds.isFinite, s.hangoverSeconds.isFinite, s.paddingSeconds.isFinite
+                  s.minimumActiveSeconds.isFinite, s.hangoverSeconds.isFinite, s.paddingSeconds.isFinite,
+                  s.endThreshold.map({ $0 >= s.offThreshold && $0 <= 1 }) ?? true
             else {
-                throw ConfigurationError(parameter: name, value: "\(s)", expected: "0 ≤ off ≤ on ≤ 1, finite non-negative durations")
+                throw ConfigurationError(
+                    parameter: name, value: "\(s)", expected: "0 ≤ off ≤ on ≤ 1, off ≤ end ≤ 1, finite non-negative durations")
             }
         }
         for (name, model, inputs) in [

@@ -147,6 +147,15 @@ enum DetectionHarness {
         c = AcousticDetector.Configuration()
         c.multiSpeakerModel.hiddenBias.append(0)
         #expect(throws: ConfigurationError.self) { try AcousticDetector(configuration: c) }
+        for end: Float in [-0.1, 0.2, 1.5, .nan] {          // below the off threshold 0.45, above 1, NaN
+            c = AcousticDetector.Configuration()
+            c.speechSegments.offThreshold = 0.45
+            c.speechSegments.endThreshold = end
+            #expect(throws: ConfigurationError.self) { try AcousticDetector(configuration: c) }
+        }
+        c = AcousticDetector.Configuration()
+        c.speechSegments.endThreshold = 1
+        #expect(throws: Never.self) { try AcousticDetector(configuration: c) }
     }
 
     @Test func defaultModelsAreConsistent() {
@@ -290,5 +299,43 @@ enum DetectionHarness {
         let t = Self.transitions(hover)
         #expect(t.count == 2)
         if case .ended(let end) = t.last { #expect(abs(end - 0.6) < 1e-9) }       // closed by finish at the end
+    }
+
+    /// Feeds probabilities (10 ms frames) to a segmenter with `config` and an end threshold.
+    static func segments(_ ps: [Float], end: Float?) -> [(Double, Double)] {
+        var c = config
+        c.endThreshold = end
+        var s = ActivitySegmenter(configuration: c)
+        var out: [(Double, Double)] = []
+        var start = 0.0
+        for (i, p) in ps.enumerated() {
+            switch s.update(probability: p, time: Double(i) * 0.01, duration: 0.01) {
+            case .started(let t): start = t
+            case .ended(let t): out.append((start, t))
+            case .none: break
+            }
+        }
+        if case .ended(let t) = s.finish(at: Double(ps.count) * 0.01) { out.append((start, t)) }
+        return out
+    }
+
+    @Test func endThresholdBackDatesTheEnd() {
+        // Active 0.10–0.30 s at 0.9, a decay through 0.7 (to 0.35 s) and 0.5 (to 0.50 s), then 0.
+        let ps = [Float](repeating: 0, count: 10) + [Float](repeating: 0.9, count: 20) + [Float](repeating: 0.7, count: 5)
+            + [Float](repeating: 0.5, count: 15) + [Float](repeating: 0, count: 30)
+        func near(_ a: [(Double, Double)], _ b: [(Double, Double)]) -> Bool {
+            a.count == b.count && zip(a, b).allSatisfy { abs($0.0 - $1.0) < 1e-9 && abs($0.1 - $1.1) < 1e-9 }
+        }
+        // No end threshold (or one at or below the off threshold): the end follows the off threshold.
+        #expect(near(Self.segments(ps, end: nil), [(0.08, 0.52)]))
+        #expect(near(Self.segments(ps, end: 0.4), [(0.08, 0.52)]))
+        #expect(near(Self.segments(ps, end: 0.6), [(0.08, 0.37)]))
+        #expect(near(Self.segments(ps, end: 0.8), [(0.08, 0.32)]))
+        // Never reached after the opening frame: the segment ends after the frame that opened it.
+        #expect(near(Self.segments(ps, end: 0.95), [(0.08, 0.17)]))
+        // Frames between the off and end thresholds still bridge: one segment, not two.
+        let bridged = [Float](repeating: 0.9, count: 10) + [Float](repeating: 0.5, count: 30) + [Float](repeating: 0.9, count: 10)
+            + [Float](repeating: 0, count: 20)
+        #expect(near(Self.segments(bridged, end: 0.8), [(0, 0.52)]))
     }
 }

@@ -48,7 +48,7 @@ HOP = 256 / 16000
 SILENCE_DBFS = -70.0
 SMOOTHING = {"music": 0.9, "speech": 0.5, "multi": 0.8}
 SEGMENTS = {  # AcousticDetector.Configuration defaults: on, off, min active, hangover, padding
-    "speech": (0.5, 0.35, 0.064, 0.2, 0.048),
+    "speech": (0.5, 0.35, 0.064, 0.2, 0.048, None),
     "music": (0.6, 0.4, 0.5, 0.5, 0.0),
     "multi": (0.5, 0.35, 0.25, 0.25, 0.0),
 }
@@ -70,9 +70,14 @@ SPEECH_NEGATIVE_WEIGHTS = [2.0, 3.0, 4.0]
 # Candidate speech segmenters (on, off, minimum active s, hangover s, padding s), chosen with the
 # weight by the same inner cross-validation (select_speech_settings); SEGMENTS["speech"], the
 # a-priori setting, is tried first.
-SPEECH_SEGMENT_GRID = [(on, off, min_active, hangover, padding)
+# The sixth value is the end threshold (ActivitySegmenter.Configuration.endThreshold; None = the
+# off threshold): a segment ends after the last frame at or above it, so the frames of a decaying
+# probability after an utterance (the smoothing lag, the 0.5-1 s cue windows) stay out of it
+# while the off threshold and the hangover still bridge pauses.
+SPEECH_SEGMENT_GRID = [(on, off, min_active, hangover, padding, end)
                        for on in (0.5, 0.6) for off in (0.35, 0.45) for min_active in (0.032, 0.064)
-                       for hangover in (0.2, 0.3) for padding in (0.0, 0.016, 0.048)]
+                       for hangover in (0.2, 0.3) for padding in (0.0, 0.016, 0.048)
+                       for end in (None, 0.6, 0.7, 0.8)]
 # Candidate loss weights of multi-speaker (positive) frames; fit_all picks one by an inner
 # cross-validation on its own training files (select_multi_weight).
 MULTI_POSITIVE_WEIGHTS = [1.0, 2.0, 3.0, 4.0]
@@ -127,10 +132,13 @@ def smooth(p, a):
 
 
 class Segmenter:
-    """ActivitySegmenter, frame for frame."""
+    """ActivitySegmenter, frame for frame. `end` (endThreshold): an open segment's end is the
+    end of the last frame at or above it (or of the frame that opened the segment); None = off,
+    the last frame at or above the off threshold."""
 
-    def __init__(self, on, off, min_active, hangover, padding):
+    def __init__(self, on, off, min_active, hangover, padding, end=None):
         self.on, self.off, self.min_active, self.hangover, self.padding = on, off, min_active, hangover, padding
+        self.end = off if end is None else max(off, end)
         self.active = False
         self.run_start = self.run = self.quiet = self.last_end = self.prev_end = self.start = 0.0
         self.segments = []
@@ -159,7 +167,8 @@ class Segmenter:
                 self.segments.append((self.start, end))
         else:
             self.quiet = 0
-            self.last_end = t + d
+            if p >= self.end:
+                self.last_end = t + d
 
     def finish(self, t):
         if self.active:
@@ -522,11 +531,12 @@ def main():
             f.write(speech.swift("speech", "Voice activity: lanes 0–27 of ``CueLane``.") + "\n")
             f.write(multi.swift("multiSpeaker", "Multiple speakers: lanes 0–28 of ``CueLane``.") + "\n")
             f.write(standalone.swift("standaloneSpeech", "Voice activity alone: the lanes listed (no rhythm, peak-persistence, sieve or music lanes).") + "\n")
-            on, off, min_active, hangover, padding = speech_segments
+            on, off, min_active, hangover, padding, end = speech_segments
+            end_arg = "" if end is None else f",\n        endThreshold: {end:g}"
             f.write("    /// The speech segmenter chosen with the voice-activity model (inner cross-validation).\n"
                     "    public static let speechSegments = ActivitySegmenter.Configuration(\n"
                     f"        onThreshold: {on:g}, offThreshold: {off:g}, minimumActiveSeconds: {min_active:g}, "
-                    f"hangoverSeconds: {hangover:g}, paddingSeconds: {padding:g})\n")
+                    f"hangoverSeconds: {hangover:g}, paddingSeconds: {padding:g}{end_arg})\n")
             f.write("}\n")
         print(f"wrote {args.swift}", file=sys.stderr)
 
