@@ -101,7 +101,7 @@ public final class AcousticDetector {
         /// Frames quieter than this (frame level, dBFS) are silence for every detector.
         /// −120…0; default −70.
         public var silenceFloorDBFS: Float
-        /// Voice activity: the model over ``CueLane`` lanes 0–27, used when music or
+        /// Voice activity: the model over ``CueLane`` lanes 0–43, used when music or
         /// multiple speakers are detected too.
         public var speechModel: ProbabilityModel
         /// Voice activity alone (``detectsMusic`` and ``detectsMultipleSpeakers`` off): a model
@@ -113,13 +113,13 @@ public final class AcousticDetector {
         /// Voice activity: segment decisions. Default ``DefaultModels/speechSegments`` (chosen
         /// with the voice-activity model by cross-validation on the development corpus).
         public var speechSegments: ActivitySegmenter.Configuration
-        /// Music: the model over ``CueLane`` lanes 0–26.
+        /// Music: the model over ``CueLane`` lanes 0–42.
         public var musicModel: ProbabilityModel
         /// Music: probability smoothing per frame, 0…0.99.
         public var musicSmoothing: Float
         /// Music: segment decisions.
         public var musicSegments: ActivitySegmenter.Configuration
-        /// Multiple speakers: the model over ``CueLane`` lanes 0–28.
+        /// Multiple speakers: the model over ``CueLane`` lanes 0–44.
         public var multiSpeakerModel: ProbabilityModel
         /// Multiple speakers: probability smoothing per frame, 0…0.99.
         public var multiSpeakerSmoothing: Float

@@ -11,7 +11,7 @@ struct DetectionRun: Equatable {
     var decisions: [[Bool]] = []
     var changes: [String] = []
     /// The context cues (speech-band SNR maximum and active fraction, modulation maximum, flux
-    /// peakiness, harmonicity and SNR deviations) per frame.
+    /// peakiness, harmonicity and SNR deviations, the sixteen earlier values) per frame.
     var contextCues: [[Float]] = []
     var summary = DetectionSummary()
     var endChanges: [Double?] = []
@@ -55,7 +55,8 @@ enum DetectionHarness {
             result.decisions.append([d.isSpeech, d.isMusic, d.isMultiSpeaker])
             let c = d.cues
             result.contextCues.append([c.speechBandSNRMaxDB, c.speechBandActiveFraction, c.modulationMaxDB, c.fluxPeakiness,
-                                       c.harmonicityDeviation, c.speechBandSNRDeviationDB])
+                                       c.harmonicityDeviation, c.speechBandSNRDeviationDB]
+                                      + (0..<16).map { c.earlierValues[$0] })
             for (name, change) in [("speech", d.speechChange), ("music", d.musicChange), ("multi", d.multiSpeakerChange)] {
                 if change != .none { result.changes.append("\(name) \(change)") }
             }
@@ -228,6 +229,35 @@ enum DetectionHarness {
             #expect(f.cues.speechBandSNRMaxDB >= f.cues.speechBandSNRDB && f.cues.speechBandSNRMaxDB <= 40)
             #expect(f.cues.speechBandActiveFraction >= 0 && f.cues.speechBandActiveFraction <= 1)
         }
+    }
+
+    /// The eight instantaneous values of ``DetectionCues/earlierValues``, in its order.
+    static func instantaneous(_ f: Frame) -> [Float] {
+        [f.cues.snrDB, f.cues.speechBandSNRDB, f.features.harmonicity, f.features.flatness, f.features.entropy,
+         f.features.centroidHz, f.features.fluxDB, f.features.zeroCrossingRate]
+    }
+
+    @Test func earlierValuesAreFourAndEightFramesBack() throws {
+        // Damaged samples make 12 non-finite frames, which the history skips: frame k of the
+        // finite ones carries the values of finite frames k − 4 and k − 8 (zero before the start).
+        var signal = try DetectionHarness.mono16k("speech_overlap_16k.wav")
+        signal[30_000] = .nan
+        signal[50_000] = .infinity
+        signal[70_000] = -.infinity
+        let all = try Self.frames(signal)
+        let frames = all.filter(\.features.isFinite)
+        #expect(all.count - frames.count == 12 && frames.count > 200)
+        for (k, f) in frames.enumerated() {
+            let back4 = k >= 4 ? Self.instantaneous(frames[k - 4]) : [Float](repeating: 0, count: 8)
+            let back8 = k >= 8 ? Self.instantaneous(frames[k - 8]) : [Float](repeating: 0, count: 8)
+            #expect((0..<16).map { f.cues.earlierValues[$0] } == back4 + back8, "frame \(k)")
+        }
+        // The lanes the models read (CueLane 27–42) are those values.
+        var lanes = [Float](repeating: 0, count: CueLane.count)
+        let f = frames[100]
+        lanes.withUnsafeMutableBufferPointer { CueLane.fill($0.baseAddress!, features: f.features, cues: f.cues) }
+        #expect(Array(lanes[CueLane.firstEarlierLane..<CueLane.firstEarlierLane + 16]) == (0..<16).map { f.cues.earlierValues[$0] })
+        #expect(CueLane(rawValue: CueLane.firstEarlierLane) == .snrDB4 && CueLane.zeroCrossingRate8.rawValue == CueLane.musicInputCount - 1)
     }
 
     @Test func respondToSpeechUnderNoiseAndToDrums() throws {

@@ -9,9 +9,10 @@ evaluation corpus and write them as Swift source.
 1. Runs `dspbench detect --frames` on every corpus file (16 kHz mono, one row per 16 ms
    frame) to get the cue lanes the Swift models read (`CueLane`: columns by name).
 2. Labels each frame from corpus/labels.jsonl at the frame's centre.
-3. Fits, in order, the music model (lanes 0-26), the voice-activity model (lanes 0-27: lane 27
-   is the previous frame's smoothed music probability) and the multi-speaker model (lanes
-   0-28: lane 28 is the smoothed speech probability), replaying AcousticDetector's smoothing so
+3. Fits, in order, the music model (lanes 0-42; 27-42 are eight instantaneous lanes 4 and 8
+   frames earlier), the voice-activity model (lanes 0-43: lane 43 is the previous frame's
+   smoothed music probability) and the multi-speaker model (lanes 0-44: lane 44 is the
+   smoothed speech probability), replaying AcousticDetector's smoothing so
    each model sees the inputs it will see in Swift. Each is a network with one hidden layer of
    8 tanh units (ProbabilityModel), trained by Adam on the cross-entropy with a fixed seed;
    each model is the logit average of six such networks (seeds 1-6, Ensemble; three for the
@@ -58,7 +59,10 @@ CUES = ["snr_db", "speech_snr_db", "harmonicity", "flatness", "entropy", "centro
         "voicing_alternations", "centroid_deviation",
         "speech_snr_max_db", "speech_bands_active", "modulation_max_db", "flux_peakiness",
         "harmonicity_std", "speech_snr_std_db"]                                 # CueLane 0-26
-INPUTS = {"music": 27, "speech": 28, "multi": 29}
+# CueLane 27-42 (DetectionCues.earlierValues): eight instantaneous lanes 4 and 8 frames earlier.
+EARLIER = ["snr_db", "speech_snr_db", "harmonicity", "flatness", "entropy", "centroid_hz", "flux_db", "zcr"]
+CUES += [f"{name}_lag{lag}" for lag in (4, 8) for name in EARLIER]
+INPUTS = {"music": len(CUES), "speech": len(CUES) + 1, "multi": len(CUES) + 2}
 # Voice activity alone (AcousticDetector with music and multi-speaker detection off): the lanes
 # that need neither the rhythm, peak-persistence and harmonic-sieve cues nor the music model.
 STANDALONE_LANES = [i for i, name in enumerate(CUES) if name not in ("persistence", "pulse", "second_salience")]
@@ -462,7 +466,7 @@ def main():
     ap.add_argument("--corpus", default="corpus")
     ap.add_argument("--dspbench", default=".build/release/dspbench")
     ap.add_argument("--reuse", action="store_true", help="reuse existing frame CSVs")
-    ap.add_argument("--folds", type=int, default=2)
+    ap.add_argument("--folds", type=int, default=2, help="outer cross-validation folds (0: only the --swift fit)")
     ap.add_argument("--swift", help="write the fitted models here (DefaultModels.swift)")
     ap.add_argument("--cv-out", help="write the cross-validation timelines here (default CORPUS/results)")
     ap.add_argument("--seed", type=int, default=1, help="seed of each ensemble's first network (default 1)")
@@ -498,7 +502,8 @@ def main():
     folds = [[] for _ in range(args.folds)]
     for rels in by_condition.values():
         for i, rel in enumerate(rels):
-            folds[i % args.folds].append(rel)
+            if args.folds > 0:
+                folds[i % args.folds].append(rel)
     for k, held_out in enumerate(folds):
         training = [rel for rel in data if rel not in set(held_out)]
         *_, speech_segments = fit_all(data, training)
@@ -527,9 +532,9 @@ def main():
                     "//   scripts/eval/fit_models.py --corpus corpus --swift Sources/DSPDetection/Models/DefaultModels.swift\n\n"
                     "/// The detection models fitted on the development corpus (`docs/detection.md`).\n"
                     "public enum DefaultModels {\n")
-            f.write(music.swift("music", "Music: lanes 0–26 of ``CueLane``.") + "\n")
-            f.write(speech.swift("speech", "Voice activity: lanes 0–27 of ``CueLane``.") + "\n")
-            f.write(multi.swift("multiSpeaker", "Multiple speakers: lanes 0–28 of ``CueLane``.") + "\n")
+            f.write(music.swift("music", f"Music: lanes 0–{INPUTS['music'] - 1} of ``CueLane``.") + "\n")
+            f.write(speech.swift("speech", f"Voice activity: lanes 0–{INPUTS['speech'] - 1} of ``CueLane``.") + "\n")
+            f.write(multi.swift("multiSpeaker", f"Multiple speakers: lanes 0–{INPUTS['multi'] - 1} of ``CueLane``.") + "\n")
             f.write(standalone.swift("standaloneSpeech", "Voice activity alone: the lanes listed (no rhythm, peak-persistence, sieve or music lanes).") + "\n")
             on, off, min_active, hangover, padding, end = speech_segments
             end_arg = "" if end is None else f",\n        endThreshold: {end:g}"
