@@ -45,7 +45,6 @@ public struct ActivitySegmenter: Sendable {
             self.paddingSeconds = paddingSeconds
             self.endThreshold = endThreshold
         }
-
     }
 
     /// A change reported by ``update(probability:time:duration:)``.
