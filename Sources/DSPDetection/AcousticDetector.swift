@@ -101,7 +101,7 @@ public final class AcousticDetector {
         /// Frames quieter than this (frame level, dBFS) are silence for every detector.
         /// −120…0; default −70.
         public var silenceFloorDBFS: Float
-        /// Voice activity: the model over ``CueLane`` lanes 0–27, used when music or
+        /// Voice activity: the model over ``CueLane`` lanes 0–43, used when music or
         /// multiple speakers are detected too.
         public var speechModel: ProbabilityModel
         /// Voice activity alone (``detectsMusic`` and ``detectsMultipleSpeakers`` off): a model
@@ -113,13 +113,13 @@ public final class AcousticDetector {
         /// Voice activity: segment decisions. Default ``DefaultModels/speechSegments`` (chosen
         /// with the voice-activity model by cross-validation on the development corpus).
         public var speechSegments: ActivitySegmenter.Configuration
-        /// Music: the model over ``CueLane`` lanes 0–26.
+        /// Music: the model over ``CueLane`` lanes 0–42.
         public var musicModel: ProbabilityModel
         /// Music: probability smoothing per frame, 0…0.99.
         public var musicSmoothing: Float
         /// Music: segment decisions.
         public var musicSegments: ActivitySegmenter.Configuration
-        /// Multiple speakers: the model over ``CueLane`` lanes 0–28.
+        /// Multiple speakers: the model over ``CueLane`` lanes 0–44.
         public var multiSpeakerModel: ProbabilityModel
         /// Multiple speakers: probability smoothing per frame, 0…0.99.
         public var multiSpeakerSmoothing: Float
@@ -188,9 +188,11 @@ public final class AcousticDetector {
         for (name, s) in [("speechSegments", c.speechSegments), ("musicSegments", c.musicSegments), ("multiSpeakerSegments", c.multiSpeakerSegments)] {
             guard s.onThreshold >= 0, s.onThreshold <= 1, s.offThreshold >= 0, s.offThreshold <= s.onThreshold,
                   s.minimumActiveSeconds >= 0, s.hangoverSeconds >= 0, s.paddingSeconds >= 0,
-                  s.minimumActiveSeconds.isFinite, s.hangoverSeconds.isFinite, s.paddingSeconds.isFinite
+                  s.minimumActiveSeconds.isFinite, s.hangoverSeconds.isFinite, s.paddingSeconds.isFinite,
+                  s.endThreshold.map({ $0 >= s.offThreshold && $0 <= 1 }) ?? true
             else {
-                throw ConfigurationError(parameter: name, value: "\(s)", expected: "0 ≤ off ≤ on ≤ 1, finite non-negative durations")
+                throw ConfigurationError(
+                    parameter: name, value: "\(s)", expected: "0 ≤ off ≤ on ≤ 1, off ≤ end ≤ 1, finite non-negative durations")
             }
         }
         for (name, model, inputs) in [

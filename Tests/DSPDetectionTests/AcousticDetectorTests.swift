@@ -11,7 +11,7 @@ struct DetectionRun: Equatable {
     var decisions: [[Bool]] = []
     var changes: [String] = []
     /// The context cues (speech-band SNR maximum and active fraction, modulation maximum, flux
-    /// peakiness, harmonicity and SNR deviations) per frame.
+    /// peakiness, harmonicity and SNR deviations, the sixteen earlier values) per frame.
     var contextCues: [[Float]] = []
     var summary = DetectionSummary()
     var endChanges: [Double?] = []
@@ -55,7 +55,8 @@ enum DetectionHarness {
             result.decisions.append([d.isSpeech, d.isMusic, d.isMultiSpeaker])
             let c = d.cues
             result.contextCues.append([c.speechBandSNRMaxDB, c.speechBandActiveFraction, c.modulationMaxDB, c.fluxPeakiness,
-                                       c.harmonicityDeviation, c.speechBandSNRDeviationDB])
+                                       c.harmonicityDeviation, c.speechBandSNRDeviationDB]
+                                      + (0..<16).map { c.earlierValues[$0] })
             for (name, change) in [("speech", d.speechChange), ("music", d.musicChange), ("multi", d.multiSpeakerChange)] {
                 if change != .none { result.changes.append("\(name) \(change)") }
             }
@@ -147,6 +148,15 @@ enum DetectionHarness {
         c = AcousticDetector.Configuration()
         c.multiSpeakerModel.hiddenBias.append(0)
         #expect(throws: ConfigurationError.self) { try AcousticDetector(configuration: c) }
+        for end: Float in [-0.1, 0.2, 1.5, .nan] {          // below the off threshold 0.45, above 1, NaN
+            c = AcousticDetector.Configuration()
+            c.speechSegments.offThreshold = 0.45
+            c.speechSegments.endThreshold = end
+            #expect(throws: ConfigurationError.self) { try AcousticDetector(configuration: c) }
+        }
+        c = AcousticDetector.Configuration()
+        c.speechSegments.endThreshold = 1
+        #expect(throws: Never.self) { try AcousticDetector(configuration: c) }
     }
 
     @Test func defaultModelsAreConsistent() {
@@ -221,6 +231,35 @@ enum DetectionHarness {
         }
     }
 
+    /// The eight instantaneous values of ``DetectionCues/earlierValues``, in its order.
+    static func instantaneous(_ f: Frame) -> [Float] {
+        [f.cues.snrDB, f.cues.speechBandSNRDB, f.features.harmonicity, f.features.flatness, f.features.entropy,
+         f.features.centroidHz, f.features.fluxDB, f.features.zeroCrossingRate]
+    }
+
+    @Test func earlierValuesAreFourAndEightFramesBack() throws {
+        // Damaged samples make 12 non-finite frames, which the history skips: frame k of the
+        // finite ones carries the values of finite frames k − 4 and k − 8 (zero before the start).
+        var signal = try DetectionHarness.mono16k("speech_overlap_16k.wav")
+        signal[30_000] = .nan
+        signal[50_000] = .infinity
+        signal[70_000] = -.infinity
+        let all = try Self.frames(signal)
+        let frames = all.filter(\.features.isFinite)
+        #expect(all.count - frames.count == 12 && frames.count > 200)
+        for (k, f) in frames.enumerated() {
+            let back4 = k >= 4 ? Self.instantaneous(frames[k - 4]) : [Float](repeating: 0, count: 8)
+            let back8 = k >= 8 ? Self.instantaneous(frames[k - 8]) : [Float](repeating: 0, count: 8)
+            #expect((0..<16).map { f.cues.earlierValues[$0] } == back4 + back8, "frame \(k)")
+        }
+        // The lanes the models read (CueLane 27–42) are those values.
+        var lanes = [Float](repeating: 0, count: CueLane.count)
+        let f = frames[100]
+        lanes.withUnsafeMutableBufferPointer { CueLane.fill($0.baseAddress!, features: f.features, cues: f.cues) }
+        #expect(Array(lanes[CueLane.firstEarlierLane..<CueLane.firstEarlierLane + 16]) == (0..<16).map { f.cues.earlierValues[$0] })
+        #expect(CueLane(rawValue: CueLane.firstEarlierLane) == .snrDB4 && CueLane.zeroCrossingRate8.rawValue == CueLane.musicInputCount - 1)
+    }
+
     @Test func respondToSpeechUnderNoiseAndToDrums() throws {
         // Speech under brown noise at about −5 dB SNR (power over the whole file): the best
         // speech band rises with the speech, the mean over the bands hardly does.
@@ -290,5 +329,43 @@ enum DetectionHarness {
         let t = Self.transitions(hover)
         #expect(t.count == 2)
         if case .ended(let end) = t.last { #expect(abs(end - 0.6) < 1e-9) }       // closed by finish at the end
+    }
+
+    /// Feeds probabilities (10 ms frames) to a segmenter with `config` and an end threshold.
+    static func segments(_ ps: [Float], end: Float?) -> [(Double, Double)] {
+        var c = config
+        c.endThreshold = end
+        var s = ActivitySegmenter(configuration: c)
+        var out: [(Double, Double)] = []
+        var start = 0.0
+        for (i, p) in ps.enumerated() {
+            switch s.update(probability: p, time: Double(i) * 0.01, duration: 0.01) {
+            case .started(let t): start = t
+            case .ended(let t): out.append((start, t))
+            case .none: break
+            }
+        }
+        if case .ended(let t) = s.finish(at: Double(ps.count) * 0.01) { out.append((start, t)) }
+        return out
+    }
+
+    @Test func endThresholdBackDatesTheEnd() {
+        // Active 0.10–0.30 s at 0.9, a decay through 0.7 (to 0.35 s) and 0.5 (to 0.50 s), then 0.
+        let ps = [Float](repeating: 0, count: 10) + [Float](repeating: 0.9, count: 20) + [Float](repeating: 0.7, count: 5)
+            + [Float](repeating: 0.5, count: 15) + [Float](repeating: 0, count: 30)
+        func near(_ a: [(Double, Double)], _ b: [(Double, Double)]) -> Bool {
+            a.count == b.count && zip(a, b).allSatisfy { abs($0.0 - $1.0) < 1e-9 && abs($0.1 - $1.1) < 1e-9 }
+        }
+        // No end threshold (or one at or below the off threshold): the end follows the off threshold.
+        #expect(near(Self.segments(ps, end: nil), [(0.08, 0.52)]))
+        #expect(near(Self.segments(ps, end: 0.4), [(0.08, 0.52)]))
+        #expect(near(Self.segments(ps, end: 0.6), [(0.08, 0.37)]))
+        #expect(near(Self.segments(ps, end: 0.8), [(0.08, 0.32)]))
+        // Never reached after the opening frame: the segment ends after the frame that opened it.
+        #expect(near(Self.segments(ps, end: 0.95), [(0.08, 0.17)]))
+        // Frames between the off and end thresholds still bridge: one segment, not two.
+        let bridged = [Float](repeating: 0.9, count: 10) + [Float](repeating: 0.5, count: 30) + [Float](repeating: 0.9, count: 10)
+            + [Float](repeating: 0, count: 20)
+        #expect(near(Self.segments(bridged, end: 0.8), [(0, 0.52)]))
     }
 }

@@ -9,9 +9,10 @@ evaluation corpus and write them as Swift source.
 1. Runs `dspbench detect --frames` on every corpus file (16 kHz mono, one row per 16 ms
    frame) to get the cue lanes the Swift models read (`CueLane`: columns by name).
 2. Labels each frame from corpus/labels.jsonl at the frame's centre.
-3. Fits, in order, the music model (lanes 0-26), the voice-activity model (lanes 0-27: lane 27
-   is the previous frame's smoothed music probability) and the multi-speaker model (lanes
-   0-28: lane 28 is the smoothed speech probability), replaying AcousticDetector's smoothing so
+3. Fits, in order, the music model (lanes 0-42; 27-42 are eight instantaneous lanes 4 and 8
+   frames earlier), the voice-activity model (lanes 0-43: lane 43 is the previous frame's
+   smoothed music probability) and the multi-speaker model (lanes 0-44: lane 44 is the
+   smoothed speech probability), replaying AcousticDetector's smoothing so
    each model sees the inputs it will see in Swift. Each is a network with one hidden layer of
    8 tanh units (ProbabilityModel), trained by Adam on the cross-entropy with a fixed seed;
    each model is the logit average of six such networks (seeds 1-6, Ensemble; three for the
@@ -48,7 +49,7 @@ HOP = 256 / 16000
 SILENCE_DBFS = -70.0
 SMOOTHING = {"music": 0.9, "speech": 0.5, "multi": 0.8}
 SEGMENTS = {  # AcousticDetector.Configuration defaults: on, off, min active, hangover, padding
-    "speech": (0.5, 0.35, 0.064, 0.2, 0.048),
+    "speech": (0.5, 0.35, 0.064, 0.2, 0.048, None),
     "music": (0.6, 0.4, 0.5, 0.5, 0.0),
     "multi": (0.5, 0.35, 0.25, 0.25, 0.0),
 }
@@ -58,7 +59,10 @@ CUES = ["snr_db", "speech_snr_db", "harmonicity", "flatness", "entropy", "centro
         "voicing_alternations", "centroid_deviation",
         "speech_snr_max_db", "speech_bands_active", "modulation_max_db", "flux_peakiness",
         "harmonicity_std", "speech_snr_std_db"]                                 # CueLane 0-26
-INPUTS = {"music": 27, "speech": 28, "multi": 29}
+# CueLane 27-42 (DetectionCues.earlierValues): eight instantaneous lanes 4 and 8 frames earlier.
+EARLIER = ["snr_db", "speech_snr_db", "harmonicity", "flatness", "entropy", "centroid_hz", "flux_db", "zcr"]
+CUES += [f"{name}_lag{lag}" for lag in (4, 8) for name in EARLIER]
+INPUTS = {"music": len(CUES), "speech": len(CUES) + 1, "multi": len(CUES) + 2}
 # Voice activity alone (AcousticDetector with music and multi-speaker detection off): the lanes
 # that need neither the rhythm, peak-persistence and harmonic-sieve cues nor the music model.
 STANDALONE_LANES = [i for i, name in enumerate(CUES) if name not in ("persistence", "pulse", "second_salience")]
@@ -70,9 +74,14 @@ SPEECH_NEGATIVE_WEIGHTS = [2.0, 3.0, 4.0]
 # Candidate speech segmenters (on, off, minimum active s, hangover s, padding s), chosen with the
 # weight by the same inner cross-validation (select_speech_settings); SEGMENTS["speech"], the
 # a-priori setting, is tried first.
-SPEECH_SEGMENT_GRID = [(on, off, min_active, hangover, padding)
+# The sixth value is the end threshold (ActivitySegmenter.Configuration.endThreshold; None = the
+# off threshold): a segment ends after the last frame at or above it, so the frames of a decaying
+# probability after an utterance (the smoothing lag, the 0.5-1 s cue windows) stay out of it
+# while the off threshold and the hangover still bridge pauses.
+SPEECH_SEGMENT_GRID = [(on, off, min_active, hangover, padding, end)
                        for on in (0.5, 0.6) for off in (0.35, 0.45) for min_active in (0.032, 0.064)
-                       for hangover in (0.2, 0.3) for padding in (0.0, 0.016, 0.048)]
+                       for hangover in (0.2, 0.3) for padding in (0.0, 0.016, 0.048)
+                       for end in (None, 0.6, 0.7, 0.8)]
 # Candidate loss weights of multi-speaker (positive) frames; fit_all picks one by an inner
 # cross-validation on its own training files (select_multi_weight).
 MULTI_POSITIVE_WEIGHTS = [1.0, 2.0, 3.0, 4.0]
@@ -127,10 +136,13 @@ def smooth(p, a):
 
 
 class Segmenter:
-    """ActivitySegmenter, frame for frame."""
+    """ActivitySegmenter, frame for frame. `end` (endThreshold): an open segment's end is the
+    end of the last frame at or above it (or of the frame that opened the segment); None = off,
+    the last frame at or above the off threshold."""
 
-    def __init__(self, on, off, min_active, hangover, padding):
+    def __init__(self, on, off, min_active, hangover, padding, end=None):
         self.on, self.off, self.min_active, self.hangover, self.padding = on, off, min_active, hangover, padding
+        self.end = off if end is None else max(off, end)
         self.active = False
         self.run_start = self.run = self.quiet = self.last_end = self.prev_end = self.start = 0.0
         self.segments = []
@@ -159,7 +171,8 @@ class Segmenter:
                 self.segments.append((self.start, end))
         else:
             self.quiet = 0
-            self.last_end = t + d
+            if p >= self.end:
+                self.last_end = t + d
 
     def finish(self, t):
         if self.active:
@@ -453,7 +466,7 @@ def main():
     ap.add_argument("--corpus", default="corpus")
     ap.add_argument("--dspbench", default=".build/release/dspbench")
     ap.add_argument("--reuse", action="store_true", help="reuse existing frame CSVs")
-    ap.add_argument("--folds", type=int, default=2)
+    ap.add_argument("--folds", type=int, default=2, help="outer cross-validation folds (0: only the --swift fit)")
     ap.add_argument("--swift", help="write the fitted models here (DefaultModels.swift)")
     ap.add_argument("--cv-out", help="write the cross-validation timelines here (default CORPUS/results)")
     ap.add_argument("--seed", type=int, default=1, help="seed of each ensemble's first network (default 1)")
@@ -489,7 +502,8 @@ def main():
     folds = [[] for _ in range(args.folds)]
     for rels in by_condition.values():
         for i, rel in enumerate(rels):
-            folds[i % args.folds].append(rel)
+            if args.folds > 0:
+                folds[i % args.folds].append(rel)
     for k, held_out in enumerate(folds):
         training = [rel for rel in data if rel not in set(held_out)]
         *_, speech_segments = fit_all(data, training)
@@ -518,15 +532,16 @@ def main():
                     "//   scripts/eval/fit_models.py --corpus corpus --swift Sources/DSPDetection/Models/DefaultModels.swift\n\n"
                     "/// The detection models fitted on the development corpus (`docs/detection.md`).\n"
                     "public enum DefaultModels {\n")
-            f.write(music.swift("music", "Music: lanes 0–26 of ``CueLane``.") + "\n")
-            f.write(speech.swift("speech", "Voice activity: lanes 0–27 of ``CueLane``.") + "\n")
-            f.write(multi.swift("multiSpeaker", "Multiple speakers: lanes 0–28 of ``CueLane``.") + "\n")
+            f.write(music.swift("music", f"Music: lanes 0–{INPUTS['music'] - 1} of ``CueLane``.") + "\n")
+            f.write(speech.swift("speech", f"Voice activity: lanes 0–{INPUTS['speech'] - 1} of ``CueLane``.") + "\n")
+            f.write(multi.swift("multiSpeaker", f"Multiple speakers: lanes 0–{INPUTS['multi'] - 1} of ``CueLane``.") + "\n")
             f.write(standalone.swift("standaloneSpeech", "Voice activity alone: the lanes listed (no rhythm, peak-persistence, sieve or music lanes).") + "\n")
-            on, off, min_active, hangover, padding = speech_segments
+            on, off, min_active, hangover, padding, end = speech_segments
+            end_arg = "" if end is None else f",\n        endThreshold: {end:g}"
             f.write("    /// The speech segmenter chosen with the voice-activity model (inner cross-validation).\n"
                     "    public static let speechSegments = ActivitySegmenter.Configuration(\n"
                     f"        onThreshold: {on:g}, offThreshold: {off:g}, minimumActiveSeconds: {min_active:g}, "
-                    f"hangoverSeconds: {hangover:g}, paddingSeconds: {padding:g})\n")
+                    f"hangoverSeconds: {hangover:g}, paddingSeconds: {padding:g}{end_arg})\n")
             f.write("}\n")
         print(f"wrote {args.swift}", file=sys.stderr)
 

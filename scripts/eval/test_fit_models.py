@@ -61,8 +61,9 @@ class SpeechSettingsTests(unittest.TestCase):
 
     def test_grid_holds_the_a_priori_segmenter_and_valid_settings(self):
         self.assertIn(fm.SEGMENTS["speech"], fm.SPEECH_SEGMENT_GRID)
-        for on, off, min_active, hangover, padding in fm.SPEECH_SEGMENT_GRID:
+        for on, off, min_active, hangover, padding, end in fm.SPEECH_SEGMENT_GRID:
             self.assertTrue(0 <= off <= on <= 1 and min_active >= 0 and hangover >= 0 and padding >= 0)
+            self.assertTrue(end is None or off <= end <= 1)
 
     def test_segment_replays_the_segmenter(self):
         c = {"time": np.arange(20) * fm.HOP}
@@ -72,6 +73,22 @@ class SpeechSettingsTests(unittest.TestCase):
         self.assertEqual(len(segs), 1)
         self.assertAlmostEqual(segs[0][0], 4 * fm.HOP)
         self.assertAlmostEqual(segs[0][1], 12 * fm.HOP)
+
+    def test_end_threshold_back_dates_the_end(self):
+        c = {"time": np.arange(20) * fm.HOP}
+        # opens on frames 3-4 (>= 0.5), stays above the off threshold 0.35 up to frame 10, at or
+        # above 0.7 last at frame 6; closes after 3 frames of hangover (frames 11-13).
+        p = np.array([0, 0, 0, 0.6, 0.8, 0.9, 0.7, 0.6, 0.5, 0.4, 0.4, 0.1, 0.1, 0.1, 0, 0, 0, 0, 0, 0])
+        params = (0.5, 0.35, 2 * fm.HOP, 3 * fm.HOP, 0.0)
+        self.assertEqual(len(fm.segment(c, p, params)), 1)
+        self.assertAlmostEqual(fm.segment(c, p, params)[0][1], 11 * fm.HOP)             # off threshold
+        self.assertAlmostEqual(fm.segment(c, p, params + (None,))[0][1], 11 * fm.HOP)
+        self.assertAlmostEqual(fm.segment(c, p, params + (0.7,))[0][1], 7 * fm.HOP)     # end threshold
+        self.assertAlmostEqual(fm.segment(c, p, params + (0.7,))[0][0], 3 * fm.HOP)
+        # never reached after opening: the segment ends with the frame that opened it
+        self.assertAlmostEqual(fm.segment(c, p, params + (0.95,))[0][1], 5 * fm.HOP)
+        # below the off threshold counts as the off threshold
+        self.assertAlmostEqual(fm.segment(c, p, params + (0.2,))[0][1], 11 * fm.HOP)
 
 
 class PercussionTests(unittest.TestCase):

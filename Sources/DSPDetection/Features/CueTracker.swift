@@ -92,6 +92,12 @@ final class CueTracker {
     private var speechSNRs: FloatRing
     private var fluxesHalfSecond: FloatRing
     private var previousVoiced = false
+    // The instantaneous values of the last `lagSlots` frames (DetectionCues.earlierValues), the
+    // newest at `lagHead`; `lagCount` frames seen (up to lagSlots).
+    private static let lagSlots = 9
+    private let lagHistory: UnsafeMutableBufferPointer<SIMD8<Float>>
+    private var lagHead = 0
+    private var lagCount = 0
 
     // 4 Hz band-pass of the speech-band level (a biquad at the frame rate) and its power.
     private let bandPass: (b0: Float, b2: Float, a1: Float, a2: Float)
@@ -166,6 +172,8 @@ final class CueTracker {
         fluxScratch = .allocate(capacity: fluxes.capacity)
         fluxScratch.initialize(repeating: 0)
         sieve = HarmonicSieve(binCount: bins, binHz: Float(binHz))
+        lagHistory = .allocate(capacity: Self.lagSlots)
+        lagHistory.initialize(repeating: .zero)
     }
 
     deinit {
@@ -175,7 +183,7 @@ final class CueTracker {
         pitches.deallocate(); peakMasks.deallocate(); fluxScratch.deallocate()
         alternations.deallocate(); centroids.deallocate()
         modulations.deallocate(); harmonicitiesHalfSecond.deallocate(); speechSNRs.deallocate()
-        fluxesHalfSecond.deallocate()
+        fluxesHalfSecond.deallocate(); lagHistory.deallocate()
     }
 
     func reset() {
@@ -188,6 +196,7 @@ final class CueTracker {
         x1 = 0; x2 = 0; y1 = 0; y2 = 0; modulationPower = 0; levelStarted = false
         peakMasks.update(repeating: 0); peakFrame = 0
         lastPulse = 0; frameCounter = 0
+        lagHistory.update(repeating: .zero); lagHead = 0; lagCount = 0
         cues = DetectionCues()
     }
 
@@ -316,7 +325,22 @@ final class CueTracker {
         }
         let voicedCount = voicedHalfSecond.sum
         cues.secondPitchSalience = voicedCount > 0 ? Float(secondSalience.sum / voicedCount) : 0
+
+        // This frame's instantaneous values, and theirs 4 and 8 frames ago.
+        lagHead = lagHead + 1 == Self.lagSlots ? 0 : lagHead + 1
+        lagHistory[lagHead] = SIMD8(cues.snrDB, cues.speechBandSNRDB, f.harmonicity, f.flatness,
+                                    f.entropy, f.centroidHz, f.fluxDB, f.zeroCrossingRate)
+        lagCount = min(lagCount + 1, Self.lagSlots)
+        cues.earlierValues = SIMD16(lowHalf: values(before: 4), highHalf: values(before: 8))
         return cues
+    }
+
+    /// The instantaneous values `age` frames before the current one (zero before the stream).
+    @inline(__always)
+    private func values(before age: Int) -> SIMD8<Float> {
+        guard age < lagCount else { return .zero }
+        let slot = lagHead - age
+        return lagHistory[slot < 0 ? slot + Self.lagSlots : slot]
     }
 
     private func updatePeaks(_ power: UnsafeBufferPointer<Float>) -> Float {

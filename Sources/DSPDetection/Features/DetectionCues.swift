@@ -81,6 +81,16 @@ public struct DetectionCues: Equatable, Sendable {
     /// Standard deviation of ``speechBandSNRDB`` over the last 0.5 s, dB: speech over a steady
     /// background makes the speech-band SNR come and go syllable by syllable.
     public var speechBandSNRDeviationDB: Float
+    /// Eight of the frame's instantaneous values as they were 4 hops (64 ms) and 8 hops (128 ms)
+    /// earlier: elements 0–7 are ``snrDB``, ``speechBandSNRDB``,
+    /// ``SpectralFeatures/harmonicity``, ``SpectralFeatures/flatness``,
+    /// ``SpectralFeatures/entropy``, ``SpectralFeatures/centroidHz``, ``SpectralFeatures/fluxDB``
+    /// and ``SpectralFeatures/zeroCrossingRate`` of frame `n − 4`, elements 8–15 the same of frame
+    /// `n − 8` (0 before the stream's 5th and 9th frames). Temporal context for the models:
+    /// with them a frame's cues carry their own recent trajectory (a syllable's rise and fall,
+    /// an utterance ending), where the 0.5–1 s summaries only carry their level.
+    /// Frames with non-finite samples are not counted (they leave every history untouched).
+    public var earlierValues: SIMD16<Float>
 
     /// All-zero cues with −∞ levels.
     @inlinable
@@ -91,6 +101,6 @@ public struct DetectionCues: Equatable, Sendable {
         secondPitchHz = 0; zeroCrossingMean = 0; zeroCrossingDeviation = 0
         voicingAlternationRate = 0; centroidDeviation = 0
         speechBandSNRMaxDB = 0; speechBandActiveFraction = 0; modulationMaxDB = 0; fluxPeakiness = 0
-        harmonicityDeviation = 0; speechBandSNRDeviationDB = 0
+        harmonicityDeviation = 0; speechBandSNRDeviationDB = 0; earlierValues = .zero
     }
 }

@@ -2,10 +2,11 @@ import DSPSpectral
 
 /// The lanes of the input vector the detection models read, in order.
 ///
-/// Lanes 0–26 are a frame's features and cues (``SpectralFeatures``, ``DetectionCues``);
-/// lane 27 is the previous frame's smoothed music probability and lane 28 the current smoothed
-/// speech probability. The music model reads lanes 0–26, the voice-activity model 0–27, the
-/// multi-speaker model 0–28. The raw values go in; each model carries its own normalisation.
+/// Lanes 0–42 are a frame's features and cues (``SpectralFeatures``, ``DetectionCues``; lanes
+/// 27–42 the eight instantaneous values of lanes 0–5, 7 and 8 four and eight frames earlier,
+/// ``DetectionCues/earlierValues``); lane 43 is the previous frame's smoothed music probability
+/// and lane 44 the current smoothed speech probability. The music model reads lanes 0–42, the
+/// voice-activity model 0–43, the multi-speaker model 0–44. The raw values go in; each model carries its own normalisation.
 /// ``name`` is the column name in `dspbench detect --frames` CSV files, which the fitting
 /// script (`scripts/eval/fit_models.py`) reads.
 public enum CueLane: Int, CaseIterable, Sendable {
@@ -15,16 +16,20 @@ public enum CueLane: Int, CaseIterable, Sendable {
     case voicingAlternationRate, centroidDeviation
     case speechBandSNRMaxDB, speechBandActiveFraction, modulationMaxDB, fluxPeakiness, harmonicityDeviation
     case speechBandSNRDeviationDB
+    case snrDB4, speechBandSNRDB4, harmonicity4, flatness4, entropy4, centroidHz4, fluxDB4, zeroCrossingRate4
+    case snrDB8, speechBandSNRDB8, harmonicity8, flatness8, entropy8, centroidHz8, fluxDB8, zeroCrossingRate8
     case musicProbability, speechProbability
 
     /// Number of lanes.
-    public static let count = 29
+    public static let count = 45
     /// Lanes the music model reads.
-    public static let musicInputCount = 27
+    public static let musicInputCount = 43
     /// Lanes the voice-activity model reads.
-    public static let speechInputCount = 28
+    public static let speechInputCount = 44
     /// Lanes the multi-speaker model reads.
-    public static let multiSpeakerInputCount = 29
+    public static let multiSpeakerInputCount = 45
+    /// First of the sixteen lanes of ``DetectionCues/earlierValues`` (4 frames back, then 8).
+    public static let firstEarlierLane = 27
 
     /// The lane's column name in frame CSV files.
     public var name: String {
@@ -56,12 +61,28 @@ public enum CueLane: Int, CaseIterable, Sendable {
         case .fluxPeakiness: "flux_peakiness"
         case .harmonicityDeviation: "harmonicity_std"
         case .speechBandSNRDeviationDB: "speech_snr_std_db"
+        case .snrDB4: "snr_db_lag4"
+        case .speechBandSNRDB4: "speech_snr_db_lag4"
+        case .harmonicity4: "harmonicity_lag4"
+        case .flatness4: "flatness_lag4"
+        case .entropy4: "entropy_lag4"
+        case .centroidHz4: "centroid_hz_lag4"
+        case .fluxDB4: "flux_db_lag4"
+        case .zeroCrossingRate4: "zcr_lag4"
+        case .snrDB8: "snr_db_lag8"
+        case .speechBandSNRDB8: "speech_snr_db_lag8"
+        case .harmonicity8: "harmonicity_lag8"
+        case .flatness8: "flatness_lag8"
+        case .entropy8: "entropy_lag8"
+        case .centroidHz8: "centroid_hz_lag8"
+        case .fluxDB8: "flux_db_lag8"
+        case .zeroCrossingRate8: "zcr_lag8"
         case .musicProbability: "p_music_prev"
         case .speechProbability: "p_speech"
         }
     }
 
-    /// Writes lanes 0–26 from a frame's features and cues (lanes 27 and 28 are the caller's).
+    /// Writes lanes 0–42 from a frame's features and cues (lanes 43 and 44 are the caller's).
     @inlinable
     public static func fill(_ lanes: UnsafeMutablePointer<Float>, features f: SpectralFeatures, cues c: DetectionCues) {
         lanes[0] = c.snrDB
@@ -91,5 +112,6 @@ public enum CueLane: Int, CaseIterable, Sendable {
         lanes[24] = c.fluxPeakiness
         lanes[25] = c.harmonicityDeviation
         lanes[26] = c.speechBandSNRDeviationDB
+        for i in 0..<16 { lanes[firstEarlierLane + i] = c.earlierValues[i] }
     }
 }

@@ -8,7 +8,11 @@
 /// the previous segment's end). It closes when the probability has stayed below
 /// ``Configuration-swift.struct/offThreshold`` for ``Configuration-swift.struct/hangoverSeconds``;
 /// its end is the end of the last active frame plus the padding (the hangover bridges pauses
-/// shorter than itself). Times are in seconds from the stream start.
+/// shorter than itself). A frame is active for the end at or above
+/// ``Configuration-swift.struct/endThreshold`` when that is set (the probability's decay after
+/// an utterance, above the off threshold, then stays out of the segment while it still bridges
+/// pauses), and at or above the off threshold otherwise. Times are in seconds from the stream
+/// start.
 public struct ActivitySegmenter: Sendable {
     /// Decision parameters.
     public struct Configuration: Equatable, Sendable {
@@ -22,14 +26,24 @@ public struct ActivitySegmenter: Sendable {
         public var hangoverSeconds: Double
         /// Time added before each start and after each end, seconds, ≥ 0.
         public var paddingSeconds: Double
+        /// Probability at or above which a frame extends the open segment's end, `offThreshold`…1,
+        /// or `nil` for ``offThreshold``. A segment ends after the last frame at or above it (or
+        /// after the frame that opened the segment, if none followed), plus the padding; frames
+        /// between the off threshold and this one keep the segment open (no hangover counted)
+        /// without extending it.
+        public var endThreshold: Float?
 
         /// Creates a configuration.
-        public init(onThreshold: Float, offThreshold: Float, minimumActiveSeconds: Double, hangoverSeconds: Double, paddingSeconds: Double) {
+        public init(
+            onThreshold: Float, offThreshold: Float, minimumActiveSeconds: Double, hangoverSeconds: Double, paddingSeconds: Double,
+            endThreshold: Float? = nil
+        ) {
             self.onThreshold = onThreshold
             self.offThreshold = offThreshold
             self.minimumActiveSeconds = minimumActiveSeconds
             self.hangoverSeconds = hangoverSeconds
             self.paddingSeconds = paddingSeconds
+            self.endThreshold = endThreshold
         }
     }
 
@@ -56,9 +70,14 @@ public struct ActivitySegmenter: Sendable {
     private var lastActiveEnd: Double = 0
     private var previousEnd: Double = 0
 
+    /// The threshold that extends a segment's end: ``Configuration-swift.struct/endThreshold``,
+    /// at least ``Configuration-swift.struct/offThreshold``.
+    private let endThreshold: Float
+
     /// Creates a segmenter.
     public init(configuration: Configuration) {
         self.configuration = configuration
+        endThreshold = max(configuration.offThreshold, configuration.endThreshold ?? configuration.offThreshold)
     }
 
     /// Feeds one frame (its start `time` and `duration`, seconds) and returns what changed.
@@ -92,7 +111,7 @@ public struct ActivitySegmenter: Sendable {
             }
         } else {
             quietSeconds = 0
-            lastActiveEnd = time + duration
+            if probability >= endThreshold { lastActiveEnd = time + duration }
         }
         return .none
     }
