@@ -8,6 +8,7 @@
 #include "CDSPKernels.h"
 
 #include "Dispatch.h"   // CDSP_DISPATCH, CDSP_INLINE
+#include "Vectors.h"   // v8, i8, ld8, st8, splat8
 
 // Loops over a compile-time number of vectors are unrolled completely so that accumulator
 // arrays live in registers.
@@ -18,17 +19,10 @@
 #endif
 
 typedef float v16 __attribute__((vector_size(64)));
-typedef float v8 __attribute__((vector_size(32)));
 typedef float v4 __attribute__((vector_size(16)));
 
 CDSP_INLINE v16 ld16(const float *p) {
     v16 v;
-    __builtin_memcpy(&v, p, sizeof v);
-    return v;
-}
-
-CDSP_INLINE v8 ld8(const float *p) {
-    v8 v;
     __builtin_memcpy(&v, p, sizeof v);
     return v;
 }
@@ -288,8 +282,6 @@ CDSP_INLINE void split16(const float *src, float *even, float *odd) {
     st16(even, __builtin_shufflevector(a, b, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30));
     st16(odd, __builtin_shufflevector(a, b, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31));
 }
-
-CDSP_INLINE void st8(float *p, v8 v) { __builtin_memcpy(p, &v, sizeof v); }
 
 // MARK: - Across-outputs FIR with shared window loads
 //

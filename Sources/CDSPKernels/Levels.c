@@ -13,22 +13,11 @@
 #endif
 
 #include "Dispatch.h"  // CDSP_DISPATCH, CDSP_INLINE
+#include "Vectors.h"   // v8, i8, ld8, st8, splat8
 
-typedef float v8 __attribute__((vector_size(32)));
-typedef int32_t i8 __attribute__((vector_size(32)));
 typedef float v16 __attribute__((vector_size(64)));
 typedef int16_t s8 __attribute__((vector_size(16)));
 typedef int16_t s16 __attribute__((vector_size(32)));
-
-CDSP_INLINE v8 ld8(const float *p) {
-    v8 v;
-    __builtin_memcpy(&v, p, sizeof v);
-    return v;
-}
-
-CDSP_INLINE void st8(float *p, v8 v) { __builtin_memcpy(p, &v, sizeof v); }
-
-CDSP_INLINE v8 splat8(float x) { return (v8){x, x, x, x, x, x, x, x}; }
 
 /// Lane-wise `mask ? a : b` (mask lanes all ones or all zeros).
 CDSP_INLINE v8 select8(i8 mask, v8 a, v8 b) {

@@ -3,6 +3,7 @@
 #include "CDSPKernels.h"
 
 #include "Dispatch.h"   // CDSP_DISPATCH, CDSP_INLINE
+#include "Vectors.h"   // v8, i8, ld8, st8, splat8
 
 #if defined(__clang__)
 #define CDSP_UNROLL _Pragma("clang loop unroll(full)")
@@ -10,27 +11,17 @@
 #define CDSP_UNROLL
 #endif
 
-typedef float g8 __attribute__((vector_size(32)));
-
-CDSP_INLINE g8 gld(const float *p) {
-    g8 v;
-    __builtin_memcpy(&v, p, sizeof v);
-    return v;
-}
-
-CDSP_INLINE void gst(float *p, g8 v) { __builtin_memcpy(p, &v, sizeof v); }
-
 /// One frame into chain set `acc` (w accumulators): acc[k] += c[8k…8k + 7] · v.
-CDSP_INLINE void groups_frame(g8 *acc, const int w, const float *c, float v) {
-    g8 b = {v, v, v, v, v, v, v, v};
+CDSP_INLINE void groups_frame(v8 *acc, const int w, const float *c, float v) {
+    v8 b = splat8(v);
     CDSP_UNROLL
-    for (int k = 0; k < w; k++) acc[k] = acc[k] + gld(c + 8 * k) * b;
+    for (int k = 0; k < w; k++) acc[k] = acc[k] + ld8(c + 8 * k) * b;
 }
 
 /// One chunk of `len` frames starting at `x` (frame i goes into chain i mod nc); frame i's
 /// coefficient vectors are the w at `c + 8·w·i`. `guarded`: frames outside [lo, hi) (relative
 /// to `x`) are not read and count as zero, which leaves every sum unchanged.
-CDSP_INLINE void groups_chunk(g8 (*acc)[12], const int w, const int nc, const float *c, const float *x, ptrdiff_t len,
+CDSP_INLINE void groups_chunk(v8 (*acc)[12], const int w, const int nc, const float *c, const float *x, ptrdiff_t len,
                               const int guarded, ptrdiff_t lo, ptrdiff_t hi) {
     ptrdiff_t i = 0;
     for (; i + nc <= len; i += nc) {
@@ -51,7 +42,7 @@ CDSP_INLINE void groups_chunk(g8 (*acc)[12], const int w, const int nc, const fl
     }
 }
 
-CDSP_INLINE g8 groups_combine(g8 (*acc)[12], const int nc, int k) {
+CDSP_INLINE v8 groups_combine(v8 (*acc)[12], const int nc, int k) {
     if (nc == 1) return acc[0][k];
     if (nc == 2) return acc[0][k] + acc[1][k];
     return (acc[0][k] + acc[2][k]) + (acc[1][k] + acc[3][k]);
@@ -61,11 +52,11 @@ CDSP_INLINE void groups_w(const int w, const int nc, const float *coef, const ui
                           const uint32_t *span, size_t patterns, const float *x, ptrdiff_t base, ptrdiff_t lo,
                           ptrdiff_t hi, size_t pattern, size_t groups, size_t skip, size_t count, float *out,
                           size_t out_stride) {
-    g8 acc[4][12];
+    v8 acc[4][12];
     CDSP_UNROLL
     for (int j = 0; j < nc; j++) {
         CDSP_UNROLL
-        for (int k = 0; k < w; k++) acc[j][k] = (g8){0, 0, 0, 0, 0, 0, 0, 0};
+        for (int k = 0; k < w; k++) acc[j][k] = (v8){0, 0, 0, 0, 0, 0, 0, 0};
     }
     ptrdiff_t start = base; // first frame of the current chunk
     size_t chunks = groups + (size_t)w - 1;
@@ -81,13 +72,13 @@ CDSP_INLINE void groups_w(const int w, const int nc, const float *coef, const ui
         }
         if (c >= (size_t)w - 1) {
             // Slot 0 holds group c − (w − 1), complete: its lanes r = 8j + ℓ − skip in [0, count).
-            g8 y = groups_combine(acc, nc, 0);
+            v8 y = groups_combine(acc, nc, 0);
             size_t first = 8 * (c - ((size_t)w - 1));
             if (first >= skip && first - skip + 8 <= count && out_stride == 1) {
-                gst(out + (first - skip), y);
+                st8(out + (first - skip), y);
             } else {
                 float lanes[8];
-                gst(lanes, y);
+                st8(lanes, y);
                 for (size_t l = 0; l < 8; l++) {
                     size_t r = first + l;
                     if (r >= skip && r - skip < count) out[(r - skip) * out_stride] = lanes[l];
@@ -98,25 +89,23 @@ CDSP_INLINE void groups_w(const int w, const int nc, const float *coef, const ui
         for (int j = 0; j < nc; j++) {
             CDSP_UNROLL
             for (int k = 0; k + 1 < w; k++) acc[j][k] = acc[j][k + 1];
-            acc[j][w - 1] = (g8){0, 0, 0, 0, 0, 0, 0, 0};
+            acc[j][w - 1] = (v8){0, 0, 0, 0, 0, 0, 0, 0};
         }
         start += len;
         if (++pattern == patterns) pattern = 0;
     }
 }
 
-typedef int gi8 __attribute__((vector_size(32)));
-
 /// Whether x[lo ..< hi] are all finite: |x| ≤ FLT_MAX is false for NaN and ±∞; the compare
 /// masks are and-ed (one-cycle operations, no long chain of dependent additions).
 CDSP_INLINE int groups_all_finite(const float *x, ptrdiff_t lo, ptrdiff_t hi) {
-    const g8 largest = {3.40282347e38f, 3.40282347e38f, 3.40282347e38f, 3.40282347e38f,
+    const v8 largest = {3.40282347e38f, 3.40282347e38f, 3.40282347e38f, 3.40282347e38f,
                         3.40282347e38f, 3.40282347e38f, 3.40282347e38f, 3.40282347e38f};
-    const g8 lower = -largest;
-    gi8 ok = {-1, -1, -1, -1, -1, -1, -1, -1};
+    const v8 lower = -largest;
+    i8 ok = {-1, -1, -1, -1, -1, -1, -1, -1};
     ptrdiff_t n = lo;
     for (; n + 8 <= hi; n += 8) {
-        g8 v = gld(x + n);
+        v8 v = ld8(x + n);
         ok = ok & (v <= largest) & (v >= lower);
     }
     int all = 1;

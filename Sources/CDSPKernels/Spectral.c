@@ -12,24 +12,13 @@
 #endif
 
 #include "Dispatch.h"   // CDSP_DISPATCH, CDSP_INLINE
+#include "Vectors.h"   // v8, i8, ld8, st8, splat8
 
 // Each kernel is an always-inline body plus a dispatched wrapper that only calls it: clang
 // rejects 32-byte vector values passed between functions in the SSE2 clone (an ABI change),
 // but not inside always-inline helpers, which every clone inlines at its own width.
 
-typedef float v8 __attribute__((vector_size(32)));
-typedef int32_t i8 __attribute__((vector_size(32)));
 typedef uint32_t u8 __attribute__((vector_size(32)));
-
-CDSP_INLINE v8 ld8(const float *p) {
-    v8 v;
-    __builtin_memcpy(&v, p, sizeof v);
-    return v;
-}
-
-CDSP_INLINE void st8(float *p, v8 v) { __builtin_memcpy(p, &v, sizeof v); }
-
-CDSP_INLINE v8 splat8(float x) { return (v8){x, x, x, x, x, x, x, x}; }
 
 /// `SIMD8<Float>.sum()`: `-0 + v0 + v1 + … + v7`, left to right.
 CDSP_INLINE float lanesum8(v8 v) {

@@ -182,29 +182,19 @@ public final class AudioFileWriter {
         }
     }
 
-    /// Finishes the header and closes the file (`sf_close`). Closing again does nothing.
-    ///
-    /// - Throws: ``AudioFileError/Kind/ioFailure`` when libsndfile cannot flush or finish the
-    ///   file; the handle is closed either way.
     /// Converts to Int16 block by block (`Int16Conversion`) and writes with `sf_writef_short`;
     /// returns frames written.
     private func writeShorts(
         _ handle: OpaquePointer, _ samples: UnsafeBufferPointer<Float>, frames: Int,
         block: UnsafeMutableBufferPointer<Int16>
     ) -> Int {
-        let blockFrames = block.count / channelCount
-        var done = 0
-        while done < frames {
-            let n = min(blockFrames, frames - done)
-            let slice = UnsafeBufferPointer(rebasing: samples[done * channelCount..<(done + n) * channelCount])
+        writeInBlocks(frames: frames, blockFrames: block.count / channelCount) { start, n in
+            let slice = UnsafeBufferPointer(rebasing: samples[start * channelCount..<(start + n) * channelCount])
             let report = Int16Conversion.convert(slice, into: block)
             clippedSampleCount += report.clippedCount
             nanSampleCount += report.nanCount
-            let written = max(0, Int(sf_writef_short(handle, block.baseAddress, sf_count_t(n))))
-            done += written
-            if written < n { break }
+            return Int(sf_writef_short(handle, block.baseAddress, sf_count_t(n)))
         }
-        return done
     }
 
     /// Copies block by block with NaN → 0 and clamping to [−1, 1], and writes with
@@ -213,13 +203,10 @@ public final class AudioFileWriter {
         _ handle: OpaquePointer, _ samples: UnsafeBufferPointer<Float>, frames: Int,
         block: UnsafeMutableBufferPointer<Float>
     ) -> Int {
-        let blockFrames = block.count / channelCount
-        var done = 0
-        while done < frames {
-            let n = min(blockFrames, frames - done)
-            let start = done * channelCount
+        writeInBlocks(frames: frames, blockFrames: block.count / channelCount) { start, n in
+            let offset = start * channelCount
             for i in 0..<(n * channelCount) {
-                let x = samples[start + i]
+                let x = samples[offset + i]
                 if x.isNaN {
                     block[i] = 0
                     nanSampleCount += 1
@@ -230,13 +217,28 @@ public final class AudioFileWriter {
                     block[i] = x
                 }
             }
-            let written = max(0, Int(sf_writef_float(handle, block.baseAddress, sf_count_t(n))))
+            return Int(sf_writef_float(handle, block.baseAddress, sf_count_t(n)))
+        }
+    }
+
+    /// Writes `frames` frames in blocks of at most `blockFrames`: `writeBlock(start, n)` prepares
+    /// and writes frames `start ..< start + n` and returns how many libsndfile took; stops at
+    /// the first short write. Returns the frames written.
+    private func writeInBlocks(frames: Int, blockFrames: Int, _ writeBlock: (_ start: Int, _ n: Int) -> Int) -> Int {
+        var done = 0
+        while done < frames {
+            let n = min(blockFrames, frames - done)
+            let written = max(0, writeBlock(done, n))
             done += written
             if written < n { break }
         }
         return done
     }
 
+    /// Finishes the header and closes the file (`sf_close`). Closing again does nothing.
+    ///
+    /// - Throws: ``AudioFileError/Kind/ioFailure`` when libsndfile cannot flush or finish the
+    ///   file; the handle is closed either way.
     public func close() throws(AudioFileError) {
         guard let handle else { return }
         self.handle = nil

@@ -143,23 +143,7 @@ func referenceLoad(_ source: UnsafePointer<Float>, frames n: Int, channelCount: 
         chunkPeaks[0] = pl
         chunkPeaks[1] = pr
     default:
-        let count = channelCount
-        for c in 0..<count {
-            let destination = channel(c)
-            var p: Float = 0
-            for i in 0..<n {
-                let v = source[i * count + c]
-                let a = Swift.abs(v)
-                if a < .infinity {
-                    destination[i] = v
-                    p = Swift.max(p, a)
-                } else {
-                    destination[i] = 0
-                    bad += 1
-                }
-            }
-            chunkPeaks[c] = p
-        }
+        preconditionFailure("the C kernels replace the mono and stereo loads only")
     }
     return (store.map { Array(UnsafeBufferPointer(start: $0, count: n)) }, chunkPeaks, bad)
 }

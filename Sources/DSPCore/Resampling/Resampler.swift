@@ -13,7 +13,7 @@
 ///
 /// Downsampling by 2.5 or more runs in two stages (``intermediateRate``): 48, 88.2 and 96 →
 /// 16 kHz first halve the rate with a half-band filter (``halfBandLength``); 44.1 → 16 kHz
-/// first resamples to 24 kHz with a short wide-transition polyphase filter (``firstStage``),
+/// first resamples to 24 kHz with a short wide-transition polyphase filter,
 /// then 24 → 16 kHz with the sharp one. The reported delay is the exact total.
 ///
 /// - Interleaved multichannel: every channel uses the same filter.
@@ -63,17 +63,16 @@ public final class Resampler: StreamingProcessor {
     /// polyphase stage (``filterLength``, ``tapsPerPhase``) resamples from `inputRate / 2`.
     public let halfBandLength: Int
     /// The rate between the two stages of a two-stage resampler, in Hz: `inputRate / 2` after
-    /// a half-band, 24 000 for 44.1 → 16 kHz (a polyphase first stage, ``firstStage``);
+    /// a half-band, 24 000 for 44.1 → 16 kHz (a polyphase first stage);
     /// nil for one stage. ``filterLength``, ``tapsPerPhase`` and ``designMethod`` describe the
     /// stage from this rate to ``outputRate``.
     public let intermediateRate: Int?
     /// The polyphase first stage (`inputRate → intermediateRate`, its own design, no trimming),
-    /// when there is one; its properties describe its filter.
-    public let firstStage: Resampler?
-    /// `firstStage != nil`, tested without copying the reference (no retain/release, which the
-    /// allocation checker counts as a possible deallocation, on the processing path).
-    let hasFirstStage: Bool
-    /// ``firstStage`` as an unretained pointer, for the processing path (``firstStage`` owns it).
+    /// when there is one. Internal: it is driven by this resampler only.
+    let firstStage: Resampler?
+    /// ``firstStage`` as an unretained pointer, for the processing path: testing and calling it
+    /// there copies no reference (a retain/release the allocation checker counts as a possible
+    /// deallocation). ``firstStage`` owns the object.
     let firstStagePointer: UnsafeMutableRawPointer?
 
     /// Latency from input to output, in output frames: output frame `outputDelay` is the
@@ -205,7 +204,6 @@ public final class Resampler: StreamingProcessor {
             stageRate = rate
         }
         self.firstStage = firstStage
-        hasFirstStage = firstStage != nil
         firstStagePointer = firstStage.map { Unmanaged.passUnretained($0).toOpaque() }
         intermediateRate = halfBand == nil && firstStage == nil ? nil : stageRate
         self.inputRate = inputRate
@@ -392,7 +390,7 @@ public final class Resampler: StreamingProcessor {
             written += count
             walk -= count + (skippedBefore - skipRemaining)
         }
-        if hasFirstStage, walk > 0 {
+        if firstStagePointer != nil, walk > 0 {
             // The first stage's tail (the outputs whose windows still reach real input), then
             // whatever outputs it makes due; after it the first stage's output is exact zeros.
             appendFirstStageTail()
@@ -407,7 +405,7 @@ public final class Resampler: StreamingProcessor {
             // input frames that complete them).
             let last = nextFrame + (nextPhase + (walk - 1) * layout.step) / layout.phaseCount
             let needed = last + 1 - writeIndex
-            let n = hasFirstStage
+            let n = firstStagePointer != nil
                 ? Swift.min(needed, historyCapacity - writeIndex)
                 : Swift.min(halfBandTaps == 0 ? needed : 2 * needed - pendingEven, roomFrames())
             let before = skipRemaining
@@ -446,7 +444,7 @@ public final class Resampler: StreamingProcessor {
         }
         pendingEven = 0
         stageFrames = 0
-        if hasFirstStage { withFirstStage { $0.reset() } }
+        if firstStagePointer != nil { withFirstStage { $0.reset() } }
     }
 
     // MARK: Internals
@@ -454,7 +452,7 @@ public final class Resampler: StreamingProcessor {
     /// Polyphase-stage frames that `frames` more input frames complete.
     @inline(__always)
     func stageFrameCount(_ frames: Int) -> Int {
-        if hasFirstStage { return withFirstStage { $0.dueOutputs(afterFrames: frames) } }
+        if firstStagePointer != nil { return withFirstStage { $0.dueOutputs(afterFrames: frames) } }
         return halfBandTaps == 0 ? frames : (pendingEven + frames) / 2
     }
 
@@ -473,7 +471,7 @@ public final class Resampler: StreamingProcessor {
     func allowedFrames(outputCapacity: Int) -> Int {
         let outputs = Swift.min(outputCapacity + skipRemaining, 1 << 40)
         let stage = (outputs * layout.step + nextPhase) / layout.phaseCount + nextFrame - writeIndex
-        if hasFirstStage { return withFirstStage { $0.allowedFrames(outputCapacity: Swift.max(stage, 0)) } }
+        if firstStagePointer != nil { return withFirstStage { $0.allowedFrames(outputCapacity: Swift.max(stage, 0)) } }
         return halfBandTaps == 0 ? stage : 2 * Swift.max(stage, 0) + 1 - pendingEven
     }
 
@@ -482,14 +480,14 @@ public final class Resampler: StreamingProcessor {
     func makeRoom() {
         if writeIndex == historyCapacity { compact() }
         if halfBandTaps > 0, pairIndex >= halfBandCapacity - 1 { compactHalfBand() }
-        if hasFirstStage { withFirstStage { $0.makeRoom() } }
+        if firstStagePointer != nil { withFirstStage { $0.makeRoom() } }
     }
 
     /// The most input frames the histories can take now (≥ 1 after ``makeRoom()``).
     @inline(__always)
     func roomFrames() -> Int {
         let stage = historyCapacity - writeIndex
-        if hasFirstStage {
+        if firstStagePointer != nil {
             return withFirstStage { Swift.min($0.roomFrames(), $0.allowedFrames(outputCapacity: stage)) }
         }
         guard halfBandTaps > 0 else { return stage }
@@ -534,7 +532,7 @@ public final class Resampler: StreamingProcessor {
         // frames 2j − 4K_h + 3 … 2j + 1, so the last one reaching frame N − 1 is
         // ⌊(N + 4K_h − 4) / 2⌋.
         let end: Int
-        if hasFirstStage {
+        if firstStagePointer != nil {
             // Stage frames the first stage will still write that depend on real input.
             end = writeIndex + withFirstStage { $0.flushPlan(extraFrames: padded).emitted }
         } else if halfBandTaps == 0 {
@@ -570,7 +568,7 @@ public final class Resampler: StreamingProcessor {
         let capacity = historyCapacity
         let start = writeIndex
         var added = frameCount
-        if hasFirstStage, let source {
+        if firstStagePointer != nil, let source {
             added = firstStagePush(source, frameCount: frameCount)
         } else if halfBandTaps > 0 {
             added = halfBandPush(source, frameCount: frameCount)
@@ -639,7 +637,7 @@ public final class Resampler: StreamingProcessor {
         return written
     }
 
-    /// Calls `body` with the first stage, unretained (the caller has checked ``hasFirstStage``).
+    /// Calls `body` with the first stage, unretained (the caller has checked ``firstStagePointer != nil``).
     @inline(__always)
     func withFirstStage<R>(_ body: (Resampler) -> R) -> R {
         Unmanaged<Resampler>.fromOpaque(firstStagePointer.unsafelyUnwrapped)._withUnsafeGuaranteedRef(body)
@@ -668,7 +666,7 @@ public final class Resampler: StreamingProcessor {
     /// and advances ``writeIndex`` past it.
     @inline(__always)
     func appendFirstStageTail() {
-        guard hasFirstStage else { return }
+        guard firstStagePointer != nil else { return }
         let channels = channelCount
         let pending = withFirstStage { $0.pendingFlushOutputCount } / channels
         if historyCapacity - writeIndex < pending { compact() }

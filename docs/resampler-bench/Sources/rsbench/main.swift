@@ -28,9 +28,6 @@ if args.contains("--info") {
             let t0 = cpuNow()
             let r = try! Resampler(inputRate: i, outputRate: o, quality: q)
             let ms = Int(((cpuNow() - t0) * 1000).rounded())
-            if let f = r.firstStage {
-                print("  first stage \(i)→\(f.outputRate) L/M \(f.interpolationFactor)/\(f.decimationFactor) K \(f.filterLength) T \(f.tapsPerPhase) \(f.designMethod)")
-            }
             print(q, "\(i)→\(o)", "L/M \(r.interpolationFactor)/\(r.decimationFactor)", "hb", r.halfBandLength, "via", r.intermediateRate.map(String.init) ?? "-", "K", r.filterLength, "T", r.tapsPerPhase, "delay", r.outputDelay, "group ms", Double(Int(r.groupDelaySeconds * 100000)) / 100, r.designMethod, "init ms", ms)
         }
     }
