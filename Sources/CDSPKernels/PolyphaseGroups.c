@@ -153,6 +153,36 @@ CDSP_INLINE void groups_exact(const int w, const int nc, const float *coef, cons
     }
 }
 
+/// `cdsp_copy_finite`'s work (vector values stay inside always-inlined helpers).
+CDSP_INLINE int groups_copy_finite(float *dst, const float *src, size_t n) {
+    const v8 largest = {3.40282347e38f, 3.40282347e38f, 3.40282347e38f, 3.40282347e38f,
+                        3.40282347e38f, 3.40282347e38f, 3.40282347e38f, 3.40282347e38f};
+    const v8 lower = -largest;
+    i8 ok = {-1, -1, -1, -1, -1, -1, -1, -1};
+    size_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        v8 a = ld8(src + i);
+        v8 b = ld8(src + i + 8);
+        st8(dst + i, a);
+        st8(dst + i + 8, b);
+        ok = ok & (a <= largest) & (a >= lower) & (b <= largest) & (b >= lower);
+    }
+    int all = 1;
+    for (int l = 0; l < 8; l++) all = all & (ok[l] != 0);
+    for (; i < n; i++) {
+        float v = src[i];
+        dst[i] = v;
+        all = all & (v <= 3.40282347e38f) & (v >= -3.40282347e38f);
+    }
+    return all;
+}
+
+CDSP_DISPATCH
+int cdsp_copy_finite(float *dst, const float *src, size_t n) { return groups_copy_finite(dst, src, n); }
+
+CDSP_DISPATCH
+int cdsp_all_finite(const float *x, size_t n) { return groups_all_finite(x, 0, (ptrdiff_t)n); }
+
 size_t cdsp_polyphase_groups_chains(size_t width) {
     return width <= 3 ? 4 : width <= 7 ? 2 : 1;
 }
@@ -160,9 +190,10 @@ size_t cdsp_polyphase_groups_chains(size_t width) {
 CDSP_DISPATCH
 void cdsp_polyphase_groups(const float *coef, const uint32_t *chunk_offset, const uint32_t *span, size_t patterns,
                            size_t width, const float *x, ptrdiff_t base, ptrdiff_t lo, ptrdiff_t hi, size_t pattern,
-                           size_t groups, size_t skip, size_t count, float *out, size_t out_stride) {
+                           size_t groups, size_t skip, size_t count, int known_finite, float *out,
+                           size_t out_stride) {
     // Non-finite input anywhere the call reads: the exact per-lane path (rare).
-    int finite = groups_all_finite(x, base > lo ? base : lo, hi);
+    int finite = known_finite || groups_all_finite(x, base > lo ? base : lo, hi);
     switch (width) {
 #define CDSP_GROUPS_CASE(W, C)                                                                                     \
     case W:                                                                                                        \

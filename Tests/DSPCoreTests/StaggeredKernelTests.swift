@@ -66,7 +66,7 @@ struct StaggeredKernelTests {
     }
 
     @Test("A NaN or infinity poisons exactly the outputs whose windows hold it, however the input is chunked",
-          arguments: [22_050, 44_100])
+          arguments: [22_050, 44_100, 88_200])
     func nonFiniteInput(rate: Int) throws {
         let r = try Resampler(inputRate: rate, outputRate: 16_000)
         for bad in [Float.nan, .infinity] {
@@ -88,6 +88,32 @@ struct StaggeredKernelTests {
                 // Every other output is exactly the clean stream's (the bad frame is outside its window).
                 #expect(whole.indices.allSatisfy { !whole[$0].isFinite || whole[$0] == clean[$0] })
             }
+        }
+    }
+    @Test("A NaN in one channel of a stereo stream poisons only that channel, as in a mono stream",
+          arguments: [22_050, 44_100, 88_200])
+    func nonFiniteInputStereo(rate: Int) throws {
+        let mono = try Resampler(inputRate: rate, outputRate: 16_000)
+        let stereo = try Resampler(inputRate: rate, outputRate: 16_000, channelCount: 2)
+        var left = ResamplerTestSignals.noise(count: 9000, seed: 31)
+        let right = ResamplerTestSignals.noise(count: 9000, seed: 32)
+        left[4321] = .nan
+        var x = [Float](repeating: 0, count: 18_000)
+        for i in 0..<9000 {
+            x[2 * i] = left[i]
+            x[2 * i + 1] = right[i]
+        }
+        let expectedLeft = ResamplerTestSignals.run(mono, left)
+        let expectedRight = ResamplerTestSignals.run(mono, right)
+        for chunks in [nil, ResamplerTestSignals.chunks(total: x.count, in: 1...900, seed: 5)] {
+            let y = ResamplerTestSignals.run(stereo, x, chunks: chunks)
+            #expect(y.count == 2 * expectedLeft.count)
+            let l = stride(from: 0, to: y.count, by: 2).map { y[$0] }
+            let r = stride(from: 1, to: y.count, by: 2).map { y[$0] }
+            #expect(l.map(\.bitPattern) == expectedLeft.map(\.bitPattern))
+            #expect(r.map(\.bitPattern) == expectedRight.map(\.bitPattern))
+            #expect(l.contains { $0.isNaN })
+            #expect(r.allSatisfy { $0.isFinite })
         }
     }
 }

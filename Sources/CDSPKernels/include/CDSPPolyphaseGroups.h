@@ -32,7 +32,10 @@ extern "C" {
 /// Non-finite input: when any frame the call reads is NaN or ±∞, the call computes its
 /// outputs lane by lane instead, adding only each lane's nonzero coefficients in the same
 /// chains and order (bit-identical for finite windows), so a NaN or infinity poisons exactly
-/// the outputs whose windows hold it, however the stream is chunked.
+/// the outputs whose windows hold it, however the stream is chunked. With `known_finite`
+/// nonzero the caller guarantees frames `lo ..< hi` are finite (it checked them as they were
+/// written: `cdsp_copy_finite`, `cdsp_all_finite`) and the call does not scan them; with 0
+/// it scans the frames it reads first.
 ///
 /// - `x`: one channel's history; frames `lo ..< hi` (indices into `x`) are readable, the
 ///   stored outputs' windows lie inside them, and no other frame is read.
@@ -42,7 +45,16 @@ extern "C" {
 /// - `width` is 1…12.
 void cdsp_polyphase_groups(const float *coef, const uint32_t *chunk_offset, const uint32_t *span, size_t patterns,
                            size_t width, const float *x, ptrdiff_t base, ptrdiff_t lo, ptrdiff_t hi, size_t pattern,
-                           size_t groups, size_t skip, size_t count, float *out, size_t out_stride);
+                           size_t groups, size_t skip, size_t count, int known_finite, float *out,
+                           size_t out_stride);
+
+/// Copies `n` floats from `src` to `dst` (not overlapping) and returns 1 when all of them are
+/// finite, 0 when any is NaN or ±∞ — one pass, for history writes that feed
+/// `cdsp_polyphase_groups` its `known_finite`.
+int cdsp_copy_finite(float *dst, const float *src, size_t n);
+
+/// 1 when the `n` floats at `x` are all finite, else 0.
+int cdsp_all_finite(const float *x, size_t n);
 
 /// C, the partial sums per lane `cdsp_polyphase_groups` keeps for `width`: 4 up to width 3,
 /// 2 up to 7, else 1.

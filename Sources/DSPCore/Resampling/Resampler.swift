@@ -153,6 +153,10 @@ public final class Resampler: StreamingProcessor {
     var streamFrames = 0
     /// Output frames written in this stream.
     var streamOutputFrames = 0
+    /// Staggered kernel: history index just past the newest frame of a write that held a NaN
+    /// or infinity (0: none since the frames kept). Calls reading only frames from here on skip
+    /// the kernel's own scan.
+    var nonFiniteEnd = 0
     /// Half-band: the pair (even, odd input frame) the next input frame goes into.
     var pairIndex = 0
     /// Half-band: 1 when that pair already holds its even frame, else 0.
@@ -427,6 +431,7 @@ public final class Resampler: StreamingProcessor {
             PolyphaseKernel.zero(history + channel * historyCapacity, kept)
         }
         writeIndex = kept
+        nonFiniteEnd = 0
         nextFrame = kept + gridOffset / layout.phaseCount
         nextPhase = gridOffset % layout.phaseCount
         skipRemaining = trimsLeadingDelay ? delayFrames : 0
@@ -556,6 +561,7 @@ public final class Resampler: StreamingProcessor {
             PolyphaseKernel.copy(base, base + shift, kept)
         }
         writeIndex -= shift
+        nonFiniteEnd = Swift.max(0, nonFiniteEnd - shift)
         nextFrame -= shift
     }
 
@@ -568,13 +574,26 @@ public final class Resampler: StreamingProcessor {
         let capacity = historyCapacity
         let start = writeIndex
         var added = frameCount
+        // The staggered kernel skips its own scan over frames known to be finite: every write
+        // of a NaN or infinity into its history moves `nonFiniteEnd` past it.
+        // (Zeros written straight into the history are finite; a half-band's output is not known.)
+        var scanned = true
+        if staggered != nil {
+            scanned = false
+            if source == nil, halfBandTaps == 0, firstStagePointer == nil { scanned = true }
+        }
         if firstStagePointer != nil, let source {
             added = firstStagePush(source, frameCount: frameCount)
         } else if halfBandTaps > 0 {
             added = halfBandPush(source, frameCount: frameCount)
         } else if let source {
             if channels == 1 {
-                PolyphaseKernel.copy(history + start, source, frameCount)
+                if !scanned {
+                    if !PolyphaseKernel.copyFinite(history + start, source, frameCount) { nonFiniteEnd = start + frameCount }
+                    scanned = true
+                } else {
+                    PolyphaseKernel.copy(history + start, source, frameCount)
+                }
             } else {
                 PolyphaseKernel.deinterleave(source, channels, frameCount, history + start, capacity)
             }
@@ -584,6 +603,11 @@ public final class Resampler: StreamingProcessor {
             }
         }
         let end = start + added
+        if !scanned {
+            for channel in 0..<channels where !PolyphaseKernel.allFinite(history + channel * capacity + start, added) {
+                nonFiniteEnd = end
+            }
+        }
         writeIndex = end
         if source != nil { streamFrames += frameCount }
 
@@ -612,10 +636,12 @@ public final class Resampler: StreamingProcessor {
                 let slot = phase * slotStep % l
                 let lane = slot & 7
                 let start = frame - (taps - 1)
+                let knownFinite = nonFiniteEnd <= start
                 for channel in 0..<channels {
                     PolyphaseKernel.polyphaseGroups(
                         staggered, history + channel * capacity, start - staggered.laneOffsets[slot], start, end,
-                        slot >> 3, (lane + written + 7) >> 3, lane, written, output + channel, channels)
+                        slot >> 3, (lane + written + 7) >> 3, lane, written, knownFinite: knownFinite, output + channel,
+                        channels)
                 }
             } else if usesSmallKernel {
                 PolyphaseKernel.polyphaseSmall(
@@ -679,6 +705,11 @@ public final class Resampler: StreamingProcessor {
             let scratch = UnsafeMutableBufferPointer(start: firstStageScratch, count: room * channels)
             frames = withFirstStage { $0.flush(into: scratch) } / channels
             scatterFirstStage(frames)
+        }
+        if staggered != nil {
+            for channel in 0..<channels where !PolyphaseKernel.allFinite(history + channel * historyCapacity + writeIndex, frames) {
+                nonFiniteEnd = writeIndex + frames
+            }
         }
         writeIndex += frames
     }
