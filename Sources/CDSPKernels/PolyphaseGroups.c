@@ -48,42 +48,45 @@ CDSP_INLINE v8 groups_combine(v8 (*acc)[12], const int nc, int k) {
     return (acc[0][k] + acc[2][k]) + (acc[1][k] + acc[3][k]);
 }
 
-CDSP_INLINE void groups_w(const int w, const int nc, const float *coef, const uint32_t *chunk_offset,
-                          const uint32_t *span, size_t patterns, const float *x, ptrdiff_t base, ptrdiff_t lo,
-                          ptrdiff_t hi, size_t pattern, size_t groups, size_t skip, size_t count, float *out,
-                          size_t out_stride) {
+/// Stores group g's 8 lanes y (lanes r = 8g + ℓ − skip in [0, count)).
+CDSP_INLINE void groups_store(v8 y, size_t g, size_t skip, size_t count, float *out, size_t out_stride) {
+    size_t first = 8 * g;
+    if (first >= skip && first - skip + 8 <= count && out_stride == 1) {
+        st8(out + (first - skip), y);
+    } else {
+        float lanes[8];
+        st8(lanes, y);
+        for (size_t l = 0; l < 8; l++) {
+            size_t r = first + l;
+            if (r >= skip && r - skip < count) out[(r - skip) * out_stride] = lanes[l];
+        }
+    }
+}
+
+/// One run over chunks c0 ..< c1 from fresh sums (chunk c0 starts at frame `start`, pattern
+/// `pattern`), storing the groups in [g_lo, g_hi) as they complete (group g at chunk
+/// g + w − 1). Slots of groups outside that range add what they add and are never stored.
+CDSP_INLINE void groups_run(const int w, const int nc, const float *coef, const uint32_t *chunk_offset,
+                            const uint32_t *span, size_t patterns, const float *x, ptrdiff_t start, ptrdiff_t lo,
+                            ptrdiff_t hi, size_t pattern, size_t c0, size_t c1, size_t g_lo, size_t g_hi,
+                            size_t skip, size_t count, float *out, size_t out_stride) {
     v8 acc[4][12];
     CDSP_UNROLL
     for (int j = 0; j < nc; j++) {
         CDSP_UNROLL
         for (int k = 0; k < w; k++) acc[j][k] = (v8){0, 0, 0, 0, 0, 0, 0, 0};
     }
-    ptrdiff_t start = base; // first frame of the current chunk
-    size_t chunks = groups + (size_t)w - 1;
-    for (size_t c = 0; c < chunks; c++) {
+    for (size_t c = c0; c < c1; c++) {
         ptrdiff_t len = (ptrdiff_t)span[pattern];
         const float *cp = coef + chunk_offset[pattern];
-        // Slots of groups before the first or after the last (c < w − 1, c ≥ groups) add
-        // what they add; they are never stored.
         if (start >= lo && start + len <= hi) {
             groups_chunk(acc, w, nc, cp, x + start, len, 0, 0, 0);
         } else if (start + len > lo && start < hi) {
             groups_chunk(acc, w, nc, cp, x + start, len, 1, lo - start, hi - start);
         }
-        if (c >= (size_t)w - 1) {
-            // Slot 0 holds group c − (w − 1), complete: its lanes r = 8j + ℓ − skip in [0, count).
-            v8 y = groups_combine(acc, nc, 0);
-            size_t first = 8 * (c - ((size_t)w - 1));
-            if (first >= skip && first - skip + 8 <= count && out_stride == 1) {
-                st8(out + (first - skip), y);
-            } else {
-                float lanes[8];
-                st8(lanes, y);
-                for (size_t l = 0; l < 8; l++) {
-                    size_t r = first + l;
-                    if (r >= skip && r - skip < count) out[(r - skip) * out_stride] = lanes[l];
-                }
-            }
+        if (c + 1 >= (size_t)w) {
+            size_t g = c + 1 - (size_t)w;  // slot 0 holds group g, complete
+            if (g >= g_lo && g < g_hi) groups_store(groups_combine(acc, nc, 0), g, skip, count, out, out_stride);
         }
         CDSP_UNROLL
         for (int j = 0; j < nc; j++) {
@@ -94,6 +97,144 @@ CDSP_INLINE void groups_w(const int w, const int nc, const float *coef, const ui
         start += len;
         if (++pattern == patterns) pattern = 0;
     }
+}
+
+/// Two runs at once, sharing every coefficient load: stream A over chunks c0 ..< c1 (storing
+/// groups [c0, c1 − w + 1)) and stream B `period_frames` frames later — a whole number of
+/// pattern periods, `period_groups` groups, so B's chunks have A's patterns and coefficients.
+/// Each stream's sums get exactly the operations `groups_run` gives them (same chains, same
+/// order), so outputs do not depend on which path computed them. Every chunk of both
+/// streams must lie inside [lo, hi). Needs 2·w·nc ≤ 12 accumulators.
+CDSP_INLINE void groups_dual(const int w, const int nc, const float *coef, const uint32_t *chunk_offset,
+                             const uint32_t *span, size_t patterns, const float *x, ptrdiff_t start,
+                             ptrdiff_t period_frames, size_t period_groups, size_t pattern, size_t c0, size_t c1,
+                             size_t skip, size_t count, float *out, size_t out_stride) {
+    v8 a[2][3];
+    v8 b[2][3];
+    CDSP_UNROLL
+    for (int j = 0; j < nc; j++) {
+        CDSP_UNROLL
+        for (int k = 0; k < w; k++) {
+            a[j][k] = (v8){0, 0, 0, 0, 0, 0, 0, 0};
+            b[j][k] = (v8){0, 0, 0, 0, 0, 0, 0, 0};
+        }
+    }
+    for (size_t c = c0; c < c1; c++) {
+        ptrdiff_t len = (ptrdiff_t)span[pattern];
+        const float *cp = coef + chunk_offset[pattern];
+        const float *xa = x + start;
+        const float *xb = x + start + period_frames;
+        ptrdiff_t i = 0;
+        for (; i + nc <= len; i += nc) {
+            CDSP_UNROLL
+            for (int j = 0; j < nc; j++) {
+                v8 va = splat8(xa[i + j]);
+                v8 vb = splat8(xb[i + j]);
+                const float *cc = cp + 8 * w * (i + j);
+                CDSP_UNROLL
+                for (int k = 0; k < w; k++) {
+                    v8 cv = ld8(cc + 8 * k);
+                    a[j][k] = a[j][k] + cv * va;
+                    b[j][k] = b[j][k] + cv * vb;
+                }
+            }
+        }
+        CDSP_UNROLL
+        for (int j = 0; j + 1 < nc; j++) {
+            if (i + j < len) {
+                v8 va = splat8(xa[i + j]);
+                v8 vb = splat8(xb[i + j]);
+                const float *cc = cp + 8 * w * (i + j);
+                CDSP_UNROLL
+                for (int k = 0; k < w; k++) {
+                    v8 cv = ld8(cc + 8 * k);
+                    a[j][k] = a[j][k] + cv * va;
+                    b[j][k] = b[j][k] + cv * vb;
+                }
+            }
+        }
+        if (c + 1 >= c0 + (size_t)w) {
+            size_t g = c + 1 - (size_t)w;
+            v8 ya = nc == 1 ? a[0][0] : a[0][0] + a[1][0];
+            v8 yb = nc == 1 ? b[0][0] : b[0][0] + b[1][0];
+            groups_store(ya, g, skip, count, out, out_stride);
+            groups_store(yb, g + period_groups, skip, count, out, out_stride);
+        }
+        CDSP_UNROLL
+        for (int j = 0; j < nc; j++) {
+            CDSP_UNROLL
+            for (int k = 0; k + 1 < w; k++) {
+                a[j][k] = a[j][k + 1];
+                b[j][k] = b[j][k + 1];
+            }
+            a[j][w - 1] = (v8){0, 0, 0, 0, 0, 0, 0, 0};
+            b[j][w - 1] = (v8){0, 0, 0, 0, 0, 0, 0, 0};
+        }
+        start += len;
+        if (++pattern == patterns) pattern = 0;
+    }
+}
+
+/// The finite path: groups 0 ..< `groups` (group g's chunks are g ..< g + w; chunk 0 starts at
+/// `base`, pattern `pattern`). Where two pattern periods of groups and more lie inside
+/// [lo, hi), two runs a whole number of periods apart go together (`groups_dual`: w ≤ 3,
+/// nc ≤ 2); the groups before and after, one run each.
+CDSP_INLINE void groups_w(const int w, const int nc, const float *coef, const uint32_t *chunk_offset,
+                          const uint32_t *span, size_t patterns, const float *x, ptrdiff_t base, ptrdiff_t lo,
+                          ptrdiff_t hi, size_t pattern, size_t groups, size_t skip, size_t count, float *out,
+                          size_t out_stride) {
+    size_t chunks = groups + (size_t)w - 1;
+    if (w <= 3 && nc <= 2 && groups >= 2 * patterns + (size_t)w) {
+        // h: the first chunk starting at or after lo (0 or 1 in practice).
+        size_t h = 0;
+        ptrdiff_t start = base;
+        size_t pat = pattern;
+        while (h < chunks && start < lo) {
+            start += (ptrdiff_t)span[pat];
+            if (++pat == patterns) pat = 0;
+            h++;
+        }
+        // Frames per pattern period (= M), then the last chunk and back to the last one
+        // that ends by hi: chunks h ..< end are inside [lo, hi).
+        ptrdiff_t period = 0;
+        for (size_t i = 0; i < patterns; i++) period += (ptrdiff_t)span[i];
+        size_t last = chunks - 1;
+        size_t n = last - h;  // chunks from h to the last
+        ptrdiff_t at = start + (ptrdiff_t)(n / patterns) * period;
+        size_t p_last = pat;
+        for (size_t i = 0; i < n % patterns; i++) {
+            at += (ptrdiff_t)span[p_last];
+            if (++p_last == patterns) p_last = 0;
+        }
+        size_t end = chunks;
+        while (end > h && at + (ptrdiff_t)span[p_last] > hi) {
+            end--;
+            p_last = p_last == 0 ? patterns - 1 : p_last - 1;
+            at -= (ptrdiff_t)span[p_last];
+        }
+        size_t room = end - h;
+        size_t usable = room >= (size_t)w - 1 ? room - ((size_t)w - 1) : 0;  // groups completable in them
+        if (usable > groups - h) usable = groups - h;
+        size_t q = usable / (2 * patterns);
+        if (q >= 1) {
+            size_t d = q * patterns;  // groups between the streams: q periods, q·M frames
+            ptrdiff_t period_frames = (ptrdiff_t)q * period;
+            if (h > 0) {
+                groups_run(w, nc, coef, chunk_offset, span, patterns, x, base, lo, hi, pattern, 0, h + (size_t)w - 1, 0,
+                           h, skip, count, out, out_stride);
+            }
+            groups_dual(w, nc, coef, chunk_offset, span, patterns, x, start, period_frames, d, pat, h,
+                        h + d + (size_t)w - 1, skip, count, out, out_stride);
+            size_t t = h + 2 * d;  // first group after the dual run
+            if (t < groups) {
+                groups_run(w, nc, coef, chunk_offset, span, patterns, x, start + 2 * period_frames, lo, hi, pat, t,
+                           chunks, t, groups, skip, count, out, out_stride);
+            }
+            return;
+        }
+    }
+    groups_run(w, nc, coef, chunk_offset, span, patterns, x, base, lo, hi, pattern, 0, chunks, 0, groups, skip, count,
+               out, out_stride);
 }
 
 /// Whether x[lo ..< hi] are all finite: |x| ≤ FLT_MAX is false for NaN and ±∞; the compare
@@ -184,7 +325,7 @@ CDSP_DISPATCH
 int cdsp_all_finite(const float *x, size_t n) { return groups_all_finite(x, 0, (ptrdiff_t)n); }
 
 size_t cdsp_polyphase_groups_chains(size_t width) {
-    return width <= 3 ? 4 : width <= 7 ? 2 : 1;
+    return width <= 2 ? 4 : width <= 7 ? 2 : 1;
 }
 
 CDSP_DISPATCH
@@ -207,7 +348,7 @@ void cdsp_polyphase_groups(const float *coef, const uint32_t *chunk_offset, cons
         break;
     CDSP_GROUPS_CASE(1, 4)
     CDSP_GROUPS_CASE(2, 4)
-    CDSP_GROUPS_CASE(3, 4)
+    CDSP_GROUPS_CASE(3, 2)
     CDSP_GROUPS_CASE(4, 2)
     CDSP_GROUPS_CASE(5, 2)
     CDSP_GROUPS_CASE(6, 2)
