@@ -29,6 +29,12 @@ extern "C" {
 /// its taps and its position in the stream: however outputs are grouped or a stream is
 /// chunked, not a bit changes.
 ///
+/// Paired runs (width ≤ 3, C ≤ 2): groups a whole number q of pattern periods apart (q·L/8
+/// groups, q·M frames) use the same coefficients, so where at least two periods of groups lie
+/// inside `lo ..< hi` the call runs two streams at once — groups [h, h + D) and
+/// [h + D, h + 2D) — loading each coefficient vector once for both and giving each sum the
+/// same operations in the same order as a single run; the groups before and after run alone.
+///
 /// Non-finite input: when any frame the call reads is NaN or ±∞, the call computes its
 /// outputs lane by lane instead, adding only each lane's nonzero coefficients in the same
 /// chains and order (bit-identical for finite windows), so a NaN or infinity poisons exactly
@@ -56,8 +62,9 @@ int cdsp_copy_finite(float *dst, const float *src, size_t n);
 /// 1 when the `n` floats at `x` are all finite, else 0.
 int cdsp_all_finite(const float *x, size_t n);
 
-/// C, the partial sums per lane `cdsp_polyphase_groups` keeps for `width`: 4 up to width 3,
-/// 2 up to 7, else 1.
+/// C, the partial sums per lane `cdsp_polyphase_groups` keeps for `width`: 4 up to width 2,
+/// 2 up to 7 (width 3: 2, so the paired runs' 2 × 3 × 2 accumulators stay in registers),
+/// else 1.
 size_t cdsp_polyphase_groups_chains(size_t width);
 
 #ifdef __cplusplus
