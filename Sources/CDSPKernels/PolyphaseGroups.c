@@ -99,6 +99,18 @@ CDSP_INLINE void groups_run(const int w, const int nc, const float *coef, const 
     }
 }
 
+/// One frame into both streams' chain sets (w accumulators each), one coefficient load for both.
+CDSP_INLINE void groups_frame_dual(v8 *a, v8 *b, const int w, const float *c, float xa, float xb) {
+    v8 va = splat8(xa);
+    v8 vb = splat8(xb);
+    CDSP_UNROLL
+    for (int k = 0; k < w; k++) {
+        v8 cv = ld8(c + 8 * k);
+        a[k] = a[k] + cv * va;
+        b[k] = b[k] + cv * vb;
+    }
+}
+
 /// Two runs at once, sharing every coefficient load: stream A over chunks c0 ..< c1 (storing
 /// groups [c0, c1 − w + 1)) and stream B `period_frames` frames later — a whole number of
 /// pattern periods, `period_groups` groups, so B's chunks have A's patterns and coefficients.
@@ -127,31 +139,11 @@ CDSP_INLINE void groups_dual(const int w, const int nc, const float *coef, const
         ptrdiff_t i = 0;
         for (; i + nc <= len; i += nc) {
             CDSP_UNROLL
-            for (int j = 0; j < nc; j++) {
-                v8 va = splat8(xa[i + j]);
-                v8 vb = splat8(xb[i + j]);
-                const float *cc = cp + 8 * w * (i + j);
-                CDSP_UNROLL
-                for (int k = 0; k < w; k++) {
-                    v8 cv = ld8(cc + 8 * k);
-                    a[j][k] = a[j][k] + cv * va;
-                    b[j][k] = b[j][k] + cv * vb;
-                }
-            }
+            for (int j = 0; j < nc; j++) groups_frame_dual(a[j], b[j], w, cp + 8 * w * (i + j), xa[i + j], xb[i + j]);
         }
         CDSP_UNROLL
         for (int j = 0; j + 1 < nc; j++) {
-            if (i + j < len) {
-                v8 va = splat8(xa[i + j]);
-                v8 vb = splat8(xb[i + j]);
-                const float *cc = cp + 8 * w * (i + j);
-                CDSP_UNROLL
-                for (int k = 0; k < w; k++) {
-                    v8 cv = ld8(cc + 8 * k);
-                    a[j][k] = a[j][k] + cv * va;
-                    b[j][k] = b[j][k] + cv * vb;
-                }
-            }
+            if (i + j < len) groups_frame_dual(a[j], b[j], w, cp + 8 * w * (i + j), xa[i + j], xb[i + j]);
         }
         if (c + 1 >= c0 + (size_t)w) {
             size_t g = c + 1 - (size_t)w;
