@@ -311,19 +311,40 @@ CDSP_INLINE void fir_step(v8 *acc, const int v_count, const int k_count, const f
     }
 }
 
+/// Residues j0 ≤ j < j1 of one block, K taps each, K a compile-time constant.
+CDSP_INLINE void fir_residues(v8 *acc, const int v_count, const int k_count, const float *c, size_t cs, size_t j0,
+                              size_t j1, const float *s) {
+    for (size_t j = j0; j < j1; j++) fir_step(acc, v_count, k_count, c + j * cs, 8 * cs, s + j);
+}
+
 CDSP_INLINE void fir_reuse(v8 *acc, const int v_count, const float *c, size_t cs, size_t g_count, const float *s) {
     for (size_t g0 = 0; g0 < g_count; g0 += 32) {
         size_t rem = g_count - g0;
-        for (size_t j = 0; j < 8 && j < rem; j++) {
-            size_t k = (rem - j + 7) / 8;
-            const float *x = s + g0 + j;
-            const float *cc = c + (g0 + j) * cs;
-            switch (k > 4 ? 4 : k) {
-            case 4: fir_step(acc, v_count, 4, cc, 8 * cs, x); break;
-            case 3: fir_step(acc, v_count, 3, cc, 8 * cs, x); break;
-            case 2: fir_step(acc, v_count, 2, cc, 8 * cs, x); break;
-            default: fir_step(acc, v_count, 1, cc, 8 * cs, x); break;
-            }
+        const float *x = s + g0;
+        const float *cc = c + g0 * cs;
+        if (rem >= 32) {
+            fir_residues(acc, v_count, 4, cc, cs, 0, 8, x);
+            continue;
+        }
+        // Residue j has ⌈(rem − j)/8⌉ taps: q + 1 for j < e, q for the rest (rem = 8q + e).
+        size_t q = rem / 8;
+        size_t e = rem % 8;
+        switch (q) {
+        case 3:
+            fir_residues(acc, v_count, 4, cc, cs, 0, e, x);
+            fir_residues(acc, v_count, 3, cc, cs, e, 8, x);
+            break;
+        case 2:
+            fir_residues(acc, v_count, 3, cc, cs, 0, e, x);
+            fir_residues(acc, v_count, 2, cc, cs, e, 8, x);
+            break;
+        case 1:
+            fir_residues(acc, v_count, 2, cc, cs, 0, e, x);
+            fir_residues(acc, v_count, 1, cc, cs, e, 8, x);
+            break;
+        default:
+            fir_residues(acc, v_count, 1, cc, cs, 0, e, x);
+            break;
         }
     }
 }
@@ -505,7 +526,7 @@ void cdsp_polyphase_small(
                 float *s = scratch + rho * sl;
                 size_t k = n;
                 for (; k < sl && rho + m * k < needed; k++) s[k] = base[rho + m * k];
-                for (; k < sl; k++) s[k] = 0;
+                if (k < sl) __builtin_memset(s + k, 0, (sl - k) * sizeof(float));
             }
             // Blocks of up to 64 outputs of every phase (eight vectors of 8, independent
             // chains), then written out together: for L = 2 mono, interleaved by vector shuffles.
