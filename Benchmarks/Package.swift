@@ -11,6 +11,8 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/package-benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
+        // Deterministic test signals the benchmark executables share (no files are read).
+        .target(name: "BenchmarkSignals", path: "Sources/BenchmarkSignals"),
         // Plain C reference kernels built by the same toolchain, for side-by-side ratios.
         .target(name: "CReferenceKernels", path: "Sources/CReferenceKernels"),
         // libsoxr, libsamplerate, speexdsp: the resampling peers (Debian -dev packages).
@@ -61,6 +63,7 @@ let package = Package(
                 .product(name: "Benchmark", package: "package-benchmark"),
                 .product(name: "DSPCore", package: "SpeechDSP"),
                 .product(name: "DSPPipeline", package: "SpeechDSP"),
+                "BenchmarkSignals",
             ],
             path: "Benchmarks/PipelineBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
@@ -71,6 +74,7 @@ let package = Package(
                 .product(name: "Benchmark", package: "package-benchmark"),
                 .product(name: "DSPSpectral", package: "SpeechDSP"),
                 .product(name: "DSPDetection", package: "SpeechDSP"),
+                "BenchmarkSignals",
             ],
             path: "Benchmarks/DetectionBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]

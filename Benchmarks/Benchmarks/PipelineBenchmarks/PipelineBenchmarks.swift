@@ -1,10 +1,11 @@
 // The whole per-stream front end (SpeechFrontEnd with every stage on, its default: downmix,
 // resample to 16 kHz, Int16, levels, loudness, clipping, detection (AcousticDetector per
 // 1024-sample 16 kHz frame) and environment), 1024-frame pushes at 48 kHz stereo, 48 kHz mono
-// and 44.1 kHz mono.
+// and 44.1 kHz mono, on speech-like audio (BenchmarkSignals).
 // Each scaled iteration is one push, so × real time = (1024 / inputRate) / time per push = the
 // number of real-time streams one core sustains. Mallocs per push are recorded (CI: 0).
 import Benchmark
+import BenchmarkSignals
 import DSPCore
 import DSPPipeline
 
@@ -21,18 +22,15 @@ let benchmarks: @Sendable () -> Void = {
         let seconds = 10
         let frames = inputRate * seconds
         let input = UnsafeMutableBufferPointer<Float>.allocate(capacity: frames * channels)
-        // A 220 Hz square wave at −26 dBFS plus white noise (peak −34 dBFS), different per channel.
-        var state: UInt32 = 12_345
-        var phase: Float = 0
+        // Speech-like audio at the input rate (the signal DetectionBenchmarks runs at 16 kHz);
+        // a second channel carries the same signal 0.5 s later and 6 dB quieter.
+        let speech = makeSpeechLike(seconds: seconds, rate: inputRate)
+        let lag = inputRate / 2
         for i in 0..<frames {
-            phase += 2 * Float.pi * 220 / Float(inputRate)
-            if phase > 2 * Float.pi { phase -= 2 * Float.pi }
-            for c in 0..<channels {
-                state = state &* 1_664_525 &+ 1_013_904_223
-                let noise = Float(Int32(bitPattern: state)) * 0x1p-31
-                input[i * channels + c] = 0.1 * (phase < Float.pi ? 1 : -1) * 0.5 + 0.02 * noise
-            }
+            input[i * channels] = speech[i]
+            if channels == 2 { input[i * channels + 1] = i >= lag ? 0.5 * speech[i - lag] : 0 }
         }
+        speech.deallocate()
         let frontEnd = try! SpeechFrontEnd(configuration: .init(inputRate: inputRate, channelCount: channels))
         let output = UnsafeMutableBufferPointer<Int16>.allocate(capacity: 4096)
         let events = FrontEndEventBuffer(capacity: frontEnd.maxEventCount(forInputCount: push * channels))
