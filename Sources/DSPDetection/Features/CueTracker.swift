@@ -25,17 +25,25 @@ struct FloatRing {
     var capacity: Int { storage.count }
     var mean: Float { count > 0 ? Float(sum / Double(count)) : 0 }
 
+    /// Appends `value`, dropping the oldest when full. The slot wraps by a compare, not an
+    /// integer division (sixteen rings are pushed per detector frame).
+    @inline(__always)
     mutating func push(_ value: Float) {
         if count == capacity { sum -= Double(storage[next]) } else { count += 1 }
         storage[next] = value
         sum += Double(value)
-        next = (next + 1) % capacity
+        next += 1
+        if next == capacity { next = 0 }
     }
 
     /// The value pushed `age` pushes ago (0 = the latest); 0 when not yet there.
+    @inline(__always)
     func value(age: Int) -> Float {
         guard age < count else { return 0 }
-        return storage[(next - 1 - age + 2 * capacity) % capacity]
+        // next − 1 − age ≥ −capacity, as next ≥ 0 and age < count ≤ capacity.
+        var slot = next - 1 - age
+        if slot < 0 { slot += capacity }
+        return storage[slot]
     }
 
     /// Largest value held (0 when empty).
@@ -240,7 +248,6 @@ final class CueTracker {
         cues.speechBandSNRMaxDB = speechSNRMax
         cues.speechBandActiveFraction = Float(activeBands) / Float(max(1, speechBands.count))
         speechSNRs.push(cues.speechBandSNRDB)
-        cues.speechBandSNRDeviationDB = speechSNRs.deviation
 
         // Syllable-rate modulation of the speech-band level.
         let level = FastLog.decibels(speechPower + 1e-10)
@@ -250,25 +257,13 @@ final class CueTracker {
         modulationPower = modulationSmoothing * modulationPower + (1 - modulationSmoothing) * y * y
         cues.modulationDB = modulationPower.squareRoot()
         modulations.push(cues.modulationDB)
-        cues.modulationMaxDB = modulations.maximum
 
-        // Low-energy frames over the last second.
+        // Low-energy frames over the last second (counted with the modulation maximum below).
         hopPowers.push(f.hopPower)
-        let halfMean = 0.5 * hopPowers.mean
-        var low = 0
-        for i in 0..<hopPowers.count where hopPowers.storage[i] < halfMean { low += 1 }
-        cues.lowEnergyRatio = hopPowers.count > 0 && halfMean > 0 ? Float(low) / Float(hopPowers.count) : 0
 
-        // Zero crossings over the last half second.
+        // Zero crossings over the last half second (their deviation below).
         zeroCrossings.push(f.zeroCrossingRate)
-        let zcrMean = zeroCrossings.mean
-        var zcrVariance: Float = 0
-        for i in 0..<zeroCrossings.count {
-            let d = zeroCrossings.storage[i] - zcrMean
-            zcrVariance += d * d
-        }
-        cues.zeroCrossingMean = zcrMean
-        cues.zeroCrossingDeviation = (zcrVariance / Float(max(1, zeroCrossings.count))).squareRoot()
+        cues.zeroCrossingMean = zeroCrossings.mean
 
         // Voicing, pitch stability, harmonicity.
         let isVoiced = f.harmonicity >= 0.5 && cues.snrDB >= 3
@@ -277,7 +272,6 @@ final class CueTracker {
         harmonicities.push(f.harmonicity)
         cues.harmonicityMean = harmonicities.mean
         harmonicitiesHalfSecond.push(f.harmonicity)
-        cues.harmonicityDeviation = harmonicitiesHalfSecond.deviation
         let earlier = pitches.value(age: 3)
         pitches.push(isVoiced ? f.pitchHz : 0)
         if isVoiced {
@@ -305,7 +299,7 @@ final class CueTracker {
         // Rhythm.
         fluxes.push(f.fluxDB)
         fluxesHalfSecond.push(f.fluxDB)
-        cues.fluxPeakiness = fluxesHalfSecond.maximum / (fluxesHalfSecond.mean + 0.1)  // never empty: just pushed
+        rollingStatistics()
         frameCounter += 1
         if computesMusicCues, frameCounter % 8 == 0 { lastPulse = computePulse() }
         cues.pulse = lastPulse
@@ -333,6 +327,71 @@ final class CueTracker {
         lagCount = min(lagCount + 1, Self.lagSlots)
         cues.earlierValues = SIMD16(lowHalf: values(before: 4), highHalf: values(before: 8))
         return cues
+    }
+
+    /// The rolling statistics over the windows just pushed: the speech-band SNR, zero-crossing
+    /// and harmonicity deviations and the flux peakiness (half a second), the modulation maximum
+    /// and the low-energy ratio (one second).
+    ///
+    /// Each is the loop of ``FloatRing/deviation`` / ``FloatRing/maximum`` (or the low-energy
+    /// count) with its own accumulator, in the same order, so the values are bit-identical to
+    /// computing them one window at a time; the windows of one length are walked together
+    /// because they always hold the same number of values (reset together, pushed once per finite
+    /// frame), so the sequential sums' latencies overlap instead of adding up. (If the counts
+    /// ever differed, each window is walked on its own.)
+    private func rollingStatistics() {
+        // Half a second: deviations of three windows and the maximum of a fourth.
+        let n = speechSNRs.count
+        let snrMean = speechSNRs.mean, zcrMean = cues.zeroCrossingMean, harmonicityMean = harmonicitiesHalfSecond.mean
+        let fluxMean = fluxesHalfSecond.mean
+        if zeroCrossings.count == n, harmonicitiesHalfSecond.count == n, fluxesHalfSecond.count == n, n > 0 {
+            let snr = speechSNRs.storage.baseAddress!, zcr = zeroCrossings.storage.baseAddress!
+            let harmonicity = harmonicitiesHalfSecond.storage.baseAddress!, flux = fluxesHalfSecond.storage.baseAddress!
+            var snrVariance: Float = 0, zcrVariance: Float = 0, harmonicityVariance: Float = 0
+            var fluxMaximum = flux[0]  // max(x, x) is x, bit for bit: starting the loop at 0 changes nothing
+            for i in 0..<n {
+                let a = snr[i] - snrMean
+                snrVariance += a * a
+                let b = zcr[i] - zcrMean
+                zcrVariance += b * b
+                let c = harmonicity[i] - harmonicityMean
+                harmonicityVariance += c * c
+                fluxMaximum = max(fluxMaximum, flux[i])
+            }
+            let count = Float(n)
+            cues.speechBandSNRDeviationDB = (snrVariance / count).squareRoot()
+            cues.zeroCrossingDeviation = (zcrVariance / count).squareRoot()
+            cues.harmonicityDeviation = (harmonicityVariance / count).squareRoot()
+            cues.fluxPeakiness = fluxMaximum / (fluxMean + 0.1)
+        } else {
+            cues.speechBandSNRDeviationDB = speechSNRs.deviation
+            var zcrVariance: Float = 0
+            for i in 0..<zeroCrossings.count {
+                let d = zeroCrossings.storage[i] - zcrMean
+                zcrVariance += d * d
+            }
+            cues.zeroCrossingDeviation = (zcrVariance / Float(max(1, zeroCrossings.count))).squareRoot()
+            cues.harmonicityDeviation = harmonicitiesHalfSecond.deviation
+            cues.fluxPeakiness = fluxesHalfSecond.maximum / (fluxMean + 0.1)  // never empty: just pushed
+        }
+
+        // One second: the modulation maximum and the low-energy count.
+        let halfMean = 0.5 * hopPowers.mean
+        let m = hopPowers.count
+        var low = 0
+        if modulations.count == m, m > 0 {
+            let power = hopPowers.storage.baseAddress!, modulation = modulations.storage.baseAddress!
+            var modulationMaximum = modulation[0]
+            for i in 0..<m {
+                if power[i] < halfMean { low += 1 }
+                modulationMaximum = max(modulationMaximum, modulation[i])
+            }
+            cues.modulationMaxDB = modulationMaximum
+        } else {
+            for i in 0..<m where hopPowers.storage[i] < halfMean { low += 1 }
+            cues.modulationMaxDB = modulations.maximum
+        }
+        cues.lowEnergyRatio = m > 0 && halfMean > 0 ? Float(low) / Float(m) : 0
     }
 
     /// The instantaneous values `age` frames before the current one (zero before the stream).
