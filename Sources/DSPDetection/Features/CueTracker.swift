@@ -131,6 +131,8 @@ final class CueTracker {
     private let sieve: HarmonicSieve
 
     private var cues = DetectionCues()
+    /// The frame's per-band SNRs, clamped to 0…40 dB (`bandCount` rounded up to eight).
+    private let bandSNRs: UnsafeMutableBufferPointer<Float>
     private let computesMusicCues: Bool
     private let computesPitchPairs: Bool
 
@@ -182,6 +184,8 @@ final class CueTracker {
         sieve = HarmonicSieve(binCount: bins, binHz: Float(binHz))
         lagHistory = .allocate(capacity: Self.lagSlots)
         lagHistory.initialize(repeating: .zero)
+        bandSNRs = .allocate(capacity: (c.bandCount + 7) / 8 * 8)
+        bandSNRs.initialize(repeating: 0)
     }
 
     deinit {
@@ -191,7 +195,7 @@ final class CueTracker {
         pitches.deallocate(); peakMasks.deallocate(); fluxScratch.deallocate()
         alternations.deallocate(); centroids.deallocate()
         modulations.deallocate(); harmonicitiesHalfSecond.deallocate(); speechSNRs.deallocate()
-        fluxesHalfSecond.deallocate(); lagHistory.deallocate()
+        fluxesHalfSecond.deallocate(); lagHistory.deallocate(); bandSNRs.deallocate()
     }
 
     func reset() {
@@ -230,10 +234,10 @@ final class CueTracker {
         var speechPower: Float = 0
         var speechSNRMax: Float = 0
         var activeBands = 0
+        clampedSNRs(smoothed.baseAddress!, noisePowers.baseAddress!)
         for b in 0..<bandCount {
             noiseTotal += noisePowers[b]
-            let snr = FastLog.decibels((smoothed[b] + 1e-12) / (noisePowers[b] + 1e-12))
-            let clamped = min(40, max(0, snr))
+            let clamped = bandSNRs[b]
             snrSum += clamped
             if speechBands.contains(b) {
                 speechSNRSum += clamped
@@ -327,6 +331,29 @@ final class CueTracker {
         lagCount = min(lagCount + 1, Self.lagSlots)
         cues.earlierValues = SIMD16(lowHalf: values(before: 4), highHalf: values(before: 8))
         return cues
+    }
+
+    /// `bandSNRs[b] = min(40, max(0, FastLog.decibels((smoothed[b] + 1e-12) / (noise[b] + 1e-12))))`,
+    /// eight bands at a time (the scalar expression's operations lane by lane: the same bits,
+    /// NaN clamped to 0 as `max(0, NaN)` gives), the tail one at a time.
+    @inline(__always)
+    private func clampedSNRs(_ smoothed: UnsafePointer<Float>, _ noise: UnsafePointer<Float>) {
+        let out = bandSNRs.baseAddress!
+        var b = 0
+        while b + 8 <= bandCount {
+            let s = UnsafeRawPointer(smoothed + b).loadUnaligned(as: SIMD8<Float>.self)
+            let n = UnsafeRawPointer(noise + b).loadUnaligned(as: SIMD8<Float>.self)
+            let snr = FastLog.decibels((s + 1e-12) / (n + 1e-12))
+            // Swift.max(0, x) is `x >= 0 ? x : 0`; Swift.min(40, y) is `y < 40 ? y : 40`.
+            let low = snr.replacing(with: 0, where: .!(snr .>= 0))
+            let clamped = low.replacing(with: 40, where: .!(low .< 40))
+            UnsafeMutableRawPointer(out + b).storeBytes(of: clamped, as: SIMD8<Float>.self)
+            b += 8
+        }
+        while b < bandCount {
+            out[b] = min(40, max(0, FastLog.decibels((smoothed[b] + 1e-12) / (noise[b] + 1e-12))))
+            b += 1
+        }
     }
 
     /// The rolling statistics over the windows just pushed: the speech-band SNR, zero-crossing
