@@ -73,3 +73,4 @@ void cdsp_halfband(
 }
 #endif
 #include "CDSPSpectral.h"
+#include "CDSPScoring.h"
