@@ -74,3 +74,4 @@ void cdsp_halfband(
 #endif
 #include "CDSPSpectral.h"
 #include "CDSPScoring.h"
+#include "CDSPDetection.h"
