@@ -131,6 +131,8 @@ final class CueTracker {
     private let sieve: HarmonicSieve
 
     private var cues = DetectionCues()
+    /// Whether this frame pushed a spectral centroid (whose deviation is then updated).
+    private var centroidPushed = false
     /// The frame's per-band SNRs, clamped to 0…40 dB (`bandCount` rounded up to eight).
     private let bandSNRs: UnsafeMutableBufferPointer<Float>
     private let computesMusicCues: Bool
@@ -288,13 +290,7 @@ final class CueTracker {
         cues.voicingAlternationRate = Float(alternations.sum / (Double(alternations.capacity) * hopSeconds))
         if cues.snrDB >= 3, f.centroidHz > 0 {
             centroids.push(FastLog.log2(f.centroidHz))
-            let mean = centroids.mean
-            var variance: Float = 0
-            for i in 0..<centroids.count {
-                let d = centroids.storage[i] - mean
-                variance += d * d
-            }
-            cues.centroidDeviation = (variance / Float(centroids.count)).squareRoot()
+            centroidPushed = true  // its deviation is taken with the one-second windows
         }
 
         // Peak persistence over 128 ms.
@@ -304,6 +300,7 @@ final class CueTracker {
         fluxes.push(f.fluxDB)
         fluxesHalfSecond.push(f.fluxDB)
         rollingStatistics()
+        centroidPushed = false
         frameCounter += 1
         if computesMusicCues, frameCounter % 8 == 0 { lastPulse = computePulse() }
         cues.pulse = lastPulse
@@ -357,8 +354,9 @@ final class CueTracker {
     }
 
     /// The rolling statistics over the windows just pushed: the speech-band SNR, zero-crossing
-    /// and harmonicity deviations and the flux peakiness (half a second), the modulation maximum
-    /// and the low-energy ratio (one second).
+    /// and harmonicity deviations and the flux peakiness (half a second), the modulation maximum,
+    /// the low-energy ratio and, on frames that pushed a centroid, the centroid deviation (one
+    /// second).
     ///
     /// Each is the loop of ``FloatRing/deviation`` / ``FloatRing/maximum`` (or the low-energy
     /// count) with its own accumulator, in the same order, so the values are bit-identical to
@@ -402,21 +400,48 @@ final class CueTracker {
             cues.fluxPeakiness = fluxesHalfSecond.maximum / (fluxMean + 0.1)  // never empty: just pushed
         }
 
-        // One second: the modulation maximum and the low-energy count.
+        // One second: the modulation maximum and the low-energy count, and (when this frame
+        // pushed one) the centroid deviation, whose window fills only on frames with a centroid:
+        // walked together as far as both reach, then each on its own.
         let halfMean = 0.5 * hopPowers.mean
         let m = hopPowers.count
         var low = 0
         if modulations.count == m, m > 0 {
             let power = hopPowers.storage.baseAddress!, modulation = modulations.storage.baseAddress!
+            let c = centroidPushed ? centroids.count : 0
+            let centroid = centroids.storage.baseAddress!
+            let centroidMean = centroidPushed ? centroids.mean : 0
             var modulationMaximum = modulation[0]
-            for i in 0..<m {
+            var centroidVariance: Float = 0
+            let both = min(m, c)
+            for i in 0..<both {
+                if power[i] < halfMean { low += 1 }
+                modulationMaximum = max(modulationMaximum, modulation[i])
+                let d = centroid[i] - centroidMean
+                centroidVariance += d * d
+            }
+            for i in both..<m {
                 if power[i] < halfMean { low += 1 }
                 modulationMaximum = max(modulationMaximum, modulation[i])
             }
+            for i in both..<c {
+                let d = centroid[i] - centroidMean
+                centroidVariance += d * d
+            }
             cues.modulationMaxDB = modulationMaximum
+            if centroidPushed { cues.centroidDeviation = (centroidVariance / Float(c)).squareRoot() }
         } else {
             for i in 0..<m where hopPowers.storage[i] < halfMean { low += 1 }
             cues.modulationMaxDB = modulations.maximum
+            if centroidPushed {
+                let mean = centroids.mean
+                var variance: Float = 0
+                for i in 0..<centroids.count {
+                    let d = centroids.storage[i] - mean
+                    variance += d * d
+                }
+                cues.centroidDeviation = (variance / Float(centroids.count)).squareRoot()
+            }
         }
         cues.lowEnergyRatio = m > 0 && halfMean > 0 ? Float(low) / Float(m) : 0
     }
