@@ -116,11 +116,17 @@ public final class SpectralAnalyzer {
     private let octaveCost: UnsafeMutableBufferPointer<Float>
     private let bandPowers: UnsafeMutableBufferPointer<Float>
     private let previousBandLevels: UnsafeMutableBufferPointer<Float>
+    /// This frame's band levels (dB), `bandCount` rounded up to a multiple of eight.
+    private let bandLevels: UnsafeMutableBufferPointer<Float>
     /// First bin of each band, `bandCount + 1` values (the last is one past the end).
     private let bandBins: UnsafeMutableBufferPointer<Int>
     private let analysisBins: Range<Int>
     private let lagRange: ClosedRange<Int>
     private var frameIndex: Int64 = 0
+    /// Up to four complete frames' window dot products `Σ x·w` and hop energies `Σ x²`, taken
+    /// together before the frames are analysed one by one (``process(_:_:)``).
+    private let batchWindowDots: UnsafeMutablePointer<Float>
+    private let batchHopEnergies: UnsafeMutablePointer<Float>
     private var hasPrevious = false
 
     /// Builds the window, the FFT plans and all buffers.
@@ -224,6 +230,9 @@ public final class SpectralAnalyzer {
         bandEdgesHz = edges
         bandPowers = .allocate(capacity: c.bandCount); bandPowers.initialize(repeating: 0)
         previousBandLevels = .allocate(capacity: c.bandCount); previousBandLevels.initialize(repeating: 0)
+        bandLevels = .allocate(capacity: (c.bandCount + 7) / 8 * 8); bandLevels.initialize(repeating: 0)
+        batchWindowDots = .allocate(capacity: 4); batchWindowDots.initialize(repeating: 0, count: 4)
+        batchHopEnergies = .allocate(capacity: 4); batchHopEnergies.initialize(repeating: 0, count: 4)
         prime()
     }
 
@@ -231,7 +240,8 @@ public final class SpectralAnalyzer {
         window.deallocate(); ring.deallocate()
         halfSine.deallocate(); halfCosine.deallocate()
         power.deallocate(); autocorrelation.deallocate(); windowAutocorrelation.deallocate(); octaveCost.deallocate()
-        bandPowers.deallocate(); previousBandLevels.deallocate(); bandBins.deallocate()
+        bandPowers.deallocate(); previousBandLevels.deallocate(); bandLevels.deallocate(); bandBins.deallocate()
+        batchWindowDots.deallocate(); batchHopEnergies.deallocate()
     }
 
     /// Fills the window's history with zeros so that frame 0's hop starts at sample 0.
@@ -243,22 +253,38 @@ public final class SpectralAnalyzer {
     }
 
     /// Pushes `input` and calls `body` for each frame it completes, in order. Never allocates.
+    ///
+    /// The input is copied into the ring as far as it fits; the frames it completes are then
+    /// analysed in order, their window dot products and hop energies (sequential eight-lane
+    /// sums, latency-bound one at a time) taken four frames at a time by
+    /// `cdsp_detection_frame_dots`, bit-identical to `cdsp_spectral_dot` per frame. Frames
+    /// depend only on stream positions, so how the input is chunked changes nothing.
     public func process(_ input: UnsafeBufferPointer<Float>, _ body: (SpectralFrame) -> Void) {
         guard let source = input.baseAddress else { return }
         var offset = 0
         while offset < input.count {
-            let n = min(windowLength - fill, input.count - offset)
+            let n = min(ringCapacity - frameStart - fill, input.count - offset)
             (ring + frameStart + fill).update(from: source + offset, count: n)
             fill += n
             offset += n
-            if fill == windowLength {
-                analyze(UnsafeBufferPointer(start: ring + frameStart, count: windowLength), validCount: hopLength, body)
-                frameStart += hopLength
-                fill -= hopLength
-                if frameStart + windowLength > ringCapacity {
-                    ring.update(from: ring + frameStart, count: fill)
-                    frameStart = 0
+            var complete = fill >= windowLength ? (fill - windowLength) / hopLength + 1 : 0
+            while complete > 0 {
+                let batch = min(4, complete)
+                cdsp_detection_frame_dots(
+                    ring + frameStart, hopLength, batch, window.baseAddress!, windowLength, windowLength - hopLength,
+                    hopLength, batchWindowDots, batchHopEnergies)
+                for i in 0..<batch {
+                    analyze(
+                        UnsafeBufferPointer(start: ring + frameStart, count: windowLength), validCount: hopLength,
+                        sums: (batchWindowDots[i], batchHopEnergies[i]), body)
+                    frameStart += hopLength
+                    fill -= hopLength
                 }
+                complete -= batch
+            }
+            if frameStart + windowLength > ringCapacity {
+                ring.update(from: ring + frameStart, count: fill)
+                frameStart = 0
             }
         }
     }
@@ -283,7 +309,29 @@ public final class SpectralAnalyzer {
         prime()
     }
 
-    private func analyze(_ frame: UnsafeBufferPointer<Float>, validCount: Int, _ body: (SpectralFrame) -> Void) {
+    /// `out[i] = FastLog.decibels(x[i] + offset)` for `i < count`: eight values per step with
+    /// ``FastLog``'s SIMD8 `decibels` (bit-identical to the scalar function), the tail one at a
+    /// time.
+    @inline(__always)
+    static func decibels(_ x: UnsafePointer<Float>, plus offset: Float, count: Int, into out: UnsafeMutablePointer<Float>) {
+        var i = 0
+        while i + 8 <= count {
+            let v = UnsafeRawPointer(x + i).loadUnaligned(as: SIMD8<Float>.self) + offset
+            UnsafeMutableRawPointer(out + i).storeBytes(of: FastLog.decibels(v), as: SIMD8<Float>.self)
+            i += 8
+        }
+        while i < count {
+            out[i] = FastLog.decibels(x[i] + offset)
+            i += 1
+        }
+    }
+
+    /// Analyses one frame. `sums` are its window dot product `Σ x·w` and hop energy (over
+    /// `validCount` samples) when already taken (``process(_:_:)``); `nil` takes them here.
+    private func analyze(
+        _ frame: UnsafeBufferPointer<Float>, validCount: Int, sums: (windowDot: Float, hopEnergy: Float)? = nil,
+        _ body: (SpectralFrame) -> Void
+    ) {
         let n = windowLength
         let bins = n / 2 + 1
         var features = SpectralFeatures()
@@ -295,14 +343,14 @@ public final class SpectralAnalyzer {
         // Hop energy and zero crossings, over the hop's real samples.
         let hopStart = n - hopLength
         let hopSamples = frame.baseAddress! + hopStart
-        let hopEnergy = cdsp_spectral_dot(hopSamples, hopSamples, validCount)
+        let hopEnergy = sums?.hopEnergy ?? cdsp_spectral_dot(hopSamples, hopSamples, validCount)
         // −0.0 counts as negative: harmless.
         let crossings = cdsp_spectral_sign_changes(hopSamples, validCount, frame[hopStart].bitPattern >> 31)
         features.hopPower = hopEnergy / Float(validCount)
         features.zeroCrossingRate = validCount > 1 ? Float(crossings) / Float(validCount - 1) : 0
 
         // Window with the (window-weighted) mean removed.
-        let mean = cdsp_spectral_dot(frame.baseAddress!, window.baseAddress!, n) / windowSum
+        let mean = (sums?.windowDot ?? cdsp_spectral_dot(frame.baseAddress!, window.baseAddress!, n)) / windowSum
         guard mean.isFinite, hopEnergy.isFinite else {
             // A NaN or ±Inf in the window: report the frame as non-finite with zero features,
             // and leave the flux history alone (it resumes once the window is clean again).
@@ -346,9 +394,12 @@ public final class SpectralAnalyzer {
         let bandCount = configuration.bandCount
         var flux: Float = 0
         cdsp_spectral_band_sums(power.baseAddress!, bandBins.baseAddress!, bandCount, bandPowers.baseAddress!)
+        // level_b = FastLog.decibels(sum_b + 1e-10), eight bands at a time (FastLog's SIMD8 log2
+        // performs the scalar one's operations lane by lane: the same bits), then the flux sum in
+        // band order.
+        Self.decibels(bandPowers.baseAddress!, plus: 1e-10, count: bandCount, into: bandLevels.baseAddress!)
         for b in 0..<bandCount {
-            let sum = bandPowers[b]
-            let level = FastLog.decibels(sum + 1e-10)
+            let level = bandLevels[b]
             if hasPrevious { flux += max(0, level - previousBandLevels[b]) }
             previousBandLevels[b] = level
         }

@@ -87,6 +87,30 @@ import Testing
         }
     }
 
+    @Test("the vectorised hidden layer equals the one-unit-at-a-time tanh loop bit for bit",
+          arguments: [("music", DefaultModels.music), ("speech", DefaultModels.speech),
+                      ("multiSpeaker", DefaultModels.multiSpeaker), ("standaloneSpeech", DefaultModels.standaloneSpeech),
+                      ("5 inputs x 3 hidden", Self.model(inputs: 5, hidden: 3, seed: 1)),
+                      ("3 inputs x 17 hidden", Self.model(inputs: 3, hidden: 17, seed: 2)),
+                      ("7 inputs, no hidden layer", Self.model(inputs: 7, hidden: 0, seed: 3)),
+                      ("1 input x 8 hidden", Self.model(inputs: 1, hidden: 8, seed: 4))])
+    func hiddenLayerMatchesTheScalarLoop(_ name: String, _ model: ProbabilityModel) {
+        let compiled = CompiledModel(model)
+        var generator = SplitMix(seed: 11)
+        // Pre-activations from small to saturating (|x| > 9 is clamped), and non-finite ones.
+        let edges: [Float] = [0, -0.0, 9, -9, 9.5, 1e30, -1e30, .leastNonzeroMagnitude, .infinity, -.infinity, .nan]
+        var differing = 0
+        for trial in 0..<400 {
+            let spread: Float = trial < 200 ? 4 : 400
+            var x = (0..<CueLane.count).map { _ in Float.random(in: -spread...spread, using: &generator) }
+            if trial >= 350 { x[trial % CueLane.count] = edges[trial % edges.count] }
+            let p = x.withUnsafeBufferPointer { compiled.probability($0.baseAddress!) }
+            let reference = compiled.referenceProbabilityFromLastPreActivations()
+            if p.bitPattern != reference.bitPattern { differing += 1 }
+        }
+        #expect(differing == 0, "\(name): \(differing) of 400 probabilities differ from the scalar loop")
+    }
+
     @Test func nonFiniteInputGivesZero() {
         let compiled = CompiledModel(DefaultModels.speech)
         var x = DefaultModels.multiSpeaker.inputMean

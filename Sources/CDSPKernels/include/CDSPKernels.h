@@ -73,3 +73,5 @@ void cdsp_halfband(
 }
 #endif
 #include "CDSPSpectral.h"
+#include "CDSPScoring.h"
+#include "CDSPDetection.h"

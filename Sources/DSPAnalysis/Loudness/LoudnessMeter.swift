@@ -1,3 +1,4 @@
+internal import CDSPKernels
 import DSPCore
 import RealModule
 
@@ -124,11 +125,23 @@ public final class LoudnessMeter: StreamingProcessor {
     private let carry: UnsafeMutablePointer<Float>
     private var carryCount = 0
 
-    private static let ringLength = 300
+    /// Steps in the short-term window (3 s).
+    private static let windowSteps = 300
+    /// Steps in the momentary window (400 ms).
+    private static let momentaryWindowSteps = 40
+    /// Steps whose window sums may wait (see ``closeDeferredStep()``).
+    private static let maxPendingSteps = 4
+    /// Ring entries: the short-term window plus the waiting steps, whose windows reach that far
+    /// back.
+    private static let ringLength = windowSteps + maxPendingSteps
     /// The ring, each entry stored twice (at `p` and `p + ringLength`) so that every window
     /// of the last `count` ≤ 300 entries is contiguous.
     private let ring: UnsafeMutablePointer<Double>
     private var ringPosition = 0
+    /// Steps closed whose momentary and short-term sums are not computed yet (at most
+    /// ``maxPendingSteps``), and the ring position after each one's entry.
+    private var pendingCount = 0
+    private let pendingEnds: UnsafeMutablePointer<Int>
     /// Completed 10 ms steps.
     private var stepCount: Int64 = 0
     /// Frames of the current step consumed, and its length.
@@ -170,6 +183,8 @@ public final class LoudnessMeter: StreamingProcessor {
         carry.initialize(repeating: 0, count: channelCount)
         ring = .allocate(capacity: 2 * Self.ringLength)
         ring.initialize(repeating: 0, count: 2 * Self.ringLength)
+        pendingEnds = .allocate(capacity: Self.maxPendingSteps)
+        pendingEnds.initialize(repeating: 0, count: Self.maxPendingSteps)
         stepLength = fs / 100
         momentaryScale = 1 / (0.4 * Double(fs))
         shortTermScale = 1 / (3 * Double(fs))
@@ -181,6 +196,7 @@ public final class LoudnessMeter: StreamingProcessor {
         weights.deallocate()
         carry.deallocate()
         ring.deallocate()
+        pendingEnds.deallocate()
     }
 
     // MARK: Streaming contract
@@ -246,6 +262,7 @@ public final class LoudnessMeter: StreamingProcessor {
             zeroFloats(carry + carryCount, channelCount - carryCount)
             carryCount = 0
             measure(carry, frames: 1, into: destination, produced: &produced)
+            finishPendingSteps()
         }
         if stepFill > 0 {
             let n = stepLength - stepFill
@@ -279,6 +296,7 @@ public final class LoudnessMeter: StreamingProcessor {
         carryCount = 0
         ring.update(repeating: 0, count: 2 * Self.ringLength)
         ringPosition = 0
+        pendingCount = 0
         stepCount = 0
         stepFill = 0
         stepLength = configuration.sampleRate / 100
@@ -353,6 +371,7 @@ public final class LoudnessMeter: StreamingProcessor {
             copyFloats(carry, source + frames * channelCount, remaining)
             carryCount = remaining
         }
+        finishPendingSteps()
         return produced
     }
 
@@ -371,10 +390,11 @@ public final class LoudnessMeter: StreamingProcessor {
             done += n
             consumedFrames += Int64(n)
             if stepFill == stepLength {
-                let reading = closeStep(padded: false)
                 if let output {
-                    (output + produced).initialize(to: reading)
+                    (output + produced).initialize(to: closeStep(padded: false))
                     produced += 1
+                } else {
+                    closeDeferredStep()
                 }
             }
         }
@@ -388,11 +408,11 @@ public final class LoudnessMeter: StreamingProcessor {
         }
     }
 
-    /// Sum of the last `count` ring entries (a multiple of 4: 40 or 300), oldest first, in
-    /// four lanes (entry `j` into lane `j mod 4`), then `(s0 + s1) + (s2 + s3)`.
+    /// Sum of the `count` ring entries (a multiple of 4: 40 or 300) before ring position `end`,
+    /// oldest first, in four lanes (entry `j` into lane `j mod 4`), then `(s0 + s1) + (s2 + s3)`.
     @inline(__always)
-    private func ringSum(last count: Int) -> Double {
-        var start = ringPosition - count
+    private func ringSum(last count: Int, before end: Int) -> Double {
+        var start = end - count
         if start < 0 { start += Self.ringLength }
         let window = ring + start  // contiguous thanks to the mirrored copy
         var s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0
@@ -407,9 +427,34 @@ public final class LoudnessMeter: StreamingProcessor {
         return (s0 + s1) + (s2 + s3)
     }
 
-    /// Ends the current 10 ms step: stores its weighted energy, updates momentary and
-    /// short-term loudness, their maxima and (unless `padded`) the gating histograms.
-    private func closeStep(padded: Bool) -> LoudnessReading {
+    /// ``ringSum(last:before:)`` for four windows at once (four ring positions), each with its
+    /// own four lanes in the same order: the same four sums, bit for bit, but the four
+    /// sequential chains run side by side instead of one after the other (the C kernel
+    /// `cdsp_loudness_window_sums4`, CDSPKernels/ScoringLoudness.c; Swift's SIMD code for it
+    /// shuffled the lanes about).
+    @inline(__always)
+    private func ringSums(last count: Int, before ends: UnsafePointer<Int>) -> SIMD4<Double> {
+        @inline(__always) func window(_ end: Int) -> UnsafePointer<Double>? {
+            var start = end - count
+            if start < 0 { start += Self.ringLength }
+            return UnsafePointer(ring + start)
+        }
+        let windows: (UnsafePointer<Double>?, UnsafePointer<Double>?, UnsafePointer<Double>?, UnsafePointer<Double>?) =
+            (window(ends[0]), window(ends[1]), window(ends[2]), window(ends[3]))
+        var sums = SIMD4<Double>()
+        withUnsafePointer(to: windows) { w in
+            w.withMemoryRebound(to: UnsafePointer<Double>?.self, capacity: 4) { w in
+                withUnsafeMutablePointer(to: &sums) {
+                    $0.withMemoryRebound(to: Double.self, capacity: 4) { cdsp_loudness_window_sums4(w, count, $0) }
+                }
+            }
+        }
+        return sums
+    }
+
+    /// Stores the current step's weighted energy in the ring and counts the step.
+    @inline(__always)
+    private func storeStepEnergy() {
         var energy = 0.0
         for i in 0..<filteredCount {
             energy += weights[i] * bank.closeStep(i, length: stepLength)
@@ -418,14 +463,59 @@ public final class LoudnessMeter: StreamingProcessor {
         ring[ringPosition + Self.ringLength] = energy
         ringPosition = ringPosition + 1 == Self.ringLength ? 0 : ringPosition + 1
         stepCount += 1
-        momentaryEnergy = ringSum(last: 40) * momentaryScale
-        shortTermEnergy = ringSum(last: Self.ringLength) * shortTermScale
+    }
+
+    /// Updates momentary and short-term loudness, their maxima and (unless `padded`) the gating
+    /// histograms from step `step`'s window sums.
+    @inline(__always)
+    private func account(step: Int64, momentarySum: Double, shortTermSum: Double, padded: Bool) {
+        momentaryEnergy = momentarySum * momentaryScale
+        shortTermEnergy = shortTermSum * shortTermScale
         maxMomentaryEnergy = Swift.max(maxMomentaryEnergy, momentaryEnergy)
         maxShortTermEnergy = Swift.max(maxShortTermEnergy, shortTermEnergy)
         if !padded {
-            if stepCount >= 40 && stepCount % 10 == 0 { blocks.add(momentaryEnergy) }
-            if stepCount >= 300 && (stepCount - 300) % rangeHopSteps == 0 { shortTermBlocks.add(shortTermEnergy) }
+            if step >= 40 && step % 10 == 0 { blocks.add(momentaryEnergy) }
+            if step >= 300 && (step - 300) % rangeHopSteps == 0 { shortTermBlocks.add(shortTermEnergy) }
         }
+    }
+
+    /// Ends the current 10 ms step when no reading is wanted: stores its energy and leaves its
+    /// window sums for ``finishPendingSteps()``, which takes four steps' sums at a time. The
+    /// sums, maxima and histogram entries are those ``closeStep(padded:)`` gives, in the same
+    /// order; every public entry point finishes the waiting steps before it returns.
+    private func closeDeferredStep() {
+        storeStepEnergy()
+        pendingEnds[pendingCount] = ringPosition
+        pendingCount += 1
+        if pendingCount == Self.maxPendingSteps { finishPendingSteps() }
+        let end = boundary(stepCount)
+        stepFill = 0
+        stepLength = Int(boundary(stepCount + 1) - end)
+    }
+
+    /// Computes the waiting steps' window sums (four at a time; fewer repeat the last one's
+    /// window) and accounts them in step order.
+    private func finishPendingSteps() {
+        let count = pendingCount
+        guard count > 0 else { return }
+        for i in count..<Self.maxPendingSteps { pendingEnds[i] = pendingEnds[count - 1] }
+        let momentary = ringSums(last: Self.momentaryWindowSteps, before: pendingEnds)
+        let shortTerm = ringSums(last: Self.windowSteps, before: pendingEnds)
+        let first = stepCount - Int64(count) + 1
+        for i in 0..<count {
+            account(step: first + Int64(i), momentarySum: momentary[i], shortTermSum: shortTerm[i], padded: false)
+        }
+        pendingCount = 0
+    }
+
+    /// Ends the current 10 ms step: stores its weighted energy, updates momentary and
+    /// short-term loudness, their maxima and (unless `padded`) the gating histograms.
+    private func closeStep(padded: Bool) -> LoudnessReading {
+        finishPendingSteps()
+        storeStepEnergy()
+        account(
+            step: stepCount, momentarySum: ringSum(last: Self.momentaryWindowSteps, before: ringPosition),
+            shortTermSum: ringSum(last: Self.windowSteps, before: ringPosition), padded: padded)
         let end = boundary(stepCount)
         stepFill = 0
         stepLength = Int(boundary(stepCount + 1) - end)

@@ -25,17 +25,25 @@ struct FloatRing {
     var capacity: Int { storage.count }
     var mean: Float { count > 0 ? Float(sum / Double(count)) : 0 }
 
+    /// Appends `value`, dropping the oldest when full. The slot wraps by a compare, not an
+    /// integer division (sixteen rings are pushed per detector frame).
+    @inline(__always)
     mutating func push(_ value: Float) {
         if count == capacity { sum -= Double(storage[next]) } else { count += 1 }
         storage[next] = value
         sum += Double(value)
-        next = (next + 1) % capacity
+        next += 1
+        if next == capacity { next = 0 }
     }
 
     /// The value pushed `age` pushes ago (0 = the latest); 0 when not yet there.
+    @inline(__always)
     func value(age: Int) -> Float {
         guard age < count else { return 0 }
-        return storage[(next - 1 - age + 2 * capacity) % capacity]
+        // next − 1 − age ≥ −capacity, as next ≥ 0 and age < count ≤ capacity.
+        var slot = next - 1 - age
+        if slot < 0 { slot += capacity }
+        return storage[slot]
     }
 
     /// Largest value held (0 when empty).
@@ -123,6 +131,10 @@ final class CueTracker {
     private let sieve: HarmonicSieve
 
     private var cues = DetectionCues()
+    /// Whether this frame pushed a spectral centroid (whose deviation is then updated).
+    private var centroidPushed = false
+    /// The frame's per-band SNRs, clamped to 0…40 dB (`bandCount` rounded up to eight).
+    private let bandSNRs: UnsafeMutableBufferPointer<Float>
     private let computesMusicCues: Bool
     private let computesPitchPairs: Bool
 
@@ -174,6 +186,8 @@ final class CueTracker {
         sieve = HarmonicSieve(binCount: bins, binHz: Float(binHz))
         lagHistory = .allocate(capacity: Self.lagSlots)
         lagHistory.initialize(repeating: .zero)
+        bandSNRs = .allocate(capacity: (c.bandCount + 7) / 8 * 8)
+        bandSNRs.initialize(repeating: 0)
     }
 
     deinit {
@@ -183,7 +197,7 @@ final class CueTracker {
         pitches.deallocate(); peakMasks.deallocate(); fluxScratch.deallocate()
         alternations.deallocate(); centroids.deallocate()
         modulations.deallocate(); harmonicitiesHalfSecond.deallocate(); speechSNRs.deallocate()
-        fluxesHalfSecond.deallocate(); lagHistory.deallocate()
+        fluxesHalfSecond.deallocate(); lagHistory.deallocate(); bandSNRs.deallocate()
     }
 
     func reset() {
@@ -222,10 +236,10 @@ final class CueTracker {
         var speechPower: Float = 0
         var speechSNRMax: Float = 0
         var activeBands = 0
+        clampedSNRs(smoothed.baseAddress!, noisePowers.baseAddress!)
         for b in 0..<bandCount {
             noiseTotal += noisePowers[b]
-            let snr = FastLog.decibels((smoothed[b] + 1e-12) / (noisePowers[b] + 1e-12))
-            let clamped = min(40, max(0, snr))
+            let clamped = bandSNRs[b]
             snrSum += clamped
             if speechBands.contains(b) {
                 speechSNRSum += clamped
@@ -240,7 +254,6 @@ final class CueTracker {
         cues.speechBandSNRMaxDB = speechSNRMax
         cues.speechBandActiveFraction = Float(activeBands) / Float(max(1, speechBands.count))
         speechSNRs.push(cues.speechBandSNRDB)
-        cues.speechBandSNRDeviationDB = speechSNRs.deviation
 
         // Syllable-rate modulation of the speech-band level.
         let level = FastLog.decibels(speechPower + 1e-10)
@@ -250,25 +263,13 @@ final class CueTracker {
         modulationPower = modulationSmoothing * modulationPower + (1 - modulationSmoothing) * y * y
         cues.modulationDB = modulationPower.squareRoot()
         modulations.push(cues.modulationDB)
-        cues.modulationMaxDB = modulations.maximum
 
-        // Low-energy frames over the last second.
+        // Low-energy frames over the last second (counted with the modulation maximum below).
         hopPowers.push(f.hopPower)
-        let halfMean = 0.5 * hopPowers.mean
-        var low = 0
-        for i in 0..<hopPowers.count where hopPowers.storage[i] < halfMean { low += 1 }
-        cues.lowEnergyRatio = hopPowers.count > 0 && halfMean > 0 ? Float(low) / Float(hopPowers.count) : 0
 
-        // Zero crossings over the last half second.
+        // Zero crossings over the last half second (their deviation below).
         zeroCrossings.push(f.zeroCrossingRate)
-        let zcrMean = zeroCrossings.mean
-        var zcrVariance: Float = 0
-        for i in 0..<zeroCrossings.count {
-            let d = zeroCrossings.storage[i] - zcrMean
-            zcrVariance += d * d
-        }
-        cues.zeroCrossingMean = zcrMean
-        cues.zeroCrossingDeviation = (zcrVariance / Float(max(1, zeroCrossings.count))).squareRoot()
+        cues.zeroCrossingMean = zeroCrossings.mean
 
         // Voicing, pitch stability, harmonicity.
         let isVoiced = f.harmonicity >= 0.5 && cues.snrDB >= 3
@@ -277,7 +278,6 @@ final class CueTracker {
         harmonicities.push(f.harmonicity)
         cues.harmonicityMean = harmonicities.mean
         harmonicitiesHalfSecond.push(f.harmonicity)
-        cues.harmonicityDeviation = harmonicitiesHalfSecond.deviation
         let earlier = pitches.value(age: 3)
         pitches.push(isVoiced ? f.pitchHz : 0)
         if isVoiced {
@@ -290,13 +290,7 @@ final class CueTracker {
         cues.voicingAlternationRate = Float(alternations.sum / (Double(alternations.capacity) * hopSeconds))
         if cues.snrDB >= 3, f.centroidHz > 0 {
             centroids.push(FastLog.log2(f.centroidHz))
-            let mean = centroids.mean
-            var variance: Float = 0
-            for i in 0..<centroids.count {
-                let d = centroids.storage[i] - mean
-                variance += d * d
-            }
-            cues.centroidDeviation = (variance / Float(centroids.count)).squareRoot()
+            centroidPushed = true  // its deviation is taken with the one-second windows
         }
 
         // Peak persistence over 128 ms.
@@ -305,7 +299,8 @@ final class CueTracker {
         // Rhythm.
         fluxes.push(f.fluxDB)
         fluxesHalfSecond.push(f.fluxDB)
-        cues.fluxPeakiness = fluxesHalfSecond.maximum / (fluxesHalfSecond.mean + 0.1)  // never empty: just pushed
+        rollingStatistics()
+        centroidPushed = false
         frameCounter += 1
         if computesMusicCues, frameCounter % 8 == 0 { lastPulse = computePulse() }
         cues.pulse = lastPulse
@@ -333,6 +328,122 @@ final class CueTracker {
         lagCount = min(lagCount + 1, Self.lagSlots)
         cues.earlierValues = SIMD16(lowHalf: values(before: 4), highHalf: values(before: 8))
         return cues
+    }
+
+    /// `bandSNRs[b] = min(40, max(0, FastLog.decibels((smoothed[b] + 1e-12) / (noise[b] + 1e-12))))`,
+    /// eight bands at a time (the scalar expression's operations lane by lane: the same bits,
+    /// NaN clamped to 0 as `max(0, NaN)` gives), the tail one at a time.
+    @inline(__always)
+    private func clampedSNRs(_ smoothed: UnsafePointer<Float>, _ noise: UnsafePointer<Float>) {
+        let out = bandSNRs.baseAddress!
+        var b = 0
+        while b + 8 <= bandCount {
+            let s = UnsafeRawPointer(smoothed + b).loadUnaligned(as: SIMD8<Float>.self)
+            let n = UnsafeRawPointer(noise + b).loadUnaligned(as: SIMD8<Float>.self)
+            let snr = FastLog.decibels((s + 1e-12) / (n + 1e-12))
+            // Swift.max(0, x) is `x >= 0 ? x : 0`; Swift.min(40, y) is `y < 40 ? y : 40`.
+            let low = snr.replacing(with: 0, where: .!(snr .>= 0))
+            let clamped = low.replacing(with: 40, where: .!(low .< 40))
+            UnsafeMutableRawPointer(out + b).storeBytes(of: clamped, as: SIMD8<Float>.self)
+            b += 8
+        }
+        while b < bandCount {
+            out[b] = min(40, max(0, FastLog.decibels((smoothed[b] + 1e-12) / (noise[b] + 1e-12))))
+            b += 1
+        }
+    }
+
+    /// The rolling statistics over the windows just pushed: the speech-band SNR, zero-crossing
+    /// and harmonicity deviations and the flux peakiness (half a second), the modulation maximum,
+    /// the low-energy ratio and, on frames that pushed a centroid, the centroid deviation (one
+    /// second).
+    ///
+    /// Each is the loop of ``FloatRing/deviation`` / ``FloatRing/maximum`` (or the low-energy
+    /// count) with its own accumulator, in the same order, so the values are bit-identical to
+    /// computing them one window at a time; the windows of one length are walked together
+    /// because they always hold the same number of values (reset together, pushed once per finite
+    /// frame), so the sequential sums' latencies overlap instead of adding up. (If the counts
+    /// ever differed, each window is walked on its own.)
+    private func rollingStatistics() {
+        // Half a second: deviations of three windows and the maximum of a fourth.
+        let n = speechSNRs.count
+        let snrMean = speechSNRs.mean, zcrMean = cues.zeroCrossingMean, harmonicityMean = harmonicitiesHalfSecond.mean
+        let fluxMean = fluxesHalfSecond.mean
+        if zeroCrossings.count == n, harmonicitiesHalfSecond.count == n, fluxesHalfSecond.count == n, n > 0 {
+            let snr = speechSNRs.storage.baseAddress!, zcr = zeroCrossings.storage.baseAddress!
+            let harmonicity = harmonicitiesHalfSecond.storage.baseAddress!, flux = fluxesHalfSecond.storage.baseAddress!
+            var snrVariance: Float = 0, zcrVariance: Float = 0, harmonicityVariance: Float = 0
+            var fluxMaximum = flux[0]  // max(x, x) is x, bit for bit: starting the loop at 0 changes nothing
+            for i in 0..<n {
+                let a = snr[i] - snrMean
+                snrVariance += a * a
+                let b = zcr[i] - zcrMean
+                zcrVariance += b * b
+                let c = harmonicity[i] - harmonicityMean
+                harmonicityVariance += c * c
+                fluxMaximum = max(fluxMaximum, flux[i])
+            }
+            let count = Float(n)
+            cues.speechBandSNRDeviationDB = (snrVariance / count).squareRoot()
+            cues.zeroCrossingDeviation = (zcrVariance / count).squareRoot()
+            cues.harmonicityDeviation = (harmonicityVariance / count).squareRoot()
+            cues.fluxPeakiness = fluxMaximum / (fluxMean + 0.1)
+        } else {
+            cues.speechBandSNRDeviationDB = speechSNRs.deviation
+            var zcrVariance: Float = 0
+            for i in 0..<zeroCrossings.count {
+                let d = zeroCrossings.storage[i] - zcrMean
+                zcrVariance += d * d
+            }
+            cues.zeroCrossingDeviation = (zcrVariance / Float(max(1, zeroCrossings.count))).squareRoot()
+            cues.harmonicityDeviation = harmonicitiesHalfSecond.deviation
+            cues.fluxPeakiness = fluxesHalfSecond.maximum / (fluxMean + 0.1)  // never empty: just pushed
+        }
+
+        // One second: the modulation maximum and the low-energy count, and (when this frame
+        // pushed one) the centroid deviation, whose window fills only on frames with a centroid:
+        // walked together as far as both reach, then each on its own.
+        let halfMean = 0.5 * hopPowers.mean
+        let m = hopPowers.count
+        var low = 0
+        if modulations.count == m, m > 0 {
+            let power = hopPowers.storage.baseAddress!, modulation = modulations.storage.baseAddress!
+            let c = centroidPushed ? centroids.count : 0
+            let centroid = centroids.storage.baseAddress!
+            let centroidMean = centroidPushed ? centroids.mean : 0
+            var modulationMaximum = modulation[0]
+            var centroidVariance: Float = 0
+            let both = min(m, c)
+            for i in 0..<both {
+                if power[i] < halfMean { low += 1 }
+                modulationMaximum = max(modulationMaximum, modulation[i])
+                let d = centroid[i] - centroidMean
+                centroidVariance += d * d
+            }
+            for i in both..<m {
+                if power[i] < halfMean { low += 1 }
+                modulationMaximum = max(modulationMaximum, modulation[i])
+            }
+            for i in both..<c {
+                let d = centroid[i] - centroidMean
+                centroidVariance += d * d
+            }
+            cues.modulationMaxDB = modulationMaximum
+            if centroidPushed { cues.centroidDeviation = (centroidVariance / Float(c)).squareRoot() }
+        } else {
+            for i in 0..<m where hopPowers.storage[i] < halfMean { low += 1 }
+            cues.modulationMaxDB = modulations.maximum
+            if centroidPushed {
+                let mean = centroids.mean
+                var variance: Float = 0
+                for i in 0..<centroids.count {
+                    let d = centroids.storage[i] - mean
+                    variance += d * d
+                }
+                cues.centroidDeviation = (variance / Float(centroids.count)).squareRoot()
+            }
+        }
+        cues.lowEnergyRatio = m > 0 && halfMean > 0 ? Float(low) / Float(m) : 0
     }
 
     /// The instantaneous values `age` frames before the current one (zero before the stream).

@@ -80,11 +80,15 @@ public final class NoiseFloorTracker {
         }
         for b in 0..<bandCount { current[b] = min(current[b], smoothed[b]) }
         // Minimum over the completed sub-windows in the ring and the current one.
-        for b in 0..<bandCount {
-            var m = current[b]
-            for s in 0..<min(completedSubwindows, subwindowCount) { m = min(m, minima[s * bandCount + b]) }
-            noise[b] = m * bias
+        // Per band the same `min` chain as `m = current[b]; for s { m = min(m, minima[s][b]) }`,
+        // in the same order; walked sub-window by sub-window so the inner loop runs along the
+        // bands (contiguous, vectorised).
+        for b in 0..<bandCount { noise[b] = current[b] }
+        for s in 0..<min(completedSubwindows, subwindowCount) {
+            let row = minima.baseAddress! + s * bandCount
+            for b in 0..<bandCount { noise[b] = min(noise[b], row[b]) }
         }
+        for b in 0..<bandCount { noise[b] *= bias }
         framesInSubwindow += 1
         if framesInSubwindow == subwindowFrames {
             for b in 0..<bandCount {

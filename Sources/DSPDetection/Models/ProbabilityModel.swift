@@ -94,6 +94,9 @@ final class CompiledModel {
     private let lanes: UnsafeMutableBufferPointer<Int>
     /// The inputs gathered contiguously (the rows then read two dense vectors).
     private let inputs: UnsafeMutableBufferPointer<Float>
+    /// The hidden layer's activations for the current input (`e^{2x}`, then `tanh x`),
+    /// padded to a multiple of eight.
+    private let activations: UnsafeMutableBufferPointer<Float>
 
     init(_ model: ProbabilityModel) {
         inputCount = model.inputCount
@@ -111,6 +114,8 @@ final class CompiledModel {
         biases.initialize(repeating: 0)
         preActivations = .allocate(capacity: padded)
         preActivations.initialize(repeating: 0)
+        activations = .allocate(capacity: padded)
+        activations.initialize(repeating: 0)
         output = .allocate(capacity: max(1, hiddenCount))
         let rowWeights = hiddenCount == 0 ? model.outputWeights : model.hiddenWeights
         let rowBiases = hiddenCount == 0 ? [model.outputBias] : model.hiddenBias
@@ -131,6 +136,7 @@ final class CompiledModel {
         weights.deallocate()
         biases.deallocate()
         preActivations.deallocate()
+        activations.deallocate()
         output.deallocate()
         lanes.deallocate()
         inputs.deallocate()
@@ -146,10 +152,34 @@ final class CompiledModel {
         if hiddenCount == 0 {
             z += preActivations[0]
         } else {
-            for j in 0..<hiddenCount { z += output[j] * Self.tanh(preActivations[j]) }
+            hiddenActivations()
+            for j in 0..<hiddenCount { z += output[j] * activations[j] }
         }
         guard z.isFinite else { return 0 }
         return 1 / (1 + expf(-max(-30, min(30, z))))
+    }
+
+    /// `activations[j] = tanh(preActivations[j])` for `j < hiddenCount`, exactly as
+    /// ``tanh(_:)`` computes it: the `expf` calls first (independent, so they overlap), then
+    /// `(e − 1)/(e + 1)` eight lanes at a time (the same IEEE operations per lane), NaN passed
+    /// through.
+    @inline(__always)
+    private func hiddenActivations() {
+        let x = preActivations.baseAddress!, a = activations.baseAddress!
+        for j in 0..<hiddenCount { a[j] = expf(2 * max(-9, min(9, x[j]))) }
+        var j = 0
+        while j + 8 <= hiddenCount {
+            let v = UnsafeRawPointer(x + j).loadUnaligned(as: SIMD8<Float>.self)
+            let e = UnsafeRawPointer(a + j).loadUnaligned(as: SIMD8<Float>.self)
+            let t = ((e - 1) / (e + 1)).replacing(with: v, where: v .!= v)
+            UnsafeMutableRawPointer(a + j).storeBytes(of: t, as: SIMD8<Float>.self)
+            j += 8
+        }
+        while j < hiddenCount {
+            let e = a[j]
+            a[j] = x[j].isNaN ? x[j] : (e - 1) / (e + 1)
+            j += 1
+        }
     }
 
     /// `tanh(x) = (e^{2x} − 1) / (e^{2x} + 1)` through `expf` (faster than glibc's `tanhf`;
@@ -159,6 +189,20 @@ final class CompiledModel {
     static func tanh(_ x: Float) -> Float {
         let e = expf(2 * max(-9, min(9, x)))
         return x.isNaN ? x : (e - 1) / (e + 1)
+    }
+
+    /// ``probability(_:)`` with the hidden layer one unit at a time through ``tanh(_:)`` (the
+    /// loop ``hiddenActivations()`` replaced), from the pre-activations of the last call. Kept
+    /// as the reference the tests hold the vectorised layer to, bit for bit.
+    func referenceProbabilityFromLastPreActivations() -> Float {
+        var z = outputBias
+        if hiddenCount == 0 {
+            z += preActivations[0]
+        } else {
+            for j in 0..<hiddenCount { z += output[j] * Self.tanh(preActivations[j]) }
+        }
+        guard z.isFinite else { return 0 }
+        return 1 / (1 + expf(-max(-30, min(30, z))))
     }
 
     /// Bias plus row `row`'s weights times the gathered inputs, as `cdsp_model_rows` computes it
