@@ -21,7 +21,7 @@ extension FileScore {
           "properties": {
             "kind": {"enum": ["not_found", "permission_denied", "is_directory", "empty", "truncated", "corrupt",
                               "unsupported_format", "invalid_parameters", "io_failure", "closed", "unsupported",
-                              "too_short", "not_regular_file"]},
+                              "too_short", "not_regular_file", "non_finite_result"]},
             "message": {"type": "string"}
           }
         },

@@ -230,7 +230,7 @@ public final class FileScorer {
         } catch {
             record.error = .init(kind: Self.kindName(error.kind), message: error.description)
         }
-        return record
+        return record.withholdingNonFiniteResults()
     }
 
     /// BS.1770 channel weights by channel count: mono, stereo, 5.0 (L R C Ls Rs), 5.1

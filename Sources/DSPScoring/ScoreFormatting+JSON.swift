@@ -8,12 +8,20 @@ extension ScoreFormatting {
     /// `[.sortedKeys, .withoutEscapingSlashes]` (keys in byte order, `nil` optionals of the
     /// record and of ``FileScore/Provenance`` omitted, the nested objects' `nil` fields written
     /// as `null`, numbers as Swift's shortest round-trip `description` without a trailing
-    /// `.0`, strings escaped as `JSONEncoder` escapes them). Like the encoder, whose default
-    /// strategy throws on a non-finite number, it gives `{}` for a record holding NaN or ±∞ in
-    /// a number field.
+    /// `.0`, strings escaped as `JSONEncoder` escapes them). A record holding NaN or ±∞ in an
+    /// analysis number is written as its error record instead
+    /// (``FileScore/withholdingNonFiniteResults()``: kind `non_finite_result`, naming the
+    /// field; `FileScorer` never hands one over otherwise). Only a hand-built record with a
+    /// non-finite `duration` or provenance clip threshold still gives `{}`, as the encoder
+    /// (whose default strategy throws on a non-finite number) would.
     static func encodeJSON(_ score: FileScore) -> String {
         var json = JSONRecordWriter()
         json.write(score)
+        if !json.failed { return String(decoding: json.bytes, as: UTF8.self) }
+        let withheld = score.withholdingNonFiniteResults()
+        guard withheld != score else { return "{}" }
+        json = JSONRecordWriter()
+        json.write(withheld)
         return json.failed ? "{}" : String(decoding: json.bytes, as: UTF8.self)
     }
 }

@@ -51,7 +51,7 @@ struct BadFileTests {
 
     func write(_ name: String, _ data: Data) -> String {
         let url = directory.appendingPathComponent(name)
-        FileManager.default.createFile(atPath: url.path, contents: data)
+        #expect(FileManager.default.createFile(atPath: url.path, contents: data))
         return url.path
     }
 

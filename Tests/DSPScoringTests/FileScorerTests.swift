@@ -207,12 +207,12 @@ struct FileScorerErrorTests {
     @Test("missing, empty, corrupt, text and truncated files get error records with kinds")
     func errorRecords() throws {
         let empty = directory.appendingPathComponent("empty.wav")
-        FileManager.default.createFile(atPath: empty.path, contents: Data())
+        #expect(FileManager.default.createFile(atPath: empty.path, contents: Data()))
         let corrupt = directory.appendingPathComponent("corrupt.wav")
         var bytes = [UInt8](repeating: 0, count: 4096)
         var state: UInt32 = 7
         for i in bytes.indices { state = state &* 1_103_515_245 &+ 12345; bytes[i] = UInt8(truncatingIfNeeded: state >> 16) }
-        FileManager.default.createFile(atPath: corrupt.path, contents: Data(bytes))
+        #expect(FileManager.default.createFile(atPath: corrupt.path, contents: Data(bytes)))
         let text = directory.appendingPathComponent("notes.txt")
         try "hello".write(to: text, atomically: true, encoding: .utf8)
         let truncated = directory.appendingPathComponent("truncated.wav")
@@ -250,7 +250,7 @@ struct FileScorerErrorTests {
         let nested = directory.appendingPathComponent("a/b")
         try FileManager.default.createDirectory(at: nested, withIntermediateDirectories: true)
         for name in ["z.wav", "a/y.FLAC", "a/b/x.ogg", "a/b/readme.md"] {
-            FileManager.default.createFile(atPath: directory.appendingPathComponent(name).path, contents: Data([1]))
+            #expect(FileManager.default.createFile(atPath: directory.appendingPathComponent(name).path, contents: Data([1])))
         }
         let found = AudioFileDiscovery.expand([directory.path, "/nonexistent/file.wav"])
         #expect(found.map { ($0 as NSString).lastPathComponent } == ["x.ogg", "y.FLAC", "z.wav", "file.wav"])  // a/b/x < a/y < z

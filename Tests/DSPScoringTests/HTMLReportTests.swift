@@ -55,7 +55,7 @@ struct HTMLReportTests {
         try? FileManager.default.removeItem(at: hostile)
         try FileManager.default.copyItem(at: testAudio.appendingPathComponent("speech_clipped_16k.wav"), to: hostile)
         let empty = directory.appendingPathComponent("empty & <void>.wav")
-        FileManager.default.createFile(atPath: empty.path, contents: Data())
+        #expect(FileManager.default.createFile(atPath: empty.path, contents: Data()))
         let scorer = try FileScorer(configuration: .init(analyses: [.levels, .loudness]))
         let paths = testAudioFiles() + [hostile.path, empty.path, directory.appendingPathComponent("missing.wav").path]
         return paths.map { ScoreFormatting.jsonLine(scorer.score(path: $0)) }

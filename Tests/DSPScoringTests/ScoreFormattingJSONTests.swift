@@ -138,32 +138,49 @@ struct ScoreFormattingJSONTests {
         }
     }
 
-    @Test("a non-finite number in any field gives {} as JSONEncoder did", arguments: [Double.nan, .infinity, -.infinity])
-    func nonFinite(_ bad: Double) {
-        let base = FileScore(audioFilepath: "a.wav", duration: 1, status: .ok, provenance: .init(frameLength: 1024, clipThreshold: 1))
-        var cases: [FileScore] = []
+    @Test("a non-finite analysis number turns the record into an error record naming the field; only a non-finite duration or clip threshold gives {}",
+          arguments: [Double.nan, .infinity, -.infinity])
+    func nonFinite(_ bad: Double) throws {
+        let base = FileScore(
+            audioFilepath: "a.wav", duration: 1, sampleRate: 16_000, channels: 1, frames: 16_000, format: "WAV/PCM_16",
+            status: .ok, provenance: .init(frameLength: 1024, clipThreshold: 1))
+        var withheld: [(FileScore, String)] = []
         var s = base
-        s.duration = bad
-        cases.append(s)
-        s = base
-        s.provenance.clipThreshold = Float(bad)
-        cases.append(s)
-        s = base
         s.levels = .init(rmsDBFS: bad, rmsDBFSAES17: nil, peakDBFS: nil, dcOffset: 0, clippedSamples: 0, nonFiniteSamples: 0, loudestFrameRMSDBFS: nil, quietestFrameRMSDBFS: nil)
-        cases.append(s)
+        withheld.append((s, "levels.rms_dbfs"))
+        s = base
+        s.levels = .init(rmsDBFS: -20, rmsDBFSAES17: nil, peakDBFS: nil, dcOffset: bad, clippedSamples: 0, nonFiniteSamples: 0, loudestFrameRMSDBFS: nil, quietestFrameRMSDBFS: nil)
+        withheld.append((s, "levels.dc_offset"))
         s = base
         s.loudness = .init(integratedLUFS: nil, loudnessRangeLU: bad, truePeakDBTP: nil, maxMomentaryLUFS: nil, maxShortTermLUFS: nil, channelLayout: "mono")
-        cases.append(s)
+        withheld.append((s, "loudness.loudness_range_lu"))
         s = base
         s.detection = .init(speechRatio: 0, musicRatio: nil, multiSpeakerRatio: nil, speechSeconds: 0, speechSegments: 0, noiseFloorDBFS: bad)
-        cases.append(s)
+        withheld.append((s, "detection.noise_floor_dbfs"))
         s = base
         s.environment = .init(noiseDBFS: nil, noiseCategory: "quiet", categoryKey: "", speechClarity: bad, frequencyComplexity: 0, recommendation: "fast", measurements: 0)
-        cases.append(s)
-        for score in cases {
-            #expect(ScoreFormatting.jsonLine(score) == "{}")
-            #expect(Self.encoderLine(score) == "{}")
+        withheld.append((s, "environment.speech_clarity"))
+        for (score, field) in withheld {
+            #expect(score.firstNonFiniteField == field)
+            #expect(Self.encoderLine(score) == "{}")  // what JSONEncoder (and this writer, before) gave
+            let line = ScoreFormatting.jsonLine(score)
+            let record = try JSONDecoder().decode(FileScore.self, from: Data(line.utf8))
+            #expect(record.audioFilepath == "a.wav" && record.status == .error && record.error?.kind == "non_finite_result")
+            #expect(record.error?.message.contains(field) == true)
+            #expect(record.sampleRate == 16_000 && record.channels == 1 && record.frames == 16_000 && record.duration == 1)
+            #expect(record.levels == nil && record.loudness == nil && record.detection == nil && record.environment == nil)
+            #expect(line == Self.encoderLine(score.withholdingNonFiniteResults()))
         }
+        // Not analysis results: a hand-built record with these still gives {} (FileScorer never makes one).
+        s = base
+        s.duration = bad
+        #expect(s.firstNonFiniteField == nil)
+        #expect(ScoreFormatting.jsonLine(s) == "{}")
+        s = base
+        s.provenance.clipThreshold = Float(bad)
+        #expect(ScoreFormatting.jsonLine(s) == "{}")
+        // Finite records pass through unchanged.
+        #expect(base.withholdingNonFiniteResults() == base)
     }
 
     @Test("real records of TestAudio, every analysis combination, and error records")
