@@ -10,14 +10,7 @@
 #endif
 
 #include "Dispatch.h"   // CDSP_DISPATCH, CDSP_INLINE
-#include "Vectors.h"    // v8, ld8, splat8
-
-/// `SIMD8<Float>.sum()`: `-0 + v0 + v1 + … + v7`, left to right (as in Spectral.c).
-CDSP_INLINE float frames_lanesum8(v8 v) {
-    float s = -0.0f;
-    for (int j = 0; j < 8; j++) s += v[j];
-    return s;
-}
+#include "Vectors.h"    // v8, ld8, splat8, lanesum8
 
 /// Four `dot_body`s (Spectral.c) of `a_k · b_k` over `count`, side by side.
 CDSP_INLINE void dots4(
@@ -32,7 +25,7 @@ CDSP_INLINE void dots4(
         s2 = s2 + ld8(a2 + i) * ld8(b2 + i);
         s3 = s3 + ld8(a3 + i) * ld8(b3 + i);
     }
-    float r0 = frames_lanesum8(s0), r1 = frames_lanesum8(s1), r2 = frames_lanesum8(s2), r3 = frames_lanesum8(s3);
+    float r0 = lanesum8(s0), r1 = lanesum8(s1), r2 = lanesum8(s2), r3 = lanesum8(s3);
     for (; i < count; i++) {
         r0 = r0 + a0[i] * b0[i];
         r1 = r1 + a1[i] * b1[i];

@@ -12,20 +12,13 @@
 #endif
 
 #include "Dispatch.h"   // CDSP_DISPATCH, CDSP_INLINE
-#include "Vectors.h"   // v8, i8, ld8, st8, splat8
+#include "Vectors.h"   // v8, i8, ld8, st8, splat8, lanesum8
 
 // Each kernel is an always-inline body plus a dispatched wrapper that only calls it: clang
 // rejects 32-byte vector values passed between functions in the SSE2 clone (an ABI change),
 // but not inside always-inline helpers, which every clone inlines at its own width.
 
 typedef uint32_t u8 __attribute__((vector_size(32)));
-
-/// `SIMD8<Float>.sum()`: `-0 + v0 + v1 + … + v7`, left to right.
-CDSP_INLINE float lanesum8(v8 v) {
-    float s = -0.0f;
-    for (int j = 0; j < 8; j++) s += v[j];
-    return s;
-}
 
 // FastLog.log2's constants, rounded as Swift rounds a Float literal (decimal → Float80 →
 // Float on x86-64; long double is that Float80 here). For these constants every route —

@@ -20,3 +20,11 @@ CDSP_INLINE void st8(float *p, v8 v) { __builtin_memcpy(p, &v, sizeof v); }
 
 /// `x` in every lane.
 CDSP_INLINE v8 splat8(float x) { return (v8){x, x, x, x, x, x, x, x}; }
+
+/// The lanes' sum as `SIMD8<Float>.sum()` takes it: from −0, one add after another, left to
+/// right: ((−0 + v₀) + v₁) + … + v₇.
+CDSP_INLINE float lanesum8(v8 v) {
+    float s = -0.0f;
+    for (int j = 0; j < 8; j++) s += v[j];
+    return s;
+}
