@@ -64,6 +64,15 @@ size_t peer_process(peer_resampler *r, const float *input, size_t count, float *
     return 0;
 }
 
+void peer_reset(peer_resampler *r) {
+    if (!r) return;
+    switch (r->kind) {
+    case SOXR: soxr_clear((soxr_t)r->state); break;
+    case SRC: src_reset((SRC_STATE *)r->state); break;
+    case SPEEX: speex_resampler_reset_mem((SpeexResamplerState *)r->state); break;
+    }
+}
+
 void peer_destroy(peer_resampler *r) {
     if (!r) return;
     switch (r->kind) {

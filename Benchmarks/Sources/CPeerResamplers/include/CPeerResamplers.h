@@ -13,4 +13,7 @@ peer_resampler *peer_src_create(double input_rate, double output_rate, int conve
 peer_resampler *peer_speex_create(unsigned input_rate, unsigned output_rate, int quality);
 /// Resamples all of `input`; returns output samples written (at most `capacity`).
 size_t peer_process(peer_resampler *resampler, const float *input, size_t count, float *output, size_t capacity);
+/// Forgets the stream (soxr_clear, src_reset, speex_resampler_reset_mem): the state of a fresh
+/// resampler without building its filters again.
+void peer_reset(peer_resampler *resampler);
 void peer_destroy(peer_resampler *resampler);
