@@ -109,6 +109,11 @@ public final class Resampler: StreamingProcessor {
     /// (M mod L)⁻¹ mod L: phase p is stored in bank row `p × slotStep mod L`, so consecutive
     /// outputs (phase + M mod L) read consecutive rows.
     let slotStep: Int
+    /// L, M and the channel count as divisors for the per-push arithmetic (shifts where they
+    /// are powers of two).
+    let phaseDivisor: FixedDivisor
+    let stepDivisor: FixedDivisor
+    let channelDivisor: FixedDivisor
     /// Whether the polyphase stage uses the across-outputs kernel for small ratios (L ≤ 4,
     /// M ≤ 8: 48 → 16 kHz's 24 → 16 stage, 32 → 16, 8 → 16, 16 → 48 kHz …).
     let usesSmallKernel: Bool
@@ -238,6 +243,9 @@ public final class Resampler: StreamingProcessor {
         phaseStep = layout.step % layout.phaseCount
         slotStep = Self.modularInverse(phaseStep, modulo: layout.phaseCount)
         usesSmallKernel = layout.acrossOutputs
+        phaseDivisor = FixedDivisor(layout.phaseCount)
+        stepDivisor = FixedDivisor(layout.step)
+        channelDivisor = FixedDivisor(channelCount)
         historyCapacity = layout.tapsPerPhase - 1 + Swift.max(4096, layout.tapsPerPhase)
         // 64-byte aligned: with T a multiple of 16 every row starts on a cache line, so the
         // kernel's 16-float coefficient loads never split one (measurable at L > 1, where
@@ -310,7 +318,7 @@ public final class Resampler: StreamingProcessor {
     ) -> ProcessResult {
         guard let source = input.baseAddress, input.count > 0 else { return ProcessResult(consumed: 0, produced: 0) }
         let channels = channelCount
-        let capacityFrames = output.count / channels
+        let capacityFrames = channelDivisor.quotient(output.count)
         let scratch = carry
         let destination = output.baseAddress ?? scratch  // never written through when capacity is 0
         var consumed = 0
@@ -331,7 +339,7 @@ public final class Resampler: StreamingProcessor {
             makeRoom()
             written = push(carry, frameCount: 1, into: destination, limit: Int.max)
         }
-        var framesLeft = (input.count - consumed) / channels
+        var framesLeft = channelDivisor.quotient(input.count - consumed)
         while framesLeft > 0 {
             makeRoom()
             let room = roomFrames()
@@ -467,7 +475,7 @@ public final class Resampler: StreamingProcessor {
     func dueOutputs(afterFrames frames: Int) -> Int {
         let ahead = writeIndex + frames - nextFrame
         guard ahead > 0 else { return 0 }
-        return (ahead * layout.phaseCount - nextPhase + layout.step - 1) / layout.step
+        return stepDivisor.quotient(ahead * layout.phaseCount - nextPhase + layout.step - 1)
     }
 
     /// The most input frames that can be written without producing more than `outputCapacity`
@@ -475,7 +483,7 @@ public final class Resampler: StreamingProcessor {
     @inline(__always)
     func allowedFrames(outputCapacity: Int) -> Int {
         let outputs = Swift.min(outputCapacity + skipRemaining, 1 << 40)
-        let stage = (outputs * layout.step + nextPhase) / layout.phaseCount + nextFrame - writeIndex
+        let stage = phaseDivisor.quotient(outputs * layout.step + nextPhase) + nextFrame - writeIndex
         if firstStagePointer != nil { return withFirstStage { $0.allowedFrames(outputCapacity: Swift.max(stage, 0)) } }
         return halfBandTaps == 0 ? stage : 2 * Swift.max(stage, 0) + 1 - pendingEven
     }
@@ -627,13 +635,13 @@ public final class Resampler: StreamingProcessor {
         // call of the dispatched C kernel.
         var written = 0
         if frame < end && walked < limit {
-            written = Swift.min((((end - frame) * l - phase) + m - 1) / m, limit - walked)
+            written = Swift.min(stepDivisor.quotient(((end - frame) * l - phase) + m - 1), limit - walked)
         }
         if written > 0 {
             let taps = layout.tapsPerPhase
             if let staggered {
                 // Groups of 8 slots; the first output is lane slot mod 8 of its group.
-                let slot = phase * slotStep % l
+                let slot = phaseDivisor.remainder(phase * slotStep)
                 let lane = slot & 7
                 let start = frame - (taps - 1)
                 let knownFinite = nonFiniteEnd <= start
@@ -646,15 +654,15 @@ public final class Resampler: StreamingProcessor {
             } else if usesSmallKernel {
                 PolyphaseKernel.polyphaseSmall(
                     bank, taps, history + (frame - (taps - 1)), capacity, channels,
-                    phase, phase * slotStep % l, frameStep, phaseStep, l, written, output)
+                    phase, phaseDivisor.remainder(phase * slotStep), frameStep, phaseStep, l, written, output)
             } else {
                 PolyphaseKernel.polyphase(
                     bank, taps, history + (frame - (taps - 1)), capacity, channels,
-                    phase, phase * slotStep % l, frameStep, phaseStep, l, written, output)
+                    phase, phaseDivisor.remainder(phase * slotStep), frameStep, phaseStep, l, written, output)
             }
             let advance = phase + written * m
-            frame += advance / l
-            phase = advance % l
+            frame += phaseDivisor.quotient(advance)
+            phase = phaseDivisor.remainder(advance)
         }
         nextFrame = frame
         nextPhase = phase
