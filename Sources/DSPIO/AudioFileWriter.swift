@@ -48,6 +48,13 @@ import DSPCore
 /// open): NaN → 0, everything else clamped to [−1, 1]; ``clippedSampleCount`` and
 /// ``nanSampleCount`` count what was changed. In-range values pass unchanged.
 ///
+/// ## AIFF with one byte per sample
+/// libsndfile (1.2) counts the pad byte that ends an odd-length AIFF sound chunk as a frame
+/// when the encoding has one byte per sample (8-bit PCM, µ-law, A-law): such a file would read
+/// back one zero frame longer than written. ``close()`` sets the header's frame count and
+/// `SSND` size back to what was written (the pad byte stays, as AIFF requires). A file written
+/// to standard output (`"-"`) cannot be rewritten and keeps libsndfile's header.
+///
 /// An `AudioFileWriter` is not `Sendable`: use it from one task or thread at a time.
 public final class AudioFileWriter {
     /// Channel counts accepted; libsndfile's own limit.
@@ -235,16 +242,71 @@ public final class AudioFileWriter {
         return done
     }
 
-    /// Finishes the header and closes the file (`sf_close`). Closing again does nothing.
+    /// Finishes the header and closes the file (`sf_close`; then, for an AIFF with one byte
+    /// per sample and an odd sample count, the header repair described above). Closing again
+    /// does nothing.
     ///
     /// - Throws: ``AudioFileError/Kind/ioFailure`` when libsndfile cannot flush or finish the
-    ///   file; the handle is closed either way.
+    ///   file, or the AIFF header cannot be rewritten; the handle is closed either way.
     public func close() throws(AudioFileError) {
         guard let handle else { return }
         self.handle = nil
         let code = sf_close(handle)
         guard code == 0 else {
             throw AudioFileError(kind: .ioFailure, path: path, message: String(cString: sf_error_number(code)))
+        }
+        if Self.needsAIFFPadRepair(format: format, sampleCount: framesWritten * channelCount), path != "-" {
+            try repairAIFFPadFrame()
+        }
+    }
+
+    /// Whether libsndfile will have counted an AIFF's pad byte as a frame: AIFF (and AIFC)
+    /// with one byte per sample (8-bit PCM, µ-law, A-law) and an odd number of samples. The
+    /// sound data then ends on an odd byte, and libsndfile's writer (1.2) includes the chunk's
+    /// pad byte in the `SSND` size and in `COMM`'s frame count, so the file reads back one
+    /// (zero) frame longer than written.
+    static func needsAIFFPadRepair(format: AudioFileFormat, sampleCount: Int) -> Bool {
+        guard format.container == .aiff, sampleCount % 2 == 1 else { return false }
+        switch format.encoding {
+        case .pcmS8, .pcmU8, .ulaw, .alaw: return true
+        default: return false
+        }
+    }
+
+    /// Gives the `COMM` frame count and the `SSND` size back the frame that libsndfile counted
+    /// for the pad byte (see ``needsAIFFPadRepair(format:sampleCount:)``); the pad byte stays,
+    /// so the `FORM` size is unchanged. Only a header that says exactly ``framesWritten`` + 1
+    /// frames is changed, so a libsndfile that gets this right is left alone.
+    private func repairAIFFPadFrame() throws(AudioFileError) {
+        guard let file = fopen(path, "r+b") else {
+            throw AudioFileError(kind: .ioFailure, path: path, message: "cannot reopen the file to finish its AIFF header")
+        }
+        defer { fclose(file) }
+        func readUInt32(at offset: Int) -> UInt32? {
+            var bytes: (UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0)
+            guard fseeko(file, off_t(offset), SEEK_SET) == 0,
+                  withUnsafeMutableBytes(of: &bytes, { fread($0.baseAddress, 1, 4, file) }) == 4 else { return nil }
+            return UInt32(bytes.0) << 24 | UInt32(bytes.1) << 16 | UInt32(bytes.2) << 8 | UInt32(bytes.3)
+        }
+        func writeUInt32(_ value: UInt32, at offset: Int) -> Bool {
+            var bytes = (UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF))
+            return fseeko(file, off_t(offset), SEEK_SET) == 0
+                && withUnsafeBytes(of: &bytes, { fwrite($0.baseAddress, 1, 4, file) }) == 4
+        }
+        // Chunks after the 12-byte FORM header: 4-byte id, 4-byte big-endian size, data, pad.
+        var commFrames: Int? = nil
+        var ssndSize: Int? = nil
+        var offset = 12
+        while commFrames == nil || ssndSize == nil, let id = readUInt32(at: offset), let size = readUInt32(at: offset + 4) {
+            if id == 0x434F_4D4D { commFrames = offset + 10 }  // "COMM": channels (2 bytes), then frames
+            if id == 0x5353_4E44 { ssndSize = offset + 4 }  // "SSND"
+            offset += 8 + Int(size) + Int(size & 1)
+        }
+        let expected = UInt32(truncatingIfNeeded: framesWritten)
+        guard let commFrames, let ssndSize, let frames = readUInt32(at: commFrames), frames == expected &+ 1,
+              let size = readUInt32(at: ssndSize), size % 2 == 0 else { return }
+        guard writeUInt32(expected, at: commFrames), writeUInt32(size - 1, at: ssndSize), fflush(file) == 0 else {
+            throw AudioFileError(kind: .ioFailure, path: path, message: "cannot finish the AIFF header")
         }
     }
 }

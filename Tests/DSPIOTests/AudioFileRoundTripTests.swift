@@ -181,6 +181,36 @@ struct AudioFileRoundTripTests {
         #expect(10 * log10(signal / error) > 20)
     }
 
+    @Test("AIFF with one byte per sample keeps an odd sample count (libsndfile counts the pad byte as a frame; the writer takes it back)",
+          arguments: [AudioFileFormat.Encoding.pcmS8, .pcmU8, .ulaw, .alaw], [1, 2, 3])
+    func aiffOddByteCount(encoding: AudioFileFormat.Encoding, channels: Int) throws {
+        let format = AudioFileFormat(container: .aiff, encoding: encoding)
+        let directory = try TemporaryDirectory()
+        // 1001 frames: an odd sample count for 1 and 3 channels (the repaired case), even for 2.
+        let frames = 1001
+        let samples = (0..<frames * channels).map { Float(($0 * 37) % 255 - 127) / 128 }
+        let path = try writeAudio(directory.path("odd.aiff"), samples, format: format, channelCount: channels)
+        let reader = try AudioFileReader(path: path)
+        #expect(reader.format == format)
+        #expect(reader.frameCount == frames)
+        let read = try readAll(reader)
+        #expect(read.count == samples.count)
+        // k / 128 is stored exactly as 8-bit PCM.
+        if encoding == .pcmS8 || encoding == .pcmU8 { #expect(read == samples) }
+        // The data still ends with its pad byte: the FORM chunk spans the whole file.
+        let bytes = try #require(FileManager.default.contents(atPath: path))
+        let formSize = bytes[4..<8].reduce(0) { $0 << 8 | Int($1) }
+        #expect(formSize + 8 == bytes.count)
+        #expect(bytes.count % 2 == 0)
+        // An independent reader agrees on the length (sox reads plain AIFF, not the AIFC that
+        // libsndfile writes for unsigned 8-bit, µ-law and A-law).
+        if Tool.sox.isAvailable, encoding == .pcmS8 {
+            let raw = directory.path("decoded.f32")
+            try Tool.sox.run([path, "-t", "f32", raw])
+            #expect(try readRawFloats(raw).count == samples.count)
+        }
+    }
+
     @Test("Files from sox (24-bit WAV, FLAC, AIFF, W64, 8-bit, µ-law) match sox's own float decode",
           .enabled(if: Tool.sox.isAvailable, "sox is not installed"),
           arguments: [
@@ -250,8 +280,6 @@ struct AudioFileRoundTripTests {
     func integerSamplesAreFinite(format: AudioFileFormat, integer: Bool) throws {
         #expect(format.encoding.hasIntegerSamples == integer)
         let directory = try TemporaryDirectory()
-        // An even count: libsndfile reads an odd-length 8-bit AIFF with one extra frame (its
-        // pad byte).
         let specials: [Float] = [.nan, .infinity, -.infinity, 2, -2, 1, -1, 0.5, .greatestFiniteMagnitude]
         let samples = specials + testSignal(count: 1010 - specials.count)
         let path = try writeAudio(directory.path("x." + (format.container == .flac ? "flac" : format.container == .aiff ? "aiff" : "wav")), samples, format: format, channelCount: 1)
