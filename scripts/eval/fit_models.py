@@ -116,6 +116,11 @@ def label_at(segments, times, key):
     return out
 
 
+def read_header(csv_path):
+    with open(csv_path) as f:
+        return next(csv.reader(f), [])
+
+
 def read_frames(csv_path):
     with open(csv_path) as f:
         rows = list(csv.DictReader(f))
@@ -479,11 +484,19 @@ def main():
     frames_dir = os.path.join(results, "frames")
     os.makedirs(frames_dir, exist_ok=True)
     data, condition = {}, {}
+    # --reuse keeps a frame CSV only when its columns are the ones this dspbench writes (the
+    # first file is always regenerated to learn them); a CSV from an older dspbench is redone.
+    columns, stale = None, 0
     for rel in sorted(labels):
         out = os.path.join(frames_dir, rel.replace("/", "__") + ".csv")
-        if not (args.reuse and os.path.exists(out)):
+        reuse = args.reuse and columns is not None and os.path.exists(out) and read_header(out) == columns
+        if args.reuse and columns is not None and os.path.exists(out) and not reuse:
+            stale += 1
+        if not reuse:
             subprocess.run([args.dspbench, "detect", "--in", os.path.join(args.corpus, rel), "--frames", out,
                             "--repeats", "1"], check=True, stdout=subprocess.DEVNULL)
+        if columns is None:
+            columns = read_header(out)
         c = read_frames(out)
         t = c["time"] + HOP / 2
         segs = labels[rel]
@@ -496,6 +509,9 @@ def main():
         c["label_segments"] = segs
         data[rel] = c
 
+    if stale:
+        print(f"--reuse: {stale} frame CSVs had other columns (an older dspbench) and were regenerated",
+              file=sys.stderr)
     by_condition = defaultdict(list)
     for rel in sorted(data):
         by_condition[condition[rel]].append(rel)
