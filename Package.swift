@@ -105,13 +105,15 @@ let peerLibraries: [Target] = [
 ]
 
 let tests: [Target] = [
-    .testTarget(name: "DSPCoreTests", dependencies: ["DSPCore", "CSoxr"], exclude: ["Goldens"]),
-    .testTarget(name: "DSPSpectralTests", dependencies: ["DSPSpectral"]),
-    .testTarget(name: "DSPDetectionTests", dependencies: ["DSPDetection", "DSPSpectral", "DSPIO"]),
-    .testTarget(name: "DSPAnalysisTests", dependencies: ["DSPAnalysis", "CEBUR128"]),
-    .testTarget(name: "DSPIOTests", dependencies: ["DSPIO", "DSPCore"]),
-    .testTarget(name: "DSPScoringTests", dependencies: ["DSPScoring"], exclude: ["Goldens"]),
-    .testTarget(name: "DSPPipelineTests", dependencies: ["DSPPipeline", "DSPCore", "DSPAnalysis", "DSPIO"]),
+    // What every test target shares: the seeded generator and the TestAudio folder.
+    .target(name: "TestSupport", path: "Tests/TestSupport"),
+    .testTarget(name: "DSPCoreTests", dependencies: ["DSPCore", "CSoxr", "TestSupport"], exclude: ["Goldens"]),
+    .testTarget(name: "DSPSpectralTests", dependencies: ["DSPSpectral", "TestSupport"]),
+    .testTarget(name: "DSPDetectionTests", dependencies: ["DSPDetection", "DSPSpectral", "DSPIO", "TestSupport"]),
+    .testTarget(name: "DSPAnalysisTests", dependencies: ["DSPAnalysis", "CEBUR128", "TestSupport"]),
+    .testTarget(name: "DSPIOTests", dependencies: ["DSPIO", "DSPCore", "TestSupport"]),
+    .testTarget(name: "DSPScoringTests", dependencies: ["DSPScoring", "TestSupport"], exclude: ["Goldens"]),
+    .testTarget(name: "DSPPipelineTests", dependencies: ["DSPPipeline", "DSPCore", "DSPAnalysis", "DSPIO", "TestSupport"]),
 ]
 
 let package = Package(

@@ -2,6 +2,7 @@
 import DSPCore
 import Foundation
 import Testing
+import TestSupport
 
 // The block state-space K-weighting kernel (`KWeightingBank`, C `cdsp_kweighting_*`) against the
 // serial Double recursion (`KWeightingKernel`) it replaced: per-step energies on random and

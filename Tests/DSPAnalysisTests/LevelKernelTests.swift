@@ -1,23 +1,13 @@
 @testable import DSPAnalysis
 import Testing
+import TestSupport
 
 /// The level C kernels against the Swift reference loops (LevelKernelReference.swift), bit for bit.
 @Suite("Level and loudness front-end C kernels = the Swift loops they replaced")
 struct LevelKernelTests {
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// Samples of one kind: audio-like values, or adversarial ones (specials mixed in at random
     /// places with probability `specialRate`).
-    static func samples(_ count: Int, specialRate: Double, _ rng: inout SplitMix) -> [Float] {
+    static func samples(_ count: Int, specialRate: Double, _ rng: inout SplitMix64) -> [Float] {
         let specials: [Float] = [
             .nan, -.nan, .infinity, -.infinity, -0.0, 0, 1, -1, .leastNonzeroMagnitude, -.leastNormalMagnitude,
             0.999, -0.999, 1.0000001, .greatestFiniteMagnitude, 0.5,
@@ -38,7 +28,7 @@ struct LevelKernelTests {
 
     @Test("LevelMeter.measure: every length near the lane and block boundaries, finite and with specials, two thresholds")
     func measure() throws {
-        var rng = SplitMix(state: 0x1E7E_15)
+        var rng = SplitMix64(seed: 0x1E7E_15)
         var checked = 0
         for length in Self.lengths {
             for rate in [0.0, 0.001, 0.05, 1.0] {
@@ -57,7 +47,7 @@ struct LevelKernelTests {
 
     @Test("ChannelFrontEnd.load, mono and stereo: channels, peaks and counts bit for bit", arguments: [1, 2])
     func load(channels: Int) {
-        var rng = SplitMix(state: 0x10AD + UInt64(channels))
+        var rng = SplitMix64(seed: 0x10AD + UInt64(channels))
         let maxFrames = 4800
         let frontEnd = ChannelFrontEnd(channelCount: channels, maxChunkFrames: maxFrames, oversampling: 0)
         var expectedBad = 0

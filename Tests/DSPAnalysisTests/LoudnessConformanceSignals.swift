@@ -16,6 +16,7 @@
 // against the −0.691 dB offset), which is why the spec can quote X as the expected loudness.
 import DSPAnalysis
 import Foundation
+import TestSupport
 
 enum LoudnessConformanceSignals {
     /// A stretch of steady tone: `seconds` long, one peak level per channel (nil: silent).

@@ -1,6 +1,7 @@
 import DSPAnalysis
 import Foundation
 import Testing
+import TestSupport
 
 /// Without readings, `LoudnessMeter.process(_:)` leaves each 10 ms step's momentary and
 /// short-term window sums to be taken four steps at a time (`finishPendingSteps`); with

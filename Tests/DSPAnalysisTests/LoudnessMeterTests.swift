@@ -2,6 +2,7 @@ import DSPAnalysis
 import DSPCore
 import Foundation
 import Testing
+import TestSupport
 
 /// `count` frames of a sine of `frequency` Hz at peak `amplitude` in every one of `channels`.
 private func sine(_ frequency: Double, amplitude: Double, seconds: Double, sampleRate: Int, channels: Int = 1) -> [Float] {

@@ -4,6 +4,7 @@ import CEBUR128
 import DSPAnalysis
 import DSPCore
 import Foundation
+import TestSupport
 
 // MARK: - libebur128
 
@@ -153,21 +154,6 @@ func pushSizes(_ total: Int, size: Int? = nil, maxSize: Int = 4096, seed: UInt64
     return sizes
 }
 
-/// A small deterministic generator (SplitMix64).
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    /// Uniform in [−1, 1).
-    mutating func uniform() -> Double { Double(next() >> 11) * 0x1p-52 - 1 }
-}
-
 // MARK: - WAV files
 
 /// A decoded RIFF/WAVE file: interleaved Float32 samples (PCM16 / PCM24 / PCM32 scaled by
@@ -179,9 +165,7 @@ struct WAVFile {
 
     enum Failure: Error { case notWAV, unsupported(String) }
 
-    static let testAudio = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("TestAudio")
+    static let testAudio = TestAudio.directory
 
     init(named name: String) throws { try self.init(url: Self.testAudio.appendingPathComponent(name)) }
 

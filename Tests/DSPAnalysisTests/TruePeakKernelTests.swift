@@ -2,6 +2,7 @@
 import DSPCore
 import Foundation
 import Testing
+import TestSupport
 
 // The 4× true-peak kernel in C (`cdsp_truepeak4`, folded taps, Float32 with fused multiply-adds
 // where the CPU has them) against the interpolator evaluated directly in Double: every phase's

@@ -1,21 +1,9 @@
 import DSPCore
 import Foundation
 import Testing
+import TestSupport
 
 // MARK: - Helpers shared by the Resampler test files
-
-/// SplitMix64, seeded: reproducible chunk sizes and noise.
-struct ResamplerTestRNG: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 enum ResamplerTestSignals {
     /// amplitude · sin(2π f n / rate + phase), computed in Double, rounded to Float.
@@ -26,7 +14,7 @@ enum ResamplerTestSignals {
 
     /// Uniform noise in ±amplitude.
     static func noise(count: Int, seed: UInt64, amplitude: Float = 0.9) -> [Float] {
-        var rng = ResamplerTestRNG(seed: seed)
+        var rng = SplitMix64(seed: seed)
         return (0..<count).map { _ in Float.random(in: -amplitude...amplitude, using: &rng) }
     }
 
@@ -72,7 +60,7 @@ enum ResamplerTestSignals {
     }
 
     static func chunks(total: Int, in range: ClosedRange<Int>, seed: UInt64) -> [Int] {
-        var rng = ResamplerTestRNG(seed: seed)
+        var rng = SplitMix64(seed: seed)
         var sizes: [Int] = []
         var left = total
         while left > 0 {

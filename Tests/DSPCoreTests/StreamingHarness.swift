@@ -1,17 +1,5 @@
 import DSPCore
-
-/// Deterministic generator for tests (SplitMix64).
-struct TestRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+import TestSupport
 
 /// How a test pushes a stream.
 enum Chunking: CustomStringConvertible, CaseIterable {
@@ -29,7 +17,7 @@ enum Chunking: CustomStringConvertible, CaseIterable {
     /// Chunk sizes that add up to `total`.
     func sizes(total: Int, seed: UInt64 = 42) -> [Int] {
         var sizes: [Int] = []
-        var rng = TestRandom(seed: seed)
+        var rng = SplitMix64(seed: seed)
         var left = total
         while left > 0 {
             let n: Int
@@ -77,7 +65,7 @@ func runStream<P: StreamingProcessor>(
 
 /// A test signal: a few sines plus deterministic noise.
 func testSignal(count: Int, seed: UInt64 = 7) -> [Float] {
-    var rng = TestRandom(seed: seed)
+    var rng = SplitMix64(seed: seed)
     return (0..<count).map { i in
         let t = Float(i)
         return 0.4 * sinf(0.0123 * t) + 0.2 * sinf(0.3 * t) + Float.random(in: -0.1...0.1, using: &rng)

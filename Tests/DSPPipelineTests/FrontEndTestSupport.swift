@@ -4,11 +4,10 @@ import DSPIO
 import DSPPipeline
 import Foundation
 import Testing
+import TestSupport
 
 /// The repository's TestAudio folder.
-let testAudio = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("TestAudio")
+let testAudio = TestAudio.directory
 
 /// Interleaved samples of a TestAudio file, read with DSPIO.
 struct TestSignal {
