@@ -18,6 +18,28 @@ void cdsp_detection_frame_dots(
     const float *first, size_t stride, size_t frames, const float *window, size_t n, size_t hop_start,
     size_t hop_count, float *window_dots, float *hop_energies);
 
+// MARK: - Four frames' post-FFT work (DetectionSpectra.c)
+//
+// Each kernel is four copies of a CDSPSpectral.h kernel run side by side: frame `f`'s outputs
+// are bit for bit the one-frame kernel's on frame `f`'s inputs. The four frames' buffers must
+// not overlap (except read-only inputs).
+
+/// `cdsp_spectral_power(spectra[f], bins, scale, powers[f], sums + 2f)` for `f < 4`.
+void cdsp_detection_power4(float *const spectra[4], size_t bins, float scale, float *const powers[4], float sums[8]);
+
+/// `cdsp_spectral_band_sums(powers[f], edges, count, outs[f])` for `f < 4`: each band's sum
+/// from 0 in ascending bins, one value at a time.
+void cdsp_detection_band_sums4(const float *const powers[4], const ptrdiff_t *edges, size_t count, float *const outs[4]);
+
+/// The spectral roll-off bin of four frames: `out[f]` is the first `k < bins` at which the
+/// running sum `c = c + powers[f][k]` (from 0, ascending `k`) is `≥ targets[f]`, or `bins − 1`
+/// when there is none (a NaN target or sum never compares true).
+void cdsp_detection_rolloff4(const float *const powers[4], size_t bins, const float targets[4], ptrdiff_t out[4]);
+
+/// `cdsp_spectral_half_lags(spectra[f], f1[f], count, acs[f])` for `f < 4`: the four frames'
+/// prefix sums (the odd lags) side by side.
+void cdsp_detection_half_lags4(const float *const spectra[4], const float f1[4], size_t count, float *const acs[4]);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,203 @@
+// Dispatched kernels for SpectralAnalyzer's post-FFT work on four frames at once. See
+// include/CDSPDetection.h for the contracts. Each kernel runs four copies of a
+// Spectral.c kernel side by side — every frame its own accumulators, with exactly that kernel's
+// operations in that kernel's order — so the frames' sequential adds overlap instead of waiting
+// for one another, and every output is bit-identical to the one-frame kernel's. Contraction is
+// off for the whole file, as in Spectral.c.
+#include "CDSPDetection.h"
+
+#pragma STDC FP_CONTRACT OFF
+#if defined(__clang__)
+#pragma clang fp contract(off)
+#endif
+
+#include "Dispatch.h"   // CDSP_DISPATCH, CDSP_INLINE
+#include "Vectors.h"    // v8, ld8, st8, splat8, lanesum8
+
+/// `power_body` (Spectral.c) for four spectra: per frame `f`, `power[f][k] = |Y_f[k]|²·scale`,
+/// `|Y_f[k]|²` (and 0) back into the spectrum, and `sums[2f] = Σ P`, `sums[2f + 1] = Σ k·P`.
+CDSP_INLINE void power4_body(float *const spectra[4], size_t bins, float scale, float *const powers[4], float sums[8]) {
+    float *sp0 = spectra[0], *sp1 = spectra[1], *sp2 = spectra[2], *sp3 = spectra[3];
+    float *pw0 = powers[0], *pw1 = powers[1], *pw2 = powers[2], *pw3 = powers[3];
+    v8 t0 = {0}, t1 = {0}, t2 = {0}, t3 = {0};
+    v8 m0 = {0}, m1 = {0}, m2 = {0}, m3 = {0};
+    v8 index = {0, 1, 2, 3, 4, 5, 6, 7};
+    v8 s = splat8(scale);
+    v8 zero = {0};
+    size_t k = 0;
+#define POWER4_STEP(sp, pw, t, m)                                                                   \
+    do {                                                                                            \
+        v8 lo = ld8(sp + 2 * k), hi = ld8(sp + 2 * k + 8);                                          \
+        v8 r = __builtin_shufflevector(lo, hi, 0, 2, 4, 6, 8, 10, 12, 14);                          \
+        v8 i = __builtin_shufflevector(lo, hi, 1, 3, 5, 7, 9, 11, 13, 15);                          \
+        v8 magnitude = r * r + i * i;                                                               \
+        st8(sp + 2 * k, __builtin_shufflevector(magnitude, zero, 0, 8, 1, 9, 2, 10, 3, 11));        \
+        st8(sp + 2 * k + 8, __builtin_shufflevector(magnitude, zero, 4, 12, 5, 13, 6, 14, 7, 15));  \
+        v8 p = magnitude * s;                                                                       \
+        st8(pw + k, p);                                                                             \
+        t = t + p;                                                                                  \
+        m = m + p * index;                                                                          \
+    } while (0)
+    for (; k + 8 <= bins; k += 8) {
+        POWER4_STEP(sp0, pw0, t0, m0);
+        POWER4_STEP(sp1, pw1, t1, m1);
+        POWER4_STEP(sp2, pw2, t2, m2);
+        POWER4_STEP(sp3, pw3, t3, m3);
+        index = index + 8.0f;
+    }
+#undef POWER4_STEP
+    float total[4] = {lanesum8(t0), lanesum8(t1), lanesum8(t2), lanesum8(t3)};
+    float weighted[4] = {lanesum8(m0), lanesum8(m1), lanesum8(m2), lanesum8(m3)};
+    for (; k < bins; k++) {
+        for (int f = 0; f < 4; f++) {
+            float *spectrum = spectra[f];
+            float r = spectrum[2 * k], i = spectrum[2 * k + 1];
+            float magnitude = r * r + i * i;
+            spectrum[2 * k] = magnitude;
+            spectrum[2 * k + 1] = 0;
+            float p = magnitude * scale;
+            powers[f][k] = p;
+            total[f] = total[f] + p;
+            weighted[f] = weighted[f] + p * (float)k;
+        }
+    }
+    for (int f = 0; f < 4; f++) {
+        sums[2 * f] = total[f];
+        sums[2 * f + 1] = weighted[f];
+    }
+}
+
+CDSP_DISPATCH
+void cdsp_detection_power4(float *const spectra[4], size_t bins, float scale, float *const powers[4], float sums[8]) {
+    power4_body(spectra, bins, scale, powers, sums);
+}
+
+/// `band_sums_body`'s per-band sums (each from 0, ascending bins) for four frames, two bands
+/// at a time: eight independent chains.
+CDSP_INLINE void band_sums4_body(const float *const powers[4], const ptrdiff_t *edges, size_t count, float *const outs[4]) {
+    const float *q0 = powers[0], *q1 = powers[1], *q2 = powers[2], *q3 = powers[3];
+    size_t b = 0;
+    for (; b + 2 <= count; b += 2) {
+        ptrdiff_t a = edges[b], mid = edges[b + 1], end = edges[b + 2];
+        ptrdiff_t na = mid - a, nb = end - mid;
+        ptrdiff_t m = na < nb ? na : nb;
+        float a0 = 0, a1 = 0, a2 = 0, a3 = 0, b0 = 0, b1 = 0, b2 = 0, b3 = 0;
+        ptrdiff_t i = 0;
+        for (; i < m; i++) {
+            a0 = a0 + q0[a + i];
+            a1 = a1 + q1[a + i];
+            a2 = a2 + q2[a + i];
+            a3 = a3 + q3[a + i];
+            b0 = b0 + q0[mid + i];
+            b1 = b1 + q1[mid + i];
+            b2 = b2 + q2[mid + i];
+            b3 = b3 + q3[mid + i];
+        }
+        for (ptrdiff_t j = i; j < na; j++) {
+            a0 = a0 + q0[a + j];
+            a1 = a1 + q1[a + j];
+            a2 = a2 + q2[a + j];
+            a3 = a3 + q3[a + j];
+        }
+        for (ptrdiff_t j = i; j < nb; j++) {
+            b0 = b0 + q0[mid + j];
+            b1 = b1 + q1[mid + j];
+            b2 = b2 + q2[mid + j];
+            b3 = b3 + q3[mid + j];
+        }
+        outs[0][b] = a0; outs[1][b] = a1; outs[2][b] = a2; outs[3][b] = a3;
+        outs[0][b + 1] = b0; outs[1][b + 1] = b1; outs[2][b + 1] = b2; outs[3][b + 1] = b3;
+    }
+    for (; b < count; b++) {
+        float s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+        for (ptrdiff_t k = edges[b]; k < edges[b + 1]; k++) {
+            s0 = s0 + q0[k];
+            s1 = s1 + q1[k];
+            s2 = s2 + q2[k];
+            s3 = s3 + q3[k];
+        }
+        outs[0][b] = s0; outs[1][b] = s1; outs[2][b] = s2; outs[3][b] = s3;
+    }
+}
+
+CDSP_DISPATCH
+void cdsp_detection_band_sums4(const float *const powers[4], const ptrdiff_t *edges, size_t count, float *const outs[4]) {
+    band_sums4_body(powers, edges, count, outs);
+}
+
+/// The roll-off search for four frames: per frame, `c = 0; for k: c = c + power[k]; if c ≥
+/// target → k`, else `bins − 1`; the four running sums side by side until every frame has
+/// found its bin.
+CDSP_INLINE void rolloff4_body(const float *const powers[4], size_t bins, const float targets[4], ptrdiff_t out[4]) {
+    const float *q0 = powers[0], *q1 = powers[1], *q2 = powers[2], *q3 = powers[3];
+    float t0 = targets[0], t1 = targets[1], t2 = targets[2], t3 = targets[3];
+    float c0 = 0, c1 = 0, c2 = 0, c3 = 0;
+    ptrdiff_t last = (ptrdiff_t)bins - 1;
+    ptrdiff_t r0 = last, r1 = last, r2 = last, r3 = last;
+    int d0 = 0, d1 = 0, d2 = 0, d3 = 0;
+    for (size_t k = 0; k < bins; k++) {
+        // A frame already done keeps adding (its sum is no longer used); only its first
+        // crossing is recorded.
+        c0 = c0 + q0[k];
+        c1 = c1 + q1[k];
+        c2 = c2 + q2[k];
+        c3 = c3 + q3[k];
+        int h0 = !d0 & (c0 >= t0), h1 = !d1 & (c1 >= t1), h2 = !d2 & (c2 >= t2), h3 = !d3 & (c3 >= t3);
+        r0 = h0 ? (ptrdiff_t)k : r0;
+        r1 = h1 ? (ptrdiff_t)k : r1;
+        r2 = h2 ? (ptrdiff_t)k : r2;
+        r3 = h3 ? (ptrdiff_t)k : r3;
+        d0 |= h0; d1 |= h1; d2 |= h2; d3 |= h3;
+        if (d0 & d1 & d2 & d3) break;
+    }
+    out[0] = r0; out[1] = r1; out[2] = r2; out[3] = r3;
+}
+
+CDSP_DISPATCH
+void cdsp_detection_rolloff4(const float *const powers[4], size_t bins, const float targets[4], ptrdiff_t out[4]) {
+    rolloff4_body(powers, bins, targets, out);
+}
+
+/// `half_lags_body` (Spectral.c) for four frames: per frame, `ac[2k] = 2·Re Y[k]` and the odd
+/// lags' prefix sum, the four frames' carries (each block's log-step scan, then the carry added
+/// and taken from lane 7) side by side.
+CDSP_INLINE void half_lags4_body(const float *const spectra[4], const float f1[4], size_t count, float *const acs[4]) {
+    float carry[4] = {f1[0], f1[1], f1[2], f1[3]};
+    v8 zero = {0}, two = splat8(2.0f);
+    size_t k = 0;
+    for (; 2 * (k + 8) <= count; k += 8) {
+        for (int f = 0; f < 4; f++) {
+            const float *spectrum = spectra[f];
+            float *ac = acs[f];
+            v8 lo = ld8(spectrum + 2 * k), hi = ld8(spectrum + 2 * k + 8);
+            v8 re = __builtin_shufflevector(lo, hi, 0, 2, 4, 6, 8, 10, 12, 14);
+            v8 d = zero - __builtin_shufflevector(lo, hi, 1, 3, 5, 7, 9, 11, 13, 15);
+            if (k == 0) d[0] = 0.0f;
+            d = d + __builtin_shufflevector(d, zero, 8, 0, 1, 2, 3, 4, 5, 6);
+            d = d + __builtin_shufflevector(d, zero, 8, 8, 0, 1, 2, 3, 4, 5);
+            d = d + __builtin_shufflevector(d, zero, 8, 8, 8, 8, 0, 1, 2, 3);
+            v8 odd = splat8(carry[f]) + d;
+            carry[f] = odd[7];
+            re = re * two;
+            odd = odd * two;
+            st8(ac + 2 * k, __builtin_shufflevector(re, odd, 0, 8, 1, 9, 2, 10, 3, 11));
+            st8(ac + 2 * k + 8, __builtin_shufflevector(re, odd, 4, 12, 5, 13, 6, 14, 7, 15));
+        }
+    }
+    for (; 2 * k < count; k++) {
+        for (int f = 0; f < 4; f++) {
+            const float *spectrum = spectra[f];
+            float *ac = acs[f];
+            ac[2 * k] = 2.0f * spectrum[2 * k];
+            if (2 * k + 1 < count) {
+                if (k > 0) carry[f] = carry[f] + (0.0f - spectrum[2 * k + 1]);
+                ac[2 * k + 1] = 2.0f * carry[f];
+            }
+        }
+    }
+}
+
+CDSP_DISPATCH
+void cdsp_detection_half_lags4(const float *const spectra[4], const float f1[4], size_t count, float *const acs[4]) {
+    half_lags4_body(spectra, f1, count, acs);
+}
