@@ -125,32 +125,58 @@ void cdsp_detection_band_sums4(const float *const powers[4], const ptrdiff_t *ed
     band_sums4_body(powers, edges, count, outs);
 }
 
+typedef float v4 __attribute__((vector_size(16)));
+typedef int32_t i4 __attribute__((vector_size(16)));
+
 /// The roll-off search for four frames: per frame, `c = 0; for k: c = c + power[k]; if c ≥
-/// target → k`, else `bins − 1`; the four running sums side by side until every frame has
-/// found its bin.
+/// target → k`, else `bins − 1`. The four running sums are the lanes of one vector, added a bin
+/// at a time (the same float adds in the same order as each frame's own loop); a block of eight
+/// bins only records whether a lane compared true, and a frame whose lane did is then walked
+/// through that block again from the block's starting sum, one add at a time, to find the bin.
 CDSP_INLINE void rolloff4_body(const float *const powers[4], size_t bins, const float targets[4], ptrdiff_t out[4]) {
-    const float *q0 = powers[0], *q1 = powers[1], *q2 = powers[2], *q3 = powers[3];
-    float t0 = targets[0], t1 = targets[1], t2 = targets[2], t3 = targets[3];
-    float c0 = 0, c1 = 0, c2 = 0, c3 = 0;
+    const float *q[4] = {powers[0], powers[1], powers[2], powers[3]};
+    v4 t = {targets[0], targets[1], targets[2], targets[3]};
+    v4 c = {0, 0, 0, 0};
     ptrdiff_t last = (ptrdiff_t)bins - 1;
-    ptrdiff_t r0 = last, r1 = last, r2 = last, r3 = last;
-    int d0 = 0, d1 = 0, d2 = 0, d3 = 0;
-    for (size_t k = 0; k < bins; k++) {
-        // A frame already done keeps adding (its sum is no longer used); only its first
-        // crossing is recorded.
-        c0 = c0 + q0[k];
-        c1 = c1 + q1[k];
-        c2 = c2 + q2[k];
-        c3 = c3 + q3[k];
-        int h0 = !d0 & (c0 >= t0), h1 = !d1 & (c1 >= t1), h2 = !d2 & (c2 >= t2), h3 = !d3 & (c3 >= t3);
-        r0 = h0 ? (ptrdiff_t)k : r0;
-        r1 = h1 ? (ptrdiff_t)k : r1;
-        r2 = h2 ? (ptrdiff_t)k : r2;
-        r3 = h3 ? (ptrdiff_t)k : r3;
-        d0 |= h0; d1 |= h1; d2 |= h2; d3 |= h3;
-        if (d0 & d1 & d2 & d3) break;
+    ptrdiff_t result[4] = {last, last, last, last};
+    int done[4] = {0, 0, 0, 0};
+    int remaining = 4;
+    size_t k = 0;
+    for (; k + 8 <= bins && remaining > 0; k += 8) {
+        v8 a0 = ld8(q[0] + k), a1 = ld8(q[1] + k), a2 = ld8(q[2] + k), a3 = ld8(q[3] + k);
+        v4 start = c;
+        i4 hit = {0, 0, 0, 0};
+        for (int j = 0; j < 8; j++) {
+            v4 x = {a0[j], a1[j], a2[j], a3[j]};
+            c = c + x;
+            hit |= (i4)(c >= t);
+        }
+        for (int f = 0; f < 4; f++) {
+            if (!hit[f] || done[f]) continue;
+            float cf = start[f];
+            for (size_t j = 0; j < 8; j++) {
+                cf = cf + q[f][k + j];
+                if (cf >= t[f]) {
+                    result[f] = (ptrdiff_t)(k + j);
+                    break;
+                }
+            }
+            done[f] = 1;
+            remaining--;
+        }
     }
-    out[0] = r0; out[1] = r1; out[2] = r2; out[3] = r3;
+    for (int f = 0; f < 4; f++) {
+        if (done[f]) continue;
+        float cf = c[f];
+        for (size_t j = k; j < bins; j++) {
+            cf = cf + q[f][j];
+            if (cf >= t[f]) {
+                result[f] = (ptrdiff_t)j;
+                break;
+            }
+        }
+    }
+    for (int f = 0; f < 4; f++) out[f] = result[f];
 }
 
 CDSP_DISPATCH
