@@ -57,7 +57,7 @@ CDSP_INLINE void frame_dots_body(
     }
 }
 
-CDSP_DISPATCH
+CDSP_DISPATCH_V3
 void cdsp_detection_frame_dots(
     const float *first, size_t stride, size_t frames, const float *window, size_t n, size_t hop_start,
     size_t hop_count, float *window_dots, float *hop_energies

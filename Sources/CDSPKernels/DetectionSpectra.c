@@ -67,7 +67,7 @@ CDSP_INLINE void power4_body(float *const spectra[4], size_t bins, float scale, 
     }
 }
 
-CDSP_DISPATCH
+CDSP_DISPATCH_V3
 void cdsp_detection_power4(float *const spectra[4], size_t bins, float scale, float *const powers[4], float sums[8]) {
     power4_body(spectra, bins, scale, powers, sums);
 }
@@ -120,7 +120,7 @@ CDSP_INLINE void band_sums4_body(const float *const powers[4], const ptrdiff_t *
     }
 }
 
-CDSP_DISPATCH
+CDSP_DISPATCH_V3
 void cdsp_detection_band_sums4(const float *const powers[4], const ptrdiff_t *edges, size_t count, float *const outs[4]) {
     band_sums4_body(powers, edges, count, outs);
 }
@@ -179,7 +179,7 @@ CDSP_INLINE void rolloff4_body(const float *const powers[4], size_t bins, const 
     for (int f = 0; f < 4; f++) out[f] = result[f];
 }
 
-CDSP_DISPATCH
+CDSP_DISPATCH_V3
 void cdsp_detection_rolloff4(const float *const powers[4], size_t bins, const float targets[4], ptrdiff_t out[4]) {
     rolloff4_body(powers, bins, targets, out);
 }
@@ -223,7 +223,7 @@ CDSP_INLINE void half_lags4_body(const float *const spectra[4], const float f1[4
     }
 }
 
-CDSP_DISPATCH
+CDSP_DISPATCH_V3
 void cdsp_detection_half_lags4(const float *const spectra[4], const float f1[4], size_t count, float *const acs[4]) {
     half_lags4_body(spectra, f1, count, acs);
 }
