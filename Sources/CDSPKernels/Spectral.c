@@ -174,24 +174,38 @@ CDSP_INLINE size_t pitch_pick_body(
     float inverse_r0, float *best_rho
 ) {
     size_t best_lag = 0;
-    float best_score = 0, rho_of_best = 0;
+    float best_score = 0;
     v8 inv = splat8(inverse_r0);
     size_t lag = min_lag;
-    // Blocks of eight lags: every lane's rho and score exactly as the scalar loop computes
-    // them; the block is scanned in lag order (the scalar rule) only when some lane could win.
-    for (; lag + 8 <= max_lag + 1; lag += 8) {
-        v8 a = ld8(ac + lag);
-        v8 rho = a * inv / ld8(window_ac + lag);
-        v8 score = rho - ld8(octave_cost + lag);
-        i8 candidate = (score > splat8(best_score)) & (a >= ld8(ac + lag - 1)) & (a >= ld8(ac + lag + 1));
-        int any = 0;
-        for (int j = 0; j < 8; j++) any |= candidate[j];
-        if (!any) continue;
+    // Blocks of eight lags, without branches: every lane's rho and score exactly as the scalar
+    // loop computes them, and per lane the first lag of its highest score above 0 among local
+    // maxima (a strict `>`, as the scalar rule). The scalar rule picks the first lag of the
+    // highest such score overall: the highest of the lanes' scores, at the smallest of their
+    // lags that hold it. NaN scores and comparisons never compare true, in either form.
+    if (lag + 8 <= max_lag + 1) {
+        v8 lane_score = {0};
+        i8 lane_lag = {0};
+        i8 lags = {0, 1, 2, 3, 4, 5, 6, 7};
+        lags = lags + (int32_t)lag;
+        for (; lag + 8 <= max_lag + 1; lag += 8) {
+            v8 a = ld8(ac + lag);
+            v8 rho = a * inv / ld8(window_ac + lag);
+            v8 score = rho - ld8(octave_cost + lag);
+            i8 candidate = (score > lane_score) & (a >= ld8(ac + lag - 1)) & (a >= ld8(ac + lag + 1));
+            u8 sb, lb;
+            __builtin_memcpy(&sb, &score, sizeof sb);
+            __builtin_memcpy(&lb, &lane_score, sizeof lb);
+            u8 merged = (sb & (u8)candidate) | (lb & ~(u8)candidate);
+            __builtin_memcpy(&lane_score, &merged, sizeof merged);
+            lane_lag = (lags & candidate) | (lane_lag & ~candidate);
+            lags = lags + 8;
+        }
         for (int j = 0; j < 8; j++) {
-            if (candidate[j] && score[j] > best_score) {
-                best_score = score[j];
-                best_lag = lag + (size_t)j;
-                rho_of_best = rho[j];
+            float score = lane_score[j];
+            size_t at = (size_t)lane_lag[j];
+            if (score > best_score || (score == best_score && score > 0 && at < best_lag)) {
+                best_score = score;
+                best_lag = at;
             }
         }
     }
@@ -201,10 +215,10 @@ CDSP_INLINE size_t pitch_pick_body(
         if (score > best_score && ac[lag] >= ac[lag - 1] && ac[lag] >= ac[lag + 1]) {
             best_score = score;
             best_lag = lag;
-            rho_of_best = rho;
         }
     }
-    *best_rho = rho_of_best;
+    // The winner's rho, recomputed with the same two operations.
+    *best_rho = best_lag > 0 ? ac[best_lag] * inverse_r0 / window_ac[best_lag] : 0;
     return best_lag;
 }
 
