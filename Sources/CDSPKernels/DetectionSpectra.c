@@ -15,46 +15,55 @@
 #include "Vectors.h"    // v8, ld8, st8, splat8, lanesum8
 
 /// `power_body` (Spectral.c) for four spectra: per frame `f`, `power[f][k] = |Y_f[k]|²·scale`,
-/// `|Y_f[k]|²` (and 0) back into the spectrum, and `sums[2f] = Σ P`, `sums[2f + 1] = Σ k·P`.
-CDSP_INLINE void power4_body(float *const spectra[4], size_t bins, float scale, float *const powers[4], float sums[8]) {
-    float *sp0 = spectra[0], *sp1 = spectra[1], *sp2 = spectra[2], *sp3 = spectra[3];
-    float *pw0 = powers[0], *pw1 = powers[1], *pw2 = powers[2], *pw3 = powers[3];
-    v8 t0 = {0}, t1 = {0}, t2 = {0}, t3 = {0};
-    v8 m0 = {0}, m1 = {0}, m2 = {0}, m3 = {0};
+/// `sums[2f] = Σ P`, `sums[2f + 1] = Σ k·P`, and `|Y_f[k]|²` either (and 0) back into the
+/// interleaved spectrum (`magnitudes` NULL: `power_body`'s layout) or into `magnitudes[f][k]`,
+/// leaving the spectrum as it is. Always inlined with a constant `magnitudes` or not, so each
+/// wrapper keeps one store layout in its loop.
+CDSP_INLINE void power4_body(
+    float *const spectra[4], size_t bins, float scale, float *const powers[4], float *const *magnitudes, float sums[8]
+) {
+    v8 t[4] = {{0}, {0}, {0}, {0}};
+    v8 m[4] = {{0}, {0}, {0}, {0}};
     v8 index = {0, 1, 2, 3, 4, 5, 6, 7};
     v8 s = splat8(scale);
     v8 zero = {0};
     size_t k = 0;
-#define POWER4_STEP(sp, pw, t, m)                                                                   \
-    do {                                                                                            \
-        v8 lo = ld8(sp + 2 * k), hi = ld8(sp + 2 * k + 8);                                          \
-        v8 r = __builtin_shufflevector(lo, hi, 0, 2, 4, 6, 8, 10, 12, 14);                          \
-        v8 i = __builtin_shufflevector(lo, hi, 1, 3, 5, 7, 9, 11, 13, 15);                          \
-        v8 magnitude = r * r + i * i;                                                               \
-        st8(sp + 2 * k, __builtin_shufflevector(magnitude, zero, 0, 8, 1, 9, 2, 10, 3, 11));        \
-        st8(sp + 2 * k + 8, __builtin_shufflevector(magnitude, zero, 4, 12, 5, 13, 6, 14, 7, 15));  \
-        v8 p = magnitude * s;                                                                       \
-        st8(pw + k, p);                                                                             \
-        t = t + p;                                                                                  \
-        m = m + p * index;                                                                          \
-    } while (0)
     for (; k + 8 <= bins; k += 8) {
-        POWER4_STEP(sp0, pw0, t0, m0);
-        POWER4_STEP(sp1, pw1, t1, m1);
-        POWER4_STEP(sp2, pw2, t2, m2);
-        POWER4_STEP(sp3, pw3, t3, m3);
+        for (int f = 0; f < 4; f++) {
+            float *sp = spectra[f];
+            v8 lo = ld8(sp + 2 * k), hi = ld8(sp + 2 * k + 8);
+            v8 r = __builtin_shufflevector(lo, hi, 0, 2, 4, 6, 8, 10, 12, 14);
+            v8 i = __builtin_shufflevector(lo, hi, 1, 3, 5, 7, 9, 11, 13, 15);
+            v8 magnitude = r * r + i * i;
+            if (magnitudes) {
+                st8(magnitudes[f] + k, magnitude);
+            } else {
+                st8(sp + 2 * k, __builtin_shufflevector(magnitude, zero, 0, 8, 1, 9, 2, 10, 3, 11));
+                st8(sp + 2 * k + 8, __builtin_shufflevector(magnitude, zero, 4, 12, 5, 13, 6, 14, 7, 15));
+            }
+            v8 p = magnitude * s;
+            st8(powers[f] + k, p);
+            t[f] = t[f] + p;
+            m[f] = m[f] + p * index;
+        }
         index = index + 8.0f;
     }
-#undef POWER4_STEP
-    float total[4] = {lanesum8(t0), lanesum8(t1), lanesum8(t2), lanesum8(t3)};
-    float weighted[4] = {lanesum8(m0), lanesum8(m1), lanesum8(m2), lanesum8(m3)};
+    float total[4], weighted[4];
+    for (int f = 0; f < 4; f++) {
+        total[f] = lanesum8(t[f]);
+        weighted[f] = lanesum8(m[f]);
+    }
     for (; k < bins; k++) {
         for (int f = 0; f < 4; f++) {
             float *spectrum = spectra[f];
             float r = spectrum[2 * k], i = spectrum[2 * k + 1];
             float magnitude = r * r + i * i;
-            spectrum[2 * k] = magnitude;
-            spectrum[2 * k + 1] = 0;
+            if (magnitudes) {
+                magnitudes[f][k] = magnitude;
+            } else {
+                spectrum[2 * k] = magnitude;
+                spectrum[2 * k + 1] = 0;
+            }
             float p = magnitude * scale;
             powers[f][k] = p;
             total[f] = total[f] + p;
@@ -69,7 +78,62 @@ CDSP_INLINE void power4_body(float *const spectra[4], size_t bins, float scale, 
 
 CDSP_DISPATCH_V3
 void cdsp_detection_power4(float *const spectra[4], size_t bins, float scale, float *const powers[4], float sums[8]) {
-    power4_body(spectra, bins, scale, powers, sums);
+    power4_body(spectra, bins, scale, powers, (float *const *)0, sums);
+}
+
+CDSP_DISPATCH_V3
+void cdsp_detection_power4_magnitudes(
+    float *const spectra[4], size_t bins, float scale, float *const powers[4], float *const magnitudes[4], float sums[8]
+) {
+    power4_body(spectra, bins, scale, powers, magnitudes, sums);
+}
+
+/// `half_twiddle_body` (Spectral.c) for four frames whose `f[j]` are contiguous
+/// (`magnitudes[f][j]`, `j = 0 … m`) instead of the real parts of an interleaved spectrum: the
+/// same values, the same operations in the same order, fewer loads and shuffles.
+CDSP_INLINE void half_twiddle4_body(
+    const float *const magnitudes[4], size_t m, const float *sine, const float *cosine, float *const ys[4], float f1s[4]
+) {
+    size_t h = m / 2;
+    for (int f = 0; f < 4; f++) {
+        const float *x = magnitudes[f];
+        float *y = ys[f];
+        float f0 = x[0], fm = x[m];
+        v8 acc = {0};
+        size_t j = 1;
+        for (; j + 8 <= h; j += 8) {
+            // a[l] = f[j + l]; b[l] = f[m − j − l] (the eight floats from m − j − 7, reversed).
+            v8 a = ld8(x + j);
+            v8 braw = ld8(x + m - j - 7);
+            v8 b = __builtin_shufflevector(braw, braw, 7, 6, 5, 4, 3, 2, 1, 0);
+            v8 y1 = splat8(0.5f) * (a + b);
+            v8 y2 = a - b;
+            v8 t = ld8(sine + j) * y2;
+            v8 lo = y1 - t, hi = y1 + t;
+            st8(y + j, lo);
+            st8(y + m - j - 7, __builtin_shufflevector(hi, hi, 7, 6, 5, 4, 3, 2, 1, 0));
+            acc = acc + ld8(cosine + j) * y2;
+        }
+        float sum = lanesum8(acc);
+        for (; j < h; j++) {
+            float a = x[j], b = x[m - j];
+            float y1 = 0.5f * (a + b), y2 = a - b;
+            float t = sine[j] * y2;
+            y[j] = y1 - t;
+            y[m - j] = y1 + t;
+            sum = sum + cosine[j] * y2;
+        }
+        y[0] = 0.5f * (f0 + fm);
+        y[h] = x[h];
+        f1s[f] = 0.5f * (f0 - fm) + sum;
+    }
+}
+
+CDSP_DISPATCH_V3
+void cdsp_detection_half_twiddle4(
+    const float *const magnitudes[4], size_t m, const float *sine, const float *cosine, float *const ys[4], float f1s[4]
+) {
+    half_twiddle4_body(magnitudes, m, sine, cosine, ys, f1s);
 }
 
 /// `band_sums_body`'s per-band sums (each from 0, ascending bins) for four frames, two bands

@@ -146,6 +146,11 @@ public final class SpectralAnalyzer {
     private let lagSpectrumSlots: UnsafeMutablePointer<UnsafePointer<Float>?>
     /// `autocorrelation` + `f·(max lag + 2)`.
     private let autocorrelationSlots: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>
+    /// Slot `f`'s `|Y[k]|²`, `binCount` contiguous floats (the half-size route reads them there,
+    /// not from the spectrum's real parts), writable and read-only views.
+    private let magnitudeSlots: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>
+    private let magnitudeInputSlots: UnsafeMutablePointer<UnsafePointer<Float>?>
+    private let magnitudes: UnsafeMutableBufferPointer<Float>
     /// Per-slot scalars: power sums (8), totals, weighted frequencies, roll-off targets, `f1`
     /// (4 each), roll-off bins (4), features (4).
     private let slotSums: UnsafeMutablePointer<Float>
@@ -268,7 +273,12 @@ public final class SpectralAnalyzer {
         lagInputSlots = .allocate(capacity: slots)
         lagSpectrumSlots = .allocate(capacity: slots)
         autocorrelationSlots = .allocate(capacity: slots)
+        magnitudeSlots = .allocate(capacity: slots)
+        magnitudeInputSlots = .allocate(capacity: slots)
+        magnitudes = Self.slotStorage(count: bins)
         for f in 0..<slots {
+            (magnitudeSlots + f).initialize(to: magnitudes.baseAddress! + f * bins)
+            (magnitudeInputSlots + f).initialize(to: UnsafePointer(magnitudes.baseAddress! + f * bins))
             (windowedSlots + f).initialize(to: fft.forwardInput(set: f).baseAddress!)
             (spectrumSlots + f).initialize(to: fft.interleavedSpectrum(set: f).baseAddress!)
             (powerSlots + f).initialize(to: power.baseAddress! + f * bins)
@@ -292,7 +302,8 @@ public final class SpectralAnalyzer {
         batchWindowDots.deallocate(); batchHopEnergies.deallocate()
         windowedSlots.deallocate(); spectrumSlots.deallocate(); powerSlots.deallocate(); powerInputSlots.deallocate()
         bandPowerSlots.deallocate(); lagInputSlots.deallocate(); lagSpectrumSlots.deallocate()
-        autocorrelationSlots.deallocate(); slotSums.deallocate(); slotRolloff.deallocate(); slotFeatures.deallocate()
+        autocorrelationSlots.deallocate(); magnitudeSlots.deallocate(); magnitudeInputSlots.deallocate()
+        magnitudes.deallocate(); slotSums.deallocate(); slotRolloff.deallocate(); slotFeatures.deallocate()
     }
 
     /// Zeroed storage for ``slots`` slots of `count` floats; the buffer returned is slot 0 (its
@@ -437,7 +448,14 @@ public final class SpectralAnalyzer {
             slotFeatures[f] = features
         }
 
-        cdsp_detection_power4(spectrumSlots, bins, 2 * powerScale, powerSlots, slotSums)
+        let half = halfSine.count > 0
+        if half {
+            // |Y|² contiguous for the half-size twiddle below (the one-frame path leaves it in the
+            // spectrum's real parts; the values are the same).
+            cdsp_detection_power4_magnitudes(spectrumSlots, bins, 2 * powerScale, powerSlots, magnitudeSlots, slotSums)
+        } else {
+            cdsp_detection_power4(spectrumSlots, bins, 2 * powerScale, powerSlots, slotSums)
+        }
         for f in 0..<4 {
             let power = powerSlots[f]!
             var total = slotSums[2 * f]
@@ -468,11 +486,11 @@ public final class SpectralAnalyzer {
 
         cdsp_detection_rolloff4(powerInputSlots, bins, targets, slotRolloff)
         let lagCount = lagRange.upperBound + 2
-        let half = halfSine.count > 0
-        var allVoiced = true
+        var allVoiced = true, anyVoiced = false
         for f in 0..<4 {
             let total = totals[f]
             guard total > 1e-14 else { allVoiced = false; continue }
+            anyVoiced = true
             let power = powerInputSlots[f]!
             slotFeatures[f].centroidHz = weighted[f] / total
             slotFeatures[f].rolloffHz = Float(slotRolloff[f]) * binHz
@@ -491,18 +509,18 @@ public final class SpectralAnalyzer {
             let entropyBits = FastLog.log2(bandSum) - weightedLogSum / bandSum
             slotFeatures[f].entropy = min(1, max(0, entropyBits / FastLog.log2(count)))
 
-            if half {
-                cdsp_spectral_half_twiddle(
-                    spectrumSlots[f]!, n / 2, halfSine.baseAddress!, halfCosine.baseAddress!, lagInputSlots[f]!,
-                    f1s + f)
-                autocorrelationFFT.executeForward(set: f)
-            } else {
+            if !half {
                 cdsp_spectral_mirror(spectrumSlots[f]!, n, lagInputSlots[f]!)
                 autocorrelationFFT.executeForward(set: f)
                 cdsp_spectral_real_parts(lagSpectrumSlots[f]!, lagCount, autocorrelationSlots[f]!)
             }
         }
-        if half {
+        if half && anyVoiced {
+            // All four frames twiddled (a silent frame's result is not used), the transforms and
+            // lags only for the frames with power.
+            cdsp_detection_half_twiddle4(
+                magnitudeInputSlots, n / 2, halfSine.baseAddress!, halfCosine.baseAddress!, lagInputSlots, f1s)
+            for f in 0..<4 where totals[f] > 1e-14 { autocorrelationFFT.executeForward(set: f) }
             if allVoiced {
                 cdsp_detection_half_lags4(lagSpectrumSlots, f1s, lagCount, autocorrelationSlots)
             } else {

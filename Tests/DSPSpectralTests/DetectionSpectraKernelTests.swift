@@ -1,6 +1,7 @@
 import CDSPKernels
 import DSPCore
 import DSPSpectral
+import Foundation
 import Testing
 
 // The four-frame kernels of DetectionSpectra.c against the one-frame kernels of Spectral.c
@@ -81,6 +82,59 @@ struct DetectionSpectraKernelTests {
                 mismatches.append("bins \(bins) seed \(seed) frame \(f): spectrum or power")
             }
             if bits(ourSums) != bits(refSums) { mismatches.append("bins \(bins) seed \(seed): sums \(ourSums) vs \(refSums)") }
+
+            // The contiguous-magnitude variant: the same powers and sums, |Y|² where the one-frame
+            // kernel leaves it (the real parts), the spectra untouched.
+            var keptSpectra = spectra, magnitudes = [[Float]](repeating: [Float](repeating: 3, count: bins), count: 4)
+            ourPowers = [[Float]](repeating: [Float](repeating: 1, count: bins), count: 4)
+            ourSums = [Float](repeating: 0, count: 8)
+            withTable(&keptSpectra) { sp in
+                withTable(&ourPowers) { pw in
+                    withTable(&magnitudes) { mg in cdsp_detection_power4_magnitudes(sp, bins, scale, pw, mg, &ourSums) }
+                }
+            }
+            for f in 0..<4 {
+                let expected = (0..<bins).map { refSpectra[f][2 * $0] }
+                if bits(magnitudes[f]) != bits(expected) || bits(ourPowers[f]) != bits(refPowers[f]) || bits(keptSpectra[f]) != bits(spectra[f]) {
+                    mismatches.append("magnitudes: bins \(bins) seed \(seed) frame \(f)")
+                }
+            }
+            if bits(ourSums) != bits(refSums) { mismatches.append("magnitudes: bins \(bins) seed \(seed): sums") }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(4))")
+    }
+
+    @Test("half_twiddle4 on contiguous |Y|² equals cdsp_spectral_half_twiddle per frame, bit for bit",
+          arguments: [512, 256, 34, 18, 16, 8, 4, 2])
+    func halfTwiddle4(_ m: Int) {
+        var mismatches: [String] = []
+        let sine = (0..<(m / 2)).map { Float(sin(Double.pi * Double($0) / Double(m))) }
+        let cosine = (0..<(m / 2)).map { Float(cos(Double.pi * Double($0) / Double(m))) }
+        for seed in UInt64(0)..<12 {
+            var magnitudes = frames(count: m + 1, seed: seed, nonNegative: true)
+            var reference: [[Float]] = [], referenceF1: [Float] = []
+            for f in 0..<4 {
+                // The one-frame kernel reads f[j] from the real parts of an interleaved spectrum.
+                var spectrum = signal(count: 2 * (m + 1), seed: seed &+ 99)
+                for j in 0...m { spectrum[2 * j] = magnitudes[f][j] }
+                var y = [Float](repeating: 0, count: m), f1: Float = 0
+                cdsp_spectral_half_twiddle(spectrum, m, sine, cosine, &y, &f1)
+                reference.append(y)
+                referenceF1.append(f1)
+            }
+            var ours = [[Float]](repeating: [Float](repeating: 5, count: m), count: 4), f1s = [Float](repeating: 0, count: 4)
+            withTable(&magnitudes) { mg in
+                withTable(&ours) { ys in
+                    mg.withMemoryRebound(to: UnsafePointer<Float>?.self, capacity: 4) {
+                        cdsp_detection_half_twiddle4($0, m, sine, cosine, ys, &f1s)
+                    }
+                }
+            }
+            for f in 0..<4 where bits(ours[f]) != bits(reference[f]) || f1s[f].bitPattern != referenceF1[f].bitPattern {
+                if !(f1s[f].isNaN && referenceF1[f].isNaN && bits(ours[f]) == bits(reference[f])) {
+                    mismatches.append("m \(m) seed \(seed) frame \(f)")
+                }
+            }
         }
         #expect(mismatches.isEmpty, "\(mismatches.prefix(4))")
     }

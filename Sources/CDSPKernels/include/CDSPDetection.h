@@ -27,6 +27,17 @@ void cdsp_detection_frame_dots(
 /// `cdsp_spectral_power(spectra[f], bins, scale, powers[f], sums + 2f)` for `f < 4`.
 void cdsp_detection_power4(float *const spectra[4], size_t bins, float scale, float *const powers[4], float sums[8]);
 
+/// `cdsp_detection_power4` with `|Y_f[k]|²` written to `magnitudes[f][k]` (`k < bins`)
+/// instead of back into the spectra, which are left unchanged: the same `powers` and `sums`.
+void cdsp_detection_power4_magnitudes(
+    float *const spectra[4], size_t bins, float scale, float *const powers[4], float *const magnitudes[4], float sums[8]);
+
+/// `cdsp_spectral_half_twiddle` for four frames whose `f[j]` (`j = 0 … m`) are the contiguous
+/// `magnitudes[f][j]` (from `cdsp_detection_power4_magnitudes`) rather than the real parts of an
+/// interleaved spectrum: `ys[f]` and `f1s[f]` bit for bit as that kernel gives them.
+void cdsp_detection_half_twiddle4(
+    const float *const magnitudes[4], size_t m, const float *sine, const float *cosine, float *const ys[4], float f1s[4]);
+
 /// `cdsp_spectral_band_sums(powers[f], edges, count, outs[f])` for `f < 4`: each band's sum
 /// from 0 in ascending bins, one value at a time.
 void cdsp_detection_band_sums4(const float *const powers[4], const ptrdiff_t *edges, size_t count, float *const outs[4]);
