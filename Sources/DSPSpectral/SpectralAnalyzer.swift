@@ -334,7 +334,7 @@ public final class SpectralAnalyzer {
         var offset = 0
         while offset < input.count {
             let n = min(ringCapacity - frameStart - fill, input.count - offset)
-            (ring + frameStart + fill).update(from: source + offset, count: n)
+            cdsp_detection_copy(ring + frameStart + fill, source + offset, n)
             fill += n
             offset += n
             var complete = fill >= windowLength ? (fill - windowLength) / hopLength + 1 : 0

@@ -18,6 +18,13 @@ void cdsp_detection_frame_dots(
     const float *first, size_t stride, size_t frames, const float *window, size_t n, size_t hop_start,
     size_t hop_count, float *window_dots, float *hop_energies);
 
+/// Copies `count` floats from `source` to `destination` (the ranges must not overlap), eight
+/// at a time with unaligned vector loads and stores. SpectralAnalyzer's ring takes each input
+/// sample through it once: glibc's `memcpy` uses `rep movsb` for these kilobyte-sized copies,
+/// which perf showed at about twice this loop's cost on the AMD machine (ring and input are at
+/// arbitrary float offsets).
+void cdsp_detection_copy(float *destination, const float *source, size_t count);
+
 // MARK: - Four frames' post-FFT work (DetectionSpectra.c)
 //
 // Each kernel is four copies of a CDSPSpectral.h kernel run side by side: frame `f`'s outputs
