@@ -327,8 +327,11 @@ public final class SpectralAnalyzer {
     /// The input is copied into the ring as far as it fits; the frames it completes are then
     /// analysed in order, their window dot products and hop energies (sequential eight-lane
     /// sums, latency-bound one at a time) taken four frames at a time by
-    /// `cdsp_detection_frame_dots`, bit-identical to `cdsp_spectral_dot` per frame. Frames
-    /// depend only on stream positions, so how the input is chunked changes nothing.
+    /// `cdsp_detection_frame_dots`, bit-identical to `cdsp_spectral_dot` per frame. Four
+    /// complete frames whose windows are finite go through the rest of the analysis together
+    /// (`analyzeFour`: the same operations per frame, bit for bit, the callbacks in frame
+    /// order after the four are done); others one at a time. Frames depend only on stream
+    /// positions, so how the input is chunked changes nothing.
     public func process(_ input: UnsafeBufferPointer<Float>, _ body: (SpectralFrame) -> Void) {
         guard let source = input.baseAddress else { return }
         var offset = 0

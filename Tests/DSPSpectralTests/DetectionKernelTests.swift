@@ -51,6 +51,7 @@ struct DetectionKernelTests {
         }
         #expect(mismatches.isEmpty, "\(mismatches.prefix(4))")
     }
+
     @Test("copy moves every float bit for bit and nothing else", arguments: [0, 1, 7, 8, 9, 31, 32, 33, 100, 3329])
     func copy(_ count: Int) {
         var source = signal(count: count + 3, seed: UInt64(count))
