@@ -29,6 +29,8 @@ CDSP_INLINE void power4_body(
     v8 zero = {0};
     size_t k = 0;
     for (; k + 8 <= bins; k += 8) {
+        // Unrolled, so that the eight accumulators stay in registers.
+#pragma clang loop unroll(full)
         for (int f = 0; f < 4; f++) {
             float *sp = spectra[f];
             v8 lo = ld8(sp + 2 * k), hi = ld8(sp + 2 * k + 8);
@@ -256,6 +258,8 @@ CDSP_INLINE void half_lags4_body(const float *const spectra[4], const float f1[4
     v8 zero = {0}, two = splat8(2.0f);
     size_t k = 0;
     for (; 2 * (k + 8) <= count; k += 8) {
+        // Unrolled, so that the four carries stay in registers.
+#pragma clang loop unroll(full)
         for (int f = 0; f < 4; f++) {
             const float *spectrum = spectra[f];
             float *ac = acs[f];
