@@ -57,10 +57,29 @@ CDSP_INLINE void frame_dots_body(
     }
 }
 
-CDSP_DISPATCH
+CDSP_DISPATCH_V3
 void cdsp_detection_frame_dots(
     const float *first, size_t stride, size_t frames, const float *window, size_t n, size_t hop_start,
     size_t hop_count, float *window_dots, float *hop_energies
 ) {
     frame_dots_body(first, stride, frames, window, n, hop_start, hop_count, window_dots, hop_energies);
+}
+
+/// A plain copy, eight floats per step (see the header for why not `memcpy`).
+CDSP_INLINE void copy_body(float *destination, const float *source, size_t count) {
+    size_t i = 0;
+    for (; i + 32 <= count; i += 32) {
+        v8 a = ld8(source + i), b = ld8(source + i + 8), c = ld8(source + i + 16), d = ld8(source + i + 24);
+        st8(destination + i, a);
+        st8(destination + i + 8, b);
+        st8(destination + i + 16, c);
+        st8(destination + i + 24, d);
+    }
+    for (; i + 8 <= count; i += 8) st8(destination + i, ld8(source + i));
+    for (; i < count; i++) destination[i] = source[i];
+}
+
+CDSP_DISPATCH_V3
+void cdsp_detection_copy(float *destination, const float *source, size_t count) {
+    copy_body(destination, source, count);
 }

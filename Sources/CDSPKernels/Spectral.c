@@ -82,7 +82,7 @@ CDSP_INLINE float dot_body(const float *a, const float *b, size_t count) {
     return sum;
 }
 
-CDSP_DISPATCH
+CDSP_DISPATCH_V3
 float cdsp_spectral_dot(const float *a, const float *b, size_t count) {
     return dot_body(a, b, count);
 }
@@ -94,7 +94,7 @@ CDSP_INLINE void window_body(const float *x, const float *window, float mean, si
     for (; i < count; i++) out[i] = (x[i] - mean) * window[i];
 }
 
-CDSP_DISPATCH
+CDSP_DISPATCH_V3
 void cdsp_spectral_window(const float *x, const float *window, float mean, size_t count, float *out) {
     window_body(x, window, mean, count, out);
 }
@@ -134,7 +134,7 @@ CDSP_INLINE void power_body(float *spectrum, size_t bins, float scale, float *po
     sums[1] = weighted;
 }
 
-CDSP_DISPATCH
+CDSP_DISPATCH_V3
 void cdsp_spectral_power(float *spectrum, size_t bins, float scale, float *power, float sums[2]) {
     power_body(spectrum, bins, scale, power, sums);
 }
@@ -164,7 +164,7 @@ CDSP_INLINE void log_sums_body(const float *power, size_t lo, size_t hi, float s
     sums[2] = pl_sum;
 }
 
-CDSP_DISPATCH
+CDSP_DISPATCH_V3
 void cdsp_spectral_log_sums(const float *power, size_t lo, size_t hi, float sums[3]) {
     log_sums_body(power, lo, hi, sums);
 }
@@ -174,24 +174,38 @@ CDSP_INLINE size_t pitch_pick_body(
     float inverse_r0, float *best_rho
 ) {
     size_t best_lag = 0;
-    float best_score = 0, rho_of_best = 0;
+    float best_score = 0;
     v8 inv = splat8(inverse_r0);
     size_t lag = min_lag;
-    // Blocks of eight lags: every lane's rho and score exactly as the scalar loop computes
-    // them; the block is scanned in lag order (the scalar rule) only when some lane could win.
-    for (; lag + 8 <= max_lag + 1; lag += 8) {
-        v8 a = ld8(ac + lag);
-        v8 rho = a * inv / ld8(window_ac + lag);
-        v8 score = rho - ld8(octave_cost + lag);
-        i8 candidate = (score > splat8(best_score)) & (a >= ld8(ac + lag - 1)) & (a >= ld8(ac + lag + 1));
-        int any = 0;
-        for (int j = 0; j < 8; j++) any |= candidate[j];
-        if (!any) continue;
+    // Blocks of eight lags, without branches: every lane's rho and score exactly as the scalar
+    // loop computes them, and per lane the first lag of its highest score above 0 among local
+    // maxima (a strict `>`, as the scalar rule). The scalar rule picks the first lag of the
+    // highest such score overall: the highest of the lanes' scores, at the smallest of their
+    // lags that hold it. NaN scores and comparisons never compare true, in either form.
+    if (lag + 8 <= max_lag + 1) {
+        v8 lane_score = {0};
+        i8 lane_lag = {0};
+        i8 lags = {0, 1, 2, 3, 4, 5, 6, 7};
+        lags = lags + (int32_t)lag;
+        for (; lag + 8 <= max_lag + 1; lag += 8) {
+            v8 a = ld8(ac + lag);
+            v8 rho = a * inv / ld8(window_ac + lag);
+            v8 score = rho - ld8(octave_cost + lag);
+            i8 candidate = (score > lane_score) & (a >= ld8(ac + lag - 1)) & (a >= ld8(ac + lag + 1));
+            u8 sb, lb;
+            __builtin_memcpy(&sb, &score, sizeof sb);
+            __builtin_memcpy(&lb, &lane_score, sizeof lb);
+            u8 merged = (sb & (u8)candidate) | (lb & ~(u8)candidate);
+            __builtin_memcpy(&lane_score, &merged, sizeof merged);
+            lane_lag = (lags & candidate) | (lane_lag & ~candidate);
+            lags = lags + 8;
+        }
         for (int j = 0; j < 8; j++) {
-            if (candidate[j] && score[j] > best_score) {
-                best_score = score[j];
-                best_lag = lag + (size_t)j;
-                rho_of_best = rho[j];
+            float score = lane_score[j];
+            size_t at = (size_t)lane_lag[j];
+            if (score > best_score || (score == best_score && score > 0 && at < best_lag)) {
+                best_score = score;
+                best_lag = at;
             }
         }
     }
@@ -201,14 +215,14 @@ CDSP_INLINE size_t pitch_pick_body(
         if (score > best_score && ac[lag] >= ac[lag - 1] && ac[lag] >= ac[lag + 1]) {
             best_score = score;
             best_lag = lag;
-            rho_of_best = rho;
         }
     }
-    *best_rho = rho_of_best;
+    // The winner's rho, recomputed with the same two operations.
+    *best_rho = best_lag > 0 ? ac[best_lag] * inverse_r0 / window_ac[best_lag] : 0;
     return best_lag;
 }
 
-CDSP_DISPATCH
+CDSP_DISPATCH_V3
 size_t cdsp_spectral_pitch_pick(
     const float *ac, const float *window_ac, const float *octave_cost, size_t min_lag, size_t max_lag,
     float inverse_r0, float *best_rho
@@ -235,7 +249,7 @@ CDSP_INLINE void mirror_body(const float *spectrum, size_t n, float *even) {
     for (; k < half; k++) even[n - k] = spectrum[2 * k];
 }
 
-CDSP_DISPATCH
+CDSP_DISPATCH_V3
 void cdsp_spectral_mirror(const float *spectrum, size_t n, float *even) {
     mirror_body(spectrum, n, even);
 }
@@ -249,7 +263,7 @@ CDSP_INLINE void real_parts_body(const float *interleaved, size_t count, float *
     for (; i < count; i++) out[i] = interleaved[2 * i];
 }
 
-CDSP_DISPATCH
+CDSP_DISPATCH_V3
 void cdsp_spectral_real_parts(const float *interleaved, size_t count, float *out) {
     real_parts_body(interleaved, count, out);
 }
@@ -290,7 +304,7 @@ CDSP_INLINE void half_twiddle_body(
     *f1 = 0.5f * (f0 - fm) + sum;
 }
 
-CDSP_DISPATCH
+CDSP_DISPATCH_V3
 void cdsp_spectral_half_twiddle(
     const float *spectrum, size_t m, const float *sine, const float *cosine, float *y, float *f1) {
     half_twiddle_body(spectrum, m, sine, cosine, y, f1);
@@ -326,7 +340,7 @@ CDSP_INLINE void half_lags_body(const float *spectrum, float f1, size_t count, f
     }
 }
 
-CDSP_DISPATCH
+CDSP_DISPATCH_V3
 void cdsp_spectral_half_lags(const float *spectrum, float f1, size_t count, float *ac) {
     half_lags_body(spectrum, f1, count, ac);
 }
@@ -366,7 +380,7 @@ CDSP_INLINE void band_sums_body(const float *power, const ptrdiff_t *edges, size
     }
 }
 
-CDSP_DISPATCH
+CDSP_DISPATCH_V3
 void cdsp_spectral_band_sums(const float *power, const ptrdiff_t *edges, size_t count, float *out) {
     band_sums_body(power, edges, count, out);
 }
@@ -399,7 +413,7 @@ CDSP_INLINE uint32_t sign_changes_body(const float *x, size_t count, uint32_t pr
     return changes;
 }
 
-CDSP_DISPATCH
+CDSP_DISPATCH_V3
 uint32_t cdsp_spectral_sign_changes(const float *x, size_t count, uint32_t previous_sign) {
     return sign_changes_body(x, count, previous_sign);
 }
@@ -423,7 +437,7 @@ CDSP_INLINE void model_rows_body(const float *wt, const float *bias, const float
     }
 }
 
-CDSP_DISPATCH
+CDSP_DISPATCH_V3
 void cdsp_model_rows(const float *wt, const float *bias, const float *x, size_t n, size_t rows, float *pre) {
     model_rows_body(wt, bias, x, n, rows, pre);
 }

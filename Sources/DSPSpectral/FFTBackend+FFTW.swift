@@ -33,6 +33,11 @@ final class FFTWBackend: FFTBackend {
     private let interleaved: UnsafeMutablePointer<Float>
     private let forwardPlan: OpaquePointer
     private let inversePlan: OpaquePointer
+    /// Further forward buffer pairs (`size` reals in, `size/2 + 1` complex out, each from
+    /// `fftwf_alloc_*`, so aligned as the planning buffers are) for ``executeForward(set:)``;
+    /// set 0 is `timeDomain`/`frequencyDomain`.
+    private let extraInputs: [UnsafeMutablePointer<Float>]
+    private let extraSpectra: [UnsafeMutablePointer<fftwf_complex>]
 
     private struct Resources {
         var timeDomain: UnsafeMutablePointer<Float>
@@ -40,9 +45,17 @@ final class FFTWBackend: FFTBackend {
         var frequencyDomain: UnsafeMutablePointer<fftwf_complex>
         var forwardPlan: OpaquePointer
         var inversePlan: OpaquePointer
+        var extraInputs: [UnsafeMutablePointer<Float>] = []
+        var extraSpectra: [UnsafeMutablePointer<fftwf_complex>] = []
     }
 
-    init(size: Int) throws(ConfigurationError) {
+    convenience init(size: Int) throws(ConfigurationError) {
+        try self.init(size: size, bufferSets: 1)
+    }
+
+    /// Plans as ``init(size:)`` and allocates `bufferSets − 1` further forward buffer pairs
+    /// (`bufferSets` ≥ 1) for ``executeForward(set:)``.
+    init(size: Int, bufferSets: Int) throws(ConfigurationError) {
         let bins = size / 2 + 1
         let resources: Resources? = fftwPlannerLock.withLock { _ in
             guard let timeDomain = fftwf_alloc_real(size) else { return nil }
@@ -66,9 +79,18 @@ final class FFTWBackend: FFTBackend {
                 fftwf_free(timeDomain)
                 return nil
             }
-            return Resources(
+            var resources = Resources(
                 timeDomain: timeDomain, inverseTimeDomain: inverseTimeDomain, frequencyDomain: frequencyDomain,
                 forwardPlan: forwardPlan, inversePlan: inversePlan)
+            for _ in 1..<max(1, bufferSets) {
+                guard let input = fftwf_alloc_real(size), let spectrum = fftwf_alloc_complex(bins) else {
+                    Self.release(resources)
+                    return nil
+                }
+                resources.extraInputs.append(input)
+                resources.extraSpectra.append(spectrum)
+            }
+            return resources
         }
         guard let resources else {
             throw ConfigurationError(parameter: "size", value: size, expected: "a size FFTW can plan")
@@ -82,22 +104,34 @@ final class FFTWBackend: FFTBackend {
             .bindMemory(to: Float.self, capacity: 2 * bins)
         self.forwardPlan = resources.forwardPlan
         self.inversePlan = resources.inversePlan
+        self.extraInputs = resources.extraInputs
+        self.extraSpectra = resources.extraSpectra
         timeDomain.initialize(repeating: 0, count: size)
         inverseTimeDomain.initialize(repeating: 0, count: size)
         interleaved.initialize(repeating: 0, count: 2 * bins)
+        for (input, spectrum) in zip(extraInputs, extraSpectra) {
+            input.initialize(repeating: 0, count: size)
+            UnsafeMutableRawPointer(spectrum).bindMemory(to: Float.self, capacity: 2 * bins)
+                .initialize(repeating: 0, count: 2 * bins)
+        }
     }
 
     deinit {
         let resources = Resources(
             timeDomain: timeDomain, inverseTimeDomain: inverseTimeDomain, frequencyDomain: frequencyDomain,
-            forwardPlan: forwardPlan, inversePlan: inversePlan)
-        fftwPlannerLock.withLock { _ in
-            fftwf_destroy_plan(resources.forwardPlan)
-            fftwf_destroy_plan(resources.inversePlan)
-            fftwf_free(resources.frequencyDomain)
-            fftwf_free(resources.inverseTimeDomain)
-            fftwf_free(resources.timeDomain)
-        }
+            forwardPlan: forwardPlan, inversePlan: inversePlan, extraInputs: extraInputs, extraSpectra: extraSpectra)
+        fftwPlannerLock.withLock { _ in Self.release(resources) }
+    }
+
+    /// Destroys the plans and frees every buffer; the caller holds `fftwPlannerLock`.
+    private static func release(_ resources: Resources) {
+        fftwf_destroy_plan(resources.forwardPlan)
+        fftwf_destroy_plan(resources.inversePlan)
+        for input in resources.extraInputs { fftwf_free(input) }
+        for spectrum in resources.extraSpectra { fftwf_free(spectrum) }
+        fftwf_free(resources.frequencyDomain)
+        fftwf_free(resources.inverseTimeDomain)
+        fftwf_free(resources.timeDomain)
     }
 
     func forward(
@@ -136,6 +170,29 @@ final class FFTWBackend: FFTBackend {
 
     func executeForward() {
         fftwf_execute(forwardPlan)
+    }
+
+    /// Buffer set `set`'s forward input (`set` 0 is ``forwardInput``).
+    func forwardInput(set: Int) -> UnsafeMutablePointer<Float> {
+        set == 0 ? timeDomain : extraInputs[set - 1]
+    }
+
+    /// Buffer set `set`'s interleaved spectrum (`set` 0 is ``interleavedSpectrum``).
+    func interleavedSpectrum(set: Int) -> UnsafeMutablePointer<Float> {
+        set == 0
+            ? interleaved
+            : UnsafeMutableRawPointer(extraSpectra[set - 1]).assumingMemoryBound(to: Float.self)
+    }
+
+    /// The forward plan on buffer set `set` (`fftwf_execute_dft_r2c`, FFTW's new-array execute:
+    /// the same plan, so the same operations and bits as ``executeForward()`` on the same input;
+    /// the buffers are aligned as the planning ones). The input is kept.
+    func executeForward(set: Int) {
+        if set == 0 {
+            fftwf_execute(forwardPlan)
+        } else {
+            fftwf_execute_dft_r2c(forwardPlan, extraInputs[set - 1], extraSpectra[set - 1])
+        }
     }
 
     func executeInverse() {

@@ -44,6 +44,15 @@ protocol FFTBackend: AnyObject {
 
     /// Forward transform of ``forwardInput`` into ``interleavedSpectrum``; the input is kept.
     func executeForward()
+    /// Prepares transforms of `size` real samples with `bufferSets` (≥ 1) pairs of forward
+    /// buffers (input, interleaved spectrum); set 0 is ``forwardInput``/``interleavedSpectrum``.
+    init(size: Int, bufferSets: Int) throws(ConfigurationError)
+    /// Buffer set `set`'s forward input, `size` floats.
+    func forwardInput(set: Int) -> UnsafeMutablePointer<Float>
+    /// Buffer set `set`'s interleaved spectrum, `2·(size/2 + 1)` floats.
+    func interleavedSpectrum(set: Int) -> UnsafeMutablePointer<Float>
+    /// ``executeForward()`` on buffer set `set`: the same plan, the same bits for the same input.
+    func executeForward(set: Int)
     /// Inverse transform of ``interleavedSpectrum`` into ``inverseOutput``. The imaginary parts
     /// of bins 0 and `size/2` are ignored; the spectrum may be overwritten.
     func executeInverse()

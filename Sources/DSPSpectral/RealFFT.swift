@@ -122,6 +122,42 @@ public final class RealFFT {
         backend.executeForward()
     }
 
+    // MARK: Several frames on one plan (package)
+
+    /// Prepares transforms of `size` real samples with `bufferSets` (≥ 1) pairs of forward
+    /// buffers, for transforming several frames one after another without copying them: set 0
+    /// is ``forwardInput``/``interleavedSpectrum``.
+    package init(size: Int, bufferSets: Int) throws(ConfigurationError) {
+        guard Self.supportedSizes.contains(size), size % 2 == 0 else {
+            throw ConfigurationError(
+                parameter: "size", value: size,
+                expected: "even, \(Self.supportedSizes.lowerBound)...\(Self.supportedSizes.upperBound)")
+        }
+        try ConfigurationError.check("bufferSets", bufferSets, in: 1...64)
+        self.size = size
+        self.backend = try PlatformFFTBackend(size: size, bufferSets: bufferSets)
+        self.scratch = .allocate(capacity: 2 * (size / 2 + 1))
+        scratch.initialize(repeating: 0)
+    }
+
+    /// Buffer set `set`'s input, ``size`` floats (set 0 is ``forwardInput``).
+    package func forwardInput(set: Int) -> UnsafeMutableBufferPointer<Float> {
+        UnsafeMutableBufferPointer(start: backend.forwardInput(set: set), count: size)
+    }
+
+    /// Buffer set `set`'s spectrum, ``binCount`` complex bins interleaved (set 0 is
+    /// ``interleavedSpectrum``).
+    package func interleavedSpectrum(set: Int) -> UnsafeMutableBufferPointer<Float> {
+        UnsafeMutableBufferPointer(start: backend.interleavedSpectrum(set: set), count: 2 * binCount)
+    }
+
+    /// ``executeForward()`` from buffer set `set`'s input into its spectrum: the same plan, so
+    /// bit for bit the spectrum set 0 would give for the same input. The input is kept. Does not
+    /// allocate.
+    package func executeForward(set: Int) {
+        backend.executeForward(set: set)
+    }
+
     /// The unnormalised inverse transform of ``interleavedSpectrum`` into ``inverseOutput`` — the
     /// same values, bit for bit, as ``inverse(real:imaginary:into:)``, without its copies. The
     /// imaginary parts of bins 0 and `size/2` are ignored; the spectrum buffer may be overwritten;

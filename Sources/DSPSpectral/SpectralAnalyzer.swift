@@ -129,6 +129,34 @@ public final class SpectralAnalyzer {
     private let batchHopEnergies: UnsafeMutablePointer<Float>
     private var hasPrevious = false
 
+    // Four frames at once (``analyzeFour(_:)``): slot `f`'s buffers. Slot 0 is the one-frame
+    // path's (`windowed`, `spectrum`, `power`, `bandPowers`, `autocorrelation`); the pointer
+    // tables are the C kernels' `float *[4]` arguments.
+    private static let slots = 4
+    /// Slot `f`'s windowed frame and spectrum: `fft`'s buffer set `f`.
+    private let windowedSlots: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>
+    private let spectrumSlots: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>
+    /// `power` + `f·binCount`, writable and read-only.
+    private let powerSlots: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>
+    private let powerInputSlots: UnsafeMutablePointer<UnsafePointer<Float>?>
+    /// `bandPowers` + `f·bandCount`.
+    private let bandPowerSlots: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>
+    /// `autocorrelationFFT`'s buffer set `f`: twiddled input, spectrum.
+    private let lagInputSlots: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>
+    private let lagSpectrumSlots: UnsafeMutablePointer<UnsafePointer<Float>?>
+    /// `autocorrelation` + `f·(max lag + 2)`.
+    private let autocorrelationSlots: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>
+    /// Slot `f`'s `|Y[k]|²`, `binCount` contiguous floats (the half-size route reads them there,
+    /// not from the spectrum's real parts), writable and read-only views.
+    private let magnitudeSlots: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>
+    private let magnitudeInputSlots: UnsafeMutablePointer<UnsafePointer<Float>?>
+    private let magnitudes: UnsafeMutableBufferPointer<Float>
+    /// Per-slot scalars: power sums (8), totals, weighted frequencies, roll-off targets, `f1`
+    /// (4 each), roll-off bins (4), features (4).
+    private let slotSums: UnsafeMutablePointer<Float>
+    private let slotRolloff: UnsafeMutablePointer<Int>
+    private let slotFeatures: UnsafeMutablePointer<SpectralFeatures>
+
     /// Builds the window, the FFT plans and all buffers.
     ///
     /// - Throws: ``ConfigurationError`` naming the first parameter out of range.
@@ -159,13 +187,16 @@ public final class SpectralAnalyzer {
         sampleRate = c.sampleRate
         windowLength = c.windowLength
         hopLength = c.hopLength
-        ringCapacity = 4 * c.windowLength
+        // About four windows, rounded so that a refill completes a multiple of four frames
+        // (large pushes then run four frames at a time throughout; see `process`).
+        let framesPerRefill = ((3 * c.windowLength / c.hopLength + 1) + 3) / 4 * 4
+        ringCapacity = c.windowLength + (framesPerRefill - 1) * c.hopLength
         ring = .allocate(capacity: ringCapacity)
         ring.initialize(repeating: 0, count: ringCapacity)
-        fft = try RealFFT(size: c.windowLength)
+        fft = try RealFFT(size: c.windowLength, bufferSets: Self.slots)
         let n = c.windowLength
         let useHalf = n % 4 == 0
-        autocorrelationFFT = try RealFFT(size: useHalf ? n / 2 : n)
+        autocorrelationFFT = try RealFFT(size: useHalf ? n / 2 : n, bufferSets: Self.slots)
         let quarter = useHalf ? n / 4 : 0
         halfSine = .allocate(capacity: quarter)
         halfCosine = .allocate(capacity: quarter)
@@ -188,12 +219,12 @@ public final class SpectralAnalyzer {
         powerScale = Float(1 / (Double(n) * sumSquares))
         windowed = fft.forwardInput
         spectrum = fft.interleavedSpectrum.baseAddress!
-        power = .allocate(capacity: bins); power.initialize(repeating: 0)
+        power = Self.slotStorage(count: bins)
 
         let minLag = max(2, Int((c.sampleRate / c.pitchRangeHz.upperBound).rounded(.down)))
         let maxLag = min(n / 2 - 1, Int((c.sampleRate / c.pitchRangeHz.lowerBound).rounded(.up)))
         lagRange = minLag...maxLag
-        autocorrelation = .allocate(capacity: maxLag + 2); autocorrelation.initialize(repeating: 0)
+        autocorrelation = Self.slotStorage(count: maxLag + 2)
         windowAutocorrelation = .allocate(capacity: maxLag + 2)
         octaveCost = .allocate(capacity: maxLag + 2)
         for lag in 0...(maxLag + 1) {
@@ -228,11 +259,38 @@ public final class SpectralAnalyzer {
             previousBin = bin
         }
         bandEdgesHz = edges
-        bandPowers = .allocate(capacity: c.bandCount); bandPowers.initialize(repeating: 0)
+        bandPowers = Self.slotStorage(count: c.bandCount)
         previousBandLevels = .allocate(capacity: c.bandCount); previousBandLevels.initialize(repeating: 0)
         bandLevels = .allocate(capacity: (c.bandCount + 7) / 8 * 8); bandLevels.initialize(repeating: 0)
         batchWindowDots = .allocate(capacity: 4); batchWindowDots.initialize(repeating: 0, count: 4)
         batchHopEnergies = .allocate(capacity: 4); batchHopEnergies.initialize(repeating: 0, count: 4)
+        let slots = Self.slots
+        windowedSlots = .allocate(capacity: slots)
+        spectrumSlots = .allocate(capacity: slots)
+        powerSlots = .allocate(capacity: slots)
+        powerInputSlots = .allocate(capacity: slots)
+        bandPowerSlots = .allocate(capacity: slots)
+        lagInputSlots = .allocate(capacity: slots)
+        lagSpectrumSlots = .allocate(capacity: slots)
+        autocorrelationSlots = .allocate(capacity: slots)
+        magnitudeSlots = .allocate(capacity: slots)
+        magnitudeInputSlots = .allocate(capacity: slots)
+        magnitudes = Self.slotStorage(count: bins)
+        for f in 0..<slots {
+            (magnitudeSlots + f).initialize(to: magnitudes.baseAddress! + f * bins)
+            (magnitudeInputSlots + f).initialize(to: UnsafePointer(magnitudes.baseAddress! + f * bins))
+            (windowedSlots + f).initialize(to: fft.forwardInput(set: f).baseAddress!)
+            (spectrumSlots + f).initialize(to: fft.interleavedSpectrum(set: f).baseAddress!)
+            (powerSlots + f).initialize(to: power.baseAddress! + f * bins)
+            (powerInputSlots + f).initialize(to: UnsafePointer(power.baseAddress! + f * bins))
+            (bandPowerSlots + f).initialize(to: bandPowers.baseAddress! + f * c.bandCount)
+            (lagInputSlots + f).initialize(to: autocorrelationFFT.forwardInput(set: f).baseAddress!)
+            (lagSpectrumSlots + f).initialize(to: UnsafePointer(autocorrelationFFT.interleavedSpectrum(set: f).baseAddress!))
+            (autocorrelationSlots + f).initialize(to: autocorrelation.baseAddress! + f * (maxLag + 2))
+        }
+        slotSums = .allocate(capacity: 24); slotSums.initialize(repeating: 0, count: 24)
+        slotRolloff = .allocate(capacity: slots); slotRolloff.initialize(repeating: 0, count: slots)
+        slotFeatures = .allocate(capacity: slots); slotFeatures.initialize(repeating: SpectralFeatures(), count: slots)
         prime()
     }
 
@@ -242,6 +300,18 @@ public final class SpectralAnalyzer {
         power.deallocate(); autocorrelation.deallocate(); windowAutocorrelation.deallocate(); octaveCost.deallocate()
         bandPowers.deallocate(); previousBandLevels.deallocate(); bandLevels.deallocate(); bandBins.deallocate()
         batchWindowDots.deallocate(); batchHopEnergies.deallocate()
+        windowedSlots.deallocate(); spectrumSlots.deallocate(); powerSlots.deallocate(); powerInputSlots.deallocate()
+        bandPowerSlots.deallocate(); lagInputSlots.deallocate(); lagSpectrumSlots.deallocate()
+        autocorrelationSlots.deallocate(); magnitudeSlots.deallocate(); magnitudeInputSlots.deallocate()
+        magnitudes.deallocate(); slotSums.deallocate(); slotRolloff.deallocate(); slotFeatures.deallocate()
+    }
+
+    /// Zeroed storage for ``slots`` slots of `count` floats; the buffer returned is slot 0 (its
+    /// `deallocate` frees all of them).
+    private static func slotStorage(count: Int) -> UnsafeMutableBufferPointer<Float> {
+        let storage = UnsafeMutablePointer<Float>.allocate(capacity: slots * count)
+        storage.initialize(repeating: 0, count: slots * count)
+        return UnsafeMutableBufferPointer(start: storage, count: count)
     }
 
     /// Fills the window's history with zeros so that frame 0's hop starts at sample 0.
@@ -257,14 +327,17 @@ public final class SpectralAnalyzer {
     /// The input is copied into the ring as far as it fits; the frames it completes are then
     /// analysed in order, their window dot products and hop energies (sequential eight-lane
     /// sums, latency-bound one at a time) taken four frames at a time by
-    /// `cdsp_detection_frame_dots`, bit-identical to `cdsp_spectral_dot` per frame. Frames
-    /// depend only on stream positions, so how the input is chunked changes nothing.
+    /// `cdsp_detection_frame_dots`, bit-identical to `cdsp_spectral_dot` per frame. Four
+    /// complete frames whose windows are finite go through the rest of the analysis together
+    /// (`analyzeFour`: the same operations per frame, bit for bit, the callbacks in frame
+    /// order after the four are done); others one at a time. Frames depend only on stream
+    /// positions, so how the input is chunked changes nothing.
     public func process(_ input: UnsafeBufferPointer<Float>, _ body: (SpectralFrame) -> Void) {
         guard let source = input.baseAddress else { return }
         var offset = 0
         while offset < input.count {
             let n = min(ringCapacity - frameStart - fill, input.count - offset)
-            (ring + frameStart + fill).update(from: source + offset, count: n)
+            cdsp_detection_copy(ring + frameStart + fill, source + offset, n)
             fill += n
             offset += n
             var complete = fill >= windowLength ? (fill - windowLength) / hopLength + 1 : 0
@@ -273,6 +346,13 @@ public final class SpectralAnalyzer {
                 cdsp_detection_frame_dots(
                     ring + frameStart, hopLength, batch, window.baseAddress!, windowLength, windowLength - hopLength,
                     hopLength, batchWindowDots, batchHopEnergies)
+                if batch == 4, allFinite() {
+                    analyzeFour(body)
+                    frameStart += 4 * hopLength
+                    fill -= 4 * hopLength
+                    complete -= 4
+                    continue
+                }
                 for i in 0..<batch {
                     analyze(
                         UnsafeBufferPointer(start: ring + frameStart, count: windowLength), validCount: hopLength,
@@ -323,6 +403,161 @@ public final class SpectralAnalyzer {
         while i < count {
             out[i] = FastLog.decibels(x[i] + offset)
             i += 1
+        }
+    }
+
+    /// Whether the four frames whose sums `cdsp_detection_frame_dots` just took all have a
+    /// finite mean and hop energy (the one-frame path's test; a non-finite frame goes that way).
+    @inline(__always)
+    private func allFinite() -> Bool {
+        var finite = true
+        for f in 0..<4 {
+            finite = finite && (batchWindowDots[f] / windowSum).isFinite && batchHopEnergies[f].isFinite
+        }
+        return finite
+    }
+
+    /// Analyses the four complete frames at `ring + frameStart + f·hop` (`f < 4`, every one
+    /// finite: ``allFinite()``, sums in `batchWindowDots`/`batchHopEnergies`), then calls `body`
+    /// for each in order. Each frame goes through exactly ``analyze(_:validCount:sums:_:)``'s
+    /// operations in its order, in its own slot's buffers; the latency-bound kernels after the
+    /// FFT (power sums, band sums, roll-off, the autocorrelation's prefix sum) run the four
+    /// frames side by side (`CDSPDetection.h`), so every feature is bit-identical to the
+    /// one-frame path's. The flux, which links a frame to the one before, is taken in frame
+    /// order.
+    private func analyzeFour(_ body: (SpectralFrame) -> Void) {
+        let n = windowLength
+        let bins = n / 2 + 1
+        let hop = hopLength
+        let hopStart = n - hop
+        let binHz = Float(sampleRate) / Float(n)
+        let bandCount = configuration.bandCount
+        let totals = slotSums + 8, weighted = slotSums + 12, targets = slotSums + 16, f1s = slotSums + 20
+
+        for f in 0..<4 {
+            let frame = ring + frameStart + f * hop
+            var features = SpectralFeatures()
+            features.index = frameIndex
+            features.time = Double(frameIndex) * Double(hopLength) / sampleRate
+            features.validCount = hop
+            frameIndex += 1
+            let hopEnergy = batchHopEnergies[f]
+            let crossings = cdsp_spectral_sign_changes(frame + hopStart, hop, frame[hopStart].bitPattern >> 31)
+            features.hopPower = hopEnergy / Float(hop)
+            features.zeroCrossingRate = hop > 1 ? Float(crossings) / Float(hop - 1) : 0
+            let mean = batchWindowDots[f] / windowSum
+            cdsp_spectral_window(frame, window.baseAddress!, mean, n, windowedSlots[f]!)
+            fft.executeForward(set: f)
+            slotFeatures[f] = features
+        }
+
+        let half = halfSine.count > 0
+        if half {
+            // |Y|² contiguous for the half-size twiddle below (the one-frame path leaves it in the
+            // spectrum's real parts; the values are the same).
+            cdsp_detection_power4_magnitudes(spectrumSlots, bins, 2 * powerScale, powerSlots, magnitudeSlots, slotSums)
+        } else {
+            cdsp_detection_power4(spectrumSlots, bins, 2 * powerScale, powerSlots, slotSums)
+        }
+        for f in 0..<4 {
+            let power = powerSlots[f]!
+            var total = slotSums[2 * f]
+            var weightedFrequency = slotSums[2 * f + 1]
+            power[0] *= 0.5
+            power[bins - 1] *= 0.5
+            total -= power[0] + power[bins - 1]
+            weightedFrequency -= power[bins - 1] * Float(bins - 1)
+            weightedFrequency *= binHz
+            slotFeatures[f].framePower = total
+            totals[f] = total
+            weighted[f] = weightedFrequency
+            targets[f] = 0.85 * total
+        }
+
+        cdsp_detection_band_sums4(powerInputSlots, bandBins.baseAddress!, bandCount, bandPowerSlots)
+        for f in 0..<4 {
+            var flux: Float = 0
+            Self.decibels(bandPowerSlots[f]!, plus: 1e-10, count: bandCount, into: bandLevels.baseAddress!)
+            for b in 0..<bandCount {
+                let level = bandLevels[b]
+                if hasPrevious { flux += max(0, level - previousBandLevels[b]) }
+                previousBandLevels[b] = level
+            }
+            slotFeatures[f].fluxDB = hasPrevious ? flux / Float(bandCount) : 0
+            hasPrevious = true
+        }
+
+        cdsp_detection_rolloff4(powerInputSlots, bins, targets, slotRolloff)
+        let lagCount = lagRange.upperBound + 2
+        var allVoiced = true, anyVoiced = false
+        for f in 0..<4 {
+            let total = totals[f]
+            guard total > 1e-14 else { allVoiced = false; continue }
+            anyVoiced = true
+            let power = powerInputSlots[f]!
+            slotFeatures[f].centroidHz = weighted[f] / total
+            slotFeatures[f].rolloffHz = Float(slotRolloff[f]) * binHz
+
+            var logSums: (Float, Float, Float) = (0, 0, 0)
+            withUnsafeMutablePointer(to: &logSums) {
+                $0.withMemoryRebound(to: Float.self, capacity: 3) {
+                    cdsp_spectral_log_sums(power, analysisBins.lowerBound, analysisBins.upperBound, $0)
+                }
+            }
+            let (bandSum, logSum, weightedLogSum) = logSums
+            let count = Float(analysisBins.count)
+            let meanLog = logSum / count
+            let logMean = FastLog.log2(bandSum / count)
+            slotFeatures[f].flatness = min(1, max(0, exp2(meanLog - logMean)))
+            let entropyBits = FastLog.log2(bandSum) - weightedLogSum / bandSum
+            slotFeatures[f].entropy = min(1, max(0, entropyBits / FastLog.log2(count)))
+
+            if !half {
+                cdsp_spectral_mirror(spectrumSlots[f]!, n, lagInputSlots[f]!)
+                autocorrelationFFT.executeForward(set: f)
+                cdsp_spectral_real_parts(lagSpectrumSlots[f]!, lagCount, autocorrelationSlots[f]!)
+            }
+        }
+        if half && anyVoiced {
+            // All four frames twiddled (a silent frame's result is not used), the transforms and
+            // lags only for the frames with power.
+            cdsp_detection_half_twiddle4(
+                magnitudeInputSlots, n / 2, halfSine.baseAddress!, halfCosine.baseAddress!, lagInputSlots, f1s)
+            for f in 0..<4 where totals[f] > 1e-14 { autocorrelationFFT.executeForward(set: f) }
+            if allVoiced {
+                cdsp_detection_half_lags4(lagSpectrumSlots, f1s, lagCount, autocorrelationSlots)
+            } else {
+                for f in 0..<4 where totals[f] > 1e-14 {
+                    cdsp_spectral_half_lags(lagSpectrumSlots[f]!, f1s[f], lagCount, autocorrelationSlots[f]!)
+                }
+            }
+        }
+
+        for f in 0..<4 {
+            if totals[f] > 1e-14 {
+                let autocorrelation = autocorrelationSlots[f]!
+                let r0 = autocorrelation[0]
+                if r0 > 0 {
+                    var bestRho: Float = 0
+                    let bestLag = cdsp_spectral_pitch_pick(
+                        autocorrelation, windowAutocorrelation.baseAddress!, octaveCost.baseAddress!,
+                        lagRange.lowerBound, lagRange.upperBound, 1 / r0, &bestRho)
+                    if bestLag > 0 {
+                        slotFeatures[f].harmonicity = min(1, bestRho)
+                        let left = autocorrelation[bestLag - 1], centre = autocorrelation[bestLag]
+                        let right = autocorrelation[bestLag + 1]
+                        let denominator = left - 2 * centre + right
+                        let offset = denominator < 0 ? 0.5 * (left - right) / denominator : 0
+                        slotFeatures[f].pitchHz = Float(sampleRate) / (Float(bestLag) + max(-0.5, min(0.5, offset)))
+                    }
+                }
+            }
+            body(SpectralFrame(
+                features: slotFeatures[f],
+                powerSpectrum: UnsafeBufferPointer(start: powerInputSlots[f]!, count: bins),
+                bandPowers: UnsafeBufferPointer(start: bandPowerSlots[f]!, count: bandCount),
+                windowedSamples: UnsafeBufferPointer(start: windowedSlots[f]!, count: n),
+                binWidthHz: binHz))
         }
     }
 

@@ -51,4 +51,18 @@ struct DetectionKernelTests {
         }
         #expect(mismatches.isEmpty, "\(mismatches.prefix(4))")
     }
+
+    @Test("copy moves every float bit for bit and nothing else", arguments: [0, 1, 7, 8, 9, 31, 32, 33, 100, 3329])
+    func copy(_ count: Int) {
+        var source = signal(count: count + 3, seed: UInt64(count))
+        if count > 2 { source[1] = .nan; source[2] = -0.0 }
+        for offset in 0..<3 {
+            var destination = [Float](repeating: 42, count: count + 5)
+            source.withUnsafeBufferPointer { s in
+                destination.withUnsafeMutableBufferPointer { d in cdsp_detection_copy(d.baseAddress! + 1, s.baseAddress! + offset, count) }
+            }
+            #expect(destination[0] == 42 && destination[count + 1] == 42, "count \(count): wrote outside")
+            #expect(destination[1..<(count + 1)].map(\.bitPattern) == source[offset..<(offset + count)].map(\.bitPattern), "count \(count) offset \(offset)")
+        }
+    }
 }

@@ -263,6 +263,37 @@ struct SpectralKernelTests {
         }
     }
 
+    @Test("pitch pick: ties, plateaus, NaN, ±Inf and every lag range, against the scalar rule")
+    func pitchPickTiesAndEdges() {
+        // Values from a small set, so that equal scores fall in different lanes and blocks and
+        // local maxima form plateaus; the lag range moves across block boundaries.
+        let values: [Float] = [0.1, 0.2, 0.3, 0.5, 0.5, 0.7, -0.2, 0, .nan, .infinity, 0.3]
+        var state: UInt64 = 77
+        func next(_ n: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(n))
+        }
+        var mismatches: [String] = []
+        for trial in 0..<3000 {
+            let count = 40 + next(260)
+            let palette = trial % 3 == 0 ? values : Array(values.prefix(8))
+            let ac = (0..<count).map { _ in palette[next(palette.count)] }
+            let windowAC = (0..<count).map { _ in trial % 2 == 0 ? Float(1) : [Float(1), 0.5, 0.75][next(3)] }
+            let cost = (0..<count).map { _ in trial % 4 < 2 ? Float(0) : [Float(0), 0.01, 0.1][next(3)] }
+            let minLag = 1 + next(20)
+            let maxLag = min(count - 2, minLag + next(count))
+            guard maxLag >= minLag else { continue }
+            let inverseR0: Float = trial % 5 == 0 ? 0.5 : 1
+            var rho: Float = .nan
+            let lag = cdsp_spectral_pitch_pick(ac, windowAC, cost, minLag, maxLag, inverseR0, &rho)
+            let reference = referencePitch(ac, windowAC, cost, minLag...maxLag, inverseR0)
+            if lag != reference.0 || !same(rho, reference.1) {
+                mismatches.append("trial \(trial) lags \(minLag)...\(maxLag): C (\(lag), \(rho)) Swift \(reference)")
+            }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.count) mismatches: \(mismatches.prefix(3))")
+    }
+
     @Test("band sums: each band added in ascending order from 0")
     func bandSums() {
         let power = signal(count: 513, seed: 51, scale: 1e-3, edges: false).map { abs($0) }
