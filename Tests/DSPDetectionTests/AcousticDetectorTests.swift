@@ -4,6 +4,7 @@ import DSPIO
 import DSPSpectral
 import Foundation
 import Testing
+import TestSupport
 
 /// What one run of the detector produced, for comparison.
 struct DetectionRun: Equatable {
@@ -18,9 +19,7 @@ struct DetectionRun: Equatable {
 }
 
 enum DetectionHarness {
-    static let testAudio = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("TestAudio")
+    static let testAudio = TestAudio.directory
 
     /// A TestAudio file as 16 kHz mono (channel mean; resampled when needed).
     static func mono16k(_ name: String) throws -> [Float] {
@@ -84,7 +83,7 @@ enum DetectionHarness {
         let detector = try AcousticDetector()
         let whole = DetectionHarness.run(detector, signal, chunks: [signal.count])
         #expect(whole.summary.frameCount == (signal.count + 255) / 256)
-        var rng = SplitMix(seed: 5)
+        var rng = SplitMix64(seed: 5)
         let random = (0..<64).map { _ in 1 + Int(rng.next() % 4096) }
         for chunks in [[1024], [1], [100, 7, 3000], random] where chunks != [1] || signal.count < 200_000 {
             #expect(DetectionHarness.run(detector, signal, chunks: chunks) == whole, "chunks \(chunks.prefix(3))")

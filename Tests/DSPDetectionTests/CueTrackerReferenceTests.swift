@@ -2,6 +2,7 @@
 import DSPSpectral
 import Foundation
 import Testing
+import TestSupport
 
 /// The library's cue tracker against the plain loops it was restructured from
 /// (`CueTrackerReference.swift`): every cue of every frame bit for bit, on real TestAudio
@@ -26,7 +27,7 @@ import Testing
     /// A stream that visits the edge cases: noise, a tone, silence, NaN and ±Inf bursts,
     /// near-overflow samples, then noise again.
     static func hostileStream() -> [Float] {
-        var g = SplitMix(seed: 5)
+        var g = SplitMix64(seed: 5)
         var x: [Float] = []
         for _ in 0..<16_000 { x.append(Float.random(in: -0.1...0.1, using: &g)) }
         for i in 0..<16_000 { x.append(0.3 * Float(sin(2 * Double.pi * 220 * Double(i) / 16_000))) }

@@ -1,6 +1,7 @@
 @testable import DSPDetection
 import Foundation
 import Testing
+import TestSupport
 
 /// The compiled models against the formula in ``ProbabilityModel``'s documentation, evaluated
 /// directly in Double with Foundation's `tanh`.
@@ -37,7 +38,7 @@ import Testing
                       ("multiSpeaker", DefaultModels.multiSpeaker), ("standaloneSpeech", DefaultModels.standaloneSpeech)])
     func compiledModelMatchesTheFormula(_ name: String, _ model: ProbabilityModel) {
         let compiled = CompiledModel(model)
-        var generator = SplitMix(seed: 42)
+        var generator = SplitMix64(seed: 42)
         var worst: Double = 0
         for _ in 0..<200 {
             // Inputs around the training distribution, some far outside it.
@@ -54,7 +55,7 @@ import Testing
 
     /// A model of the given shape with seeded weights (for shapes the defaults do not have).
     static func model(inputs: Int, hidden: Int, seed: UInt64) -> ProbabilityModel {
-        var g = SplitMix(seed: seed)
+        var g = SplitMix64(seed: seed)
         func values(_ count: Int, _ range: ClosedRange<Float>) -> [Float] { (0..<count).map { _ in Float.random(in: range, using: &g) } }
         return ProbabilityModel(
             inputCount: inputs, inputMean: values(inputs, -2...2), inputScale: values(inputs, 0.1...3),
@@ -72,7 +73,7 @@ import Testing
     func firstLayerMatchesTheSwiftOrder(_ name: String, _ model: ProbabilityModel) {
         #expect(model.isValid)
         let compiled = CompiledModel(model)
-        var generator = SplitMix(seed: 7)
+        var generator = SplitMix64(seed: 7)
         let edges: [Float] = [0, -0.0, 1e30, -1e30, .leastNonzeroMagnitude, .infinity, .nan]
         for trial in 0..<300 {
             var x = (0..<CueLane.count).map { _ in Float.random(in: -40...40, using: &generator) }
@@ -96,7 +97,7 @@ import Testing
                       ("1 input x 8 hidden", Self.model(inputs: 1, hidden: 8, seed: 4))])
     func hiddenLayerMatchesTheScalarLoop(_ name: String, _ model: ProbabilityModel) {
         let compiled = CompiledModel(model)
-        var generator = SplitMix(seed: 11)
+        var generator = SplitMix64(seed: 11)
         // Pre-activations from small to saturating (|x| > 9 is clamped), and non-finite ones.
         let edges: [Float] = [0, -0.0, 9, -9, 9.5, 1e30, -1e30, .leastNonzeroMagnitude, .infinity, -.infinity, .nan]
         var differing = 0

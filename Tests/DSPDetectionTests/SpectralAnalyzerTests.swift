@@ -2,6 +2,7 @@ import DSPCore
 import DSPSpectral
 import Foundation
 import Testing
+import TestSupport
 
 /// Analytic checks of the per-frame features on signals whose answers are known.
 @Suite struct SpectralAnalyzerTests {
@@ -56,8 +57,8 @@ import Testing
     }
 
     @Test func whiteNoiseIsFlatAndAperiodic() throws {
-        var rng = SplitMix(seed: 7)
-        let noise = (0..<32_000).map { _ in Float(rng.nextUniform() - 0.5) }
+        var rng = SplitMix64(seed: 7)
+        let noise = (0..<32_000).map { _ in Float(rng.unitInterval() - 0.5) }
         let steady = try Self.features(noise).dropFirst(4).dropLast(2)
         let meanFlatness = steady.map(\.flatness).reduce(0, +) / Float(steady.count)
         let meanEntropy = steady.map(\.entropy).reduce(0, +) / Float(steady.count)
@@ -89,8 +90,8 @@ import Testing
     }
 
     @Test func chunkingDoesNotChangeResults() throws {
-        var rng = SplitMix(seed: 11)
-        let signal = (0..<20_000).map { n in Float(0.3 * sin(Double(n) * 0.05) + 0.1 * (rng.nextUniform() - 0.5)) }
+        var rng = SplitMix64(seed: 11)
+        let signal = (0..<20_000).map { n in Float(0.3 * sin(Double(n) * 0.05) + 0.1 * (rng.unitInterval() - 0.5)) }
         let whole = try Self.features(signal)
         for chunk in [1, 100, 1024, 4097] {
             #expect(try Self.features(signal, chunk: chunk) == whole, "chunk \(chunk)")
@@ -116,17 +117,3 @@ import Testing
     }
 }
 
-/// A small deterministic generator (SplitMix64) for test signals and inputs.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    /// Uniform in [0, 1).
-    mutating func nextUniform() -> Double { Double(next() >> 11) / Double(1 << 53) }
-}

@@ -1,11 +1,12 @@
 import DSPScoring
 import Foundation
 import Testing
+import TestSupport
 
 /// The repository root, found from this file's path.
 let repositoryRoot = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-let testAudio = repositoryRoot.appendingPathComponent("TestAudio")
+let testAudio = TestAudio.directory
 let goldens = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Goldens")
 
 /// TestAudio's audio files, sorted.

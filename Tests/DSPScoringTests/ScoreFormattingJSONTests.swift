@@ -1,6 +1,7 @@
 @testable import DSPScoring
 import Foundation
 import Testing
+import TestSupport
 
 /// `ScoreFormatting.jsonLine` writes the record by hand; these tests hold it to the bytes
 /// `JSONEncoder` writes with the options it replaced, on records of every shape.
@@ -14,21 +15,9 @@ struct ScoreFormattingJSONTests {
         return String(decoding: data, as: UTF8.self)
     }
 
-    /// A deterministic generator (SplitMix64), so a failure reproduces.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// Text with the characters JSON treats specially: quotes, backslashes, every control
     /// character, slashes, DEL, non-ASCII (2-, 3- and 4-byte UTF-8, U+2028, combining marks).
-    static func text(_ rng: inout SplitMix) -> String {
+    static func text(_ rng: inout SplitMix64) -> String {
         let pieces: [String] = [
             "a", "Z", "0", " ", "/", "\\", "\"", "'", ",", ".wav", "é", "中文", "🎙️", "\u{2028}", "\u{2029}",
             "e\u{301}", "\u{7F}", "\u{FEFF}", "\u{10FFFF}", "{}", "[", ":", "%", "\\u0041", "null",
@@ -39,7 +28,7 @@ struct ScoreFormattingJSONTests {
 
     /// Doubles of every kind a record can hold: whole numbers (written without `.0`), tiny,
     /// huge, subnormal, negative zero, round decimals, arbitrary bit patterns.
-    static func double(_ rng: inout SplitMix) -> Double {
+    static func double(_ rng: inout SplitMix64) -> Double {
         switch Int.random(in: 0..<10, using: &rng) {
         case 0: return Double(Int.random(in: -100_000...100_000, using: &rng))
         case 1: return Double.random(in: -1...1, using: &rng) * 1e-300
@@ -54,11 +43,11 @@ struct ScoreFormattingJSONTests {
         }
     }
 
-    static func optionalDouble(_ rng: inout SplitMix) -> Double? {
+    static func optionalDouble(_ rng: inout SplitMix64) -> Double? {
         Bool.random(using: &rng) ? nil : double(&rng)
     }
 
-    static func float(_ rng: inout SplitMix) -> Float {
+    static func float(_ rng: inout SplitMix64) -> Float {
         switch Int.random(in: 0..<4, using: &rng) {
         case 0: return 1
         case 1: return [0.999, 0.5, 1e-30, 3.4e38, 0.1, 1e7, 16_777_216].randomElement(using: &rng)!
@@ -69,13 +58,13 @@ struct ScoreFormattingJSONTests {
         }
     }
 
-    static func integer(_ rng: inout SplitMix) -> Int {
+    static func integer(_ rng: inout SplitMix64) -> Int {
         [0, 1, -1, Int.max, Int.min, Int.random(in: -1_000_000...1_000_000, using: &rng)].randomElement(using: &rng)!
     }
 
     /// A random record: each part present or absent independently (so every combination of
     /// analyses, ok and error records, and the odd ones in between), nil fields included.
-    static func record(_ rng: inout SplitMix) -> FileScore {
+    static func record(_ rng: inout SplitMix64) -> FileScore {
         let analyses = Bool.random(using: &rng) ? nil : text(&rng)
         var score = FileScore(
             audioFilepath: text(&rng), duration: double(&rng), status: Bool.random(using: &rng) ? .ok : .error,
@@ -115,7 +104,7 @@ struct ScoreFormattingJSONTests {
 
     @Test("10 000 random records: the same bytes as JSONEncoder")
     func randomRecords() {
-        var rng = SplitMix(state: 0x5EED_2026)
+        var rng = SplitMix64(seed: 0x5EED_2026)
         var mismatches = 0
         for _ in 0..<10_000 {
             let score = Self.record(&rng)
