@@ -84,7 +84,8 @@ extension FileScore {
             "version": {"type": "string"},
             "frame_length": {"type": "integer", "minimum": 1},
             "clip_threshold": {"type": "number", "exclusiveMinimum": 0},
-            "analyses": {"type": "string", "description": "The analyses run, comma-separated (levels, loudness, speech, music, speakers, environment)."}
+            "analyses": {"type": "string", "description": "The analyses run, comma-separated (levels, loudness, speech, music, speakers, environment)."},
+            "config_hash": {"type": "string", "pattern": "^[0-9a-f]{16}$", "description": "64-bit FNV-1a of library, version, frame_length, clip_threshold and analyses: equal hashes, same configuration."}
           }
         }
       }

@@ -118,10 +118,66 @@ public struct FileScore: Codable, Equatable, Sendable {
         /// in records written before the field existed.
         public var analyses: String? = nil
 
+        /// A fingerprint of everything above (library, version, frame length, clip threshold,
+        /// analyses): 16 lowercase hex digits, the 64-bit FNV-1a hash of
+        /// ``configurationDescription``'s UTF-8. Records with equal hashes were scored the same way,
+        /// so shards and reruns can be checked at a glance (`dspscore merge` requires one).
+        /// Written as `config_hash`; computed from the fields, never read back.
+        public var configurationHash: String {
+            var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+            for byte in configurationDescription.utf8 {
+                hash ^= UInt64(byte)
+                hash = hash &* 0x0000_0100_0000_01B3
+            }
+            let hex = String(hash, radix: 16)
+            return String(repeating: "0", count: 16 - hex.count) + hex
+        }
+
+        /// The canonical text the hash is taken of, e.g.
+        /// `library=SpeechDSP;version=0.1.0;frame_length=1024;clip_threshold=1.0;analyses=levels,loudness`
+        /// (the clip threshold as Swift prints a `Float`: the shortest text that reads back exactly).
+        public var configurationDescription: String {
+            "library=\(library);version=\(version);frame_length=\(frameLength);clip_threshold=\(clipThreshold);analyses=\(analyses ?? "")"
+        }
+
         enum CodingKeys: String, CodingKey {
             case library, version, analyses
             case frameLength = "frame_length"
             case clipThreshold = "clip_threshold"
+            case configurationHash = "config_hash"
+        }
+
+        /// Creates a provenance; the hash follows from the fields.
+        public init(
+            library: String = "SpeechDSP", version: String = SpeechDSPVersion.current, frameLength: Int,
+            clipThreshold: Float, analyses: String? = nil
+        ) {
+            self.library = library
+            self.version = version
+            self.frameLength = frameLength
+            self.clipThreshold = clipThreshold
+            self.analyses = analyses
+        }
+
+        /// Reads the fields (a `config_hash` present is ignored: it is recomputed).
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            library = try container.decode(String.self, forKey: .library)
+            version = try container.decode(String.self, forKey: .version)
+            frameLength = try container.decode(Int.self, forKey: .frameLength)
+            clipThreshold = try container.decode(Float.self, forKey: .clipThreshold)
+            analyses = try container.decodeIfPresent(String.self, forKey: .analyses)
+        }
+
+        /// Writes the fields and `config_hash`.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(library, forKey: .library)
+            try container.encode(version, forKey: .version)
+            try container.encode(frameLength, forKey: .frameLength)
+            try container.encode(clipThreshold, forKey: .clipThreshold)
+            try container.encodeIfPresent(analyses, forKey: .analyses)
+            try container.encode(configurationHash, forKey: .configurationHash)
         }
     }
 

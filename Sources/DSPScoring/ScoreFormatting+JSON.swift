@@ -96,6 +96,7 @@ struct JSONRecordWriter {
         key("provenance"); open()
         if let analyses = provenance.analyses { key("analyses"); string(analyses) }
         key("clip_threshold"); float(provenance.clipThreshold)
+        key("config_hash"); string(provenance.configurationHash)
         key("frame_length"); integer(provenance.frameLength)
         key("library"); string(provenance.library)
         key("version"); string(provenance.version)

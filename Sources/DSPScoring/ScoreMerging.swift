@@ -2,9 +2,10 @@ import Foundation
 
 /// Joins the JSON Lines outputs of several `dspscore` runs (for example shards) into one.
 ///
-/// Every line must decode as a ``FileScore``; a path recorded twice must have identical records
-/// (otherwise the merge fails: two shards disagreed, or a file was scored with two
-/// configurations). Records are returned sorted by `audio_filepath` — the order a run over the
+/// Every line must decode as a ``FileScore``; every record must have the first record's
+/// configuration (``FileScore/Provenance/configurationHash``: library, version, frame length,
+/// clip threshold, analyses — shards scored another way are not merged); a path recorded twice
+/// must have identical records (otherwise the merge fails: two shards disagreed). Records are returned sorted by `audio_filepath` — the order a run over the
 /// same directories produces — or in the order of `order` when given. Lines are kept verbatim.
 public enum ScoreMerging {
     /// Why a merge failed.
@@ -32,12 +33,25 @@ public enum ScoreMerging {
     public static func merge(_ inputs: [(label: String, text: String)], order: [String]? = nil) throws(MergeError) -> [String] {
         let decoder = JSONDecoder()
         var records: [String: (line: String, record: FileScore, source: String)] = [:]
+        var configuration: (hash: String, description: String, source: String)? = nil
         for (label, text) in inputs {
             for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
                 let line = String(raw)
                 if line.trimmingCharacters(in: .whitespaces).isEmpty { continue }
                 guard let record = try? decoder.decode(FileScore.self, from: Data(line.utf8)) else {
                     throw MergeError(source: label, line: number + 1, message: "not a dspscore record")
+                }
+                let hash = record.provenance.configurationHash
+                if let configuration {
+                    guard configuration.hash == hash else {
+                        throw MergeError(
+                            source: label, line: number + 1,
+                            message: "scored with another configuration (config_hash \(hash): "
+                                + "\(record.provenance.configurationDescription)) than \(configuration.source) "
+                                + "(\(configuration.hash): \(configuration.description))")
+                    }
+                } else {
+                    configuration = (hash, record.provenance.configurationDescription, label)
                 }
                 if let existing = records[record.audioFilepath] {
                     guard existing.record == record else {

@@ -201,8 +201,8 @@ struct Merge: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Join JSON Lines outputs (e.g. shards) into one, validating them.",
         discussion: """
-            Every line must be a dspscore record; a path recorded twice must have identical \
-            records. Output is sorted by audio_filepath (the order of a run over the same \
+            Every line must be a dspscore record, all scored with one configuration (the same \
+            provenance.config_hash); a path recorded twice must have identical records. Output is sorted by audio_filepath (the order of a run over the same \
             directories), or follows --order.
             """)
 

@@ -1,0 +1,80 @@
+import DSPScoring
+import Foundation
+import Testing
+
+@Suite("Provenance and its configuration hash")
+struct ProvenanceTests {
+    /// 64-bit FNV-1a, written out again here as the oracle.
+    static func fnv1a(_ text: String) -> String {
+        var hash: UInt64 = 14_695_981_039_346_656_037
+        for byte in Array(text.utf8) {
+            hash = (hash ^ UInt64(byte)) &* 1_099_511_628_211
+        }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    @Test("the oracle is FNV-1a (published 64-bit test vectors)")
+    func oracle() {
+        #expect(Self.fnv1a("") == "cbf29ce484222325")
+        #expect(Self.fnv1a("a") == "af63dc4c8601ec8c")
+        #expect(Self.fnv1a("foobar") == "85944171f73967e8")
+    }
+
+    @Test("config_hash is FNV-1a of the canonical description, written into every record")
+    func hashOfDescription() throws {
+        let scorer = try FileScorer(configuration: .init(analyses: [.levels, .loudness]))
+        let record = scorer.score(path: testAudio.appendingPathComponent("silence_16k.wav").path)
+        let provenance = record.provenance
+        #expect(provenance.configurationDescription
+            == "library=SpeechDSP;version=\(provenance.version);frame_length=1024;clip_threshold=1.0;analyses=levels,loudness")
+        #expect(provenance.configurationHash == Self.fnv1a(provenance.configurationDescription))
+        let line = ScoreFormatting.jsonLine(record)
+        #expect(line.contains("\"config_hash\":\"\(provenance.configurationHash)\""))
+        // An error record carries the same provenance.
+        #expect(scorer.score(path: "/nonexistent.wav").provenance.configurationHash == provenance.configurationHash)
+        // Read back (the hash is recomputed, not trusted), and from a record written before the field.
+        let decoded = try JSONDecoder().decode(FileScore.self, from: Data(line.utf8))
+        #expect(decoded.provenance == provenance)
+        let old = line.replacingOccurrences(of: ",\"config_hash\":\"\(provenance.configurationHash)\"", with: "")
+        #expect(old != line)
+        #expect(try JSONDecoder().decode(FileScore.self, from: Data(old.utf8)).provenance.configurationHash == provenance.configurationHash)
+    }
+
+    @Test("each configuration field changes the hash; equal configurations give equal hashes")
+    func distinguishes() throws {
+        let base = FileScore.Provenance(frameLength: 1024, clipThreshold: 1, analyses: "levels,loudness")
+        let variants = [
+            FileScore.Provenance(frameLength: 512, clipThreshold: 1, analyses: "levels,loudness"),
+            FileScore.Provenance(frameLength: 1024, clipThreshold: 0.99, analyses: "levels,loudness"),
+            FileScore.Provenance(frameLength: 1024, clipThreshold: 1, analyses: "levels,loudness,speech"),
+            FileScore.Provenance(frameLength: 1024, clipThreshold: 1, analyses: nil),
+            FileScore.Provenance(version: "0.0.0-other", frameLength: 1024, clipThreshold: 1, analyses: "levels,loudness"),
+        ]
+        let hashes = Set(variants.map(\.configurationHash) + [base.configurationHash])
+        #expect(hashes.count == variants.count + 1)
+        #expect(FileScore.Provenance(frameLength: 1024, clipThreshold: 1, analyses: "levels,loudness").configurationHash
+            == base.configurationHash)
+        #expect(hashes.allSatisfy { $0.count == 16 && $0.allSatisfy(\.isHexDigit) && $0 == $0.lowercased() })
+        let a = try FileScorer(configuration: .init(frameLength: 2048)).score(path: "/nonexistent.wav").provenance
+        let b = try FileScorer(configuration: .init(frameLength: 2048)).score(path: "/nonexistent.wav").provenance
+        #expect(a.configurationHash == b.configurationHash && a.configurationHash != base.configurationHash)
+    }
+
+    @Test("merge refuses records scored with another configuration, naming both")
+    func mergeChecksConfiguration() throws {
+        let path = testAudio.appendingPathComponent("silence_16k.wav").path
+        let other = testAudio.appendingPathComponent("noise_white_16k.wav").path
+        let a = ScoreFormatting.jsonLine(try FileScorer().score(path: path)) + "\n"
+        let b = ScoreFormatting.jsonLine(try FileScorer(configuration: .init(frameLength: 512)).score(path: other)) + "\n"
+        let c = ScoreFormatting.jsonLine(try FileScorer().score(path: other)) + "\n"
+        #expect(try ScoreMerging.merge([("a", a), ("c", c)]).count == 2)
+        do {
+            _ = try ScoreMerging.merge([("a", a), ("b", b)])
+            Issue.record("merged two configurations")
+        } catch {
+            #expect(error.source == "b" && error.line == 1)
+            #expect(error.message.contains("frame_length=512") && error.message.contains("frame_length=1024"))
+        }
+    }
+}
