@@ -121,7 +121,7 @@ CDSP_INLINE void dot_2x2(const float *r0, const float *r1, const float *const x[
     for (int j = 0; j < 4; j++) *o[j] = w[j];
 }
 
-CDSP_DISPATCH
+CDSP_DISPATCH_V3
 void cdsp_polyphase(
     const float *bank, size_t taps, const float *window, size_t stride, size_t channels,
     size_t phase, size_t slot, size_t frame_step, size_t phase_step, size_t phases, size_t count, float *out
@@ -374,7 +374,7 @@ CDSP_INLINE void halfband_block(
     store_lanes(acc, v_count, out, valid);
 }
 
-CDSP_DISPATCH
+CDSP_DISPATCH_V3
 void cdsp_split_even_odd(const float *src, size_t stride, size_t pairs, float *even, float *odd) {
     size_t j = 0;
     if (stride == 1) {
@@ -386,7 +386,7 @@ void cdsp_split_even_odd(const float *src, size_t stride, size_t pairs, float *e
     }
 }
 
-CDSP_DISPATCH
+CDSP_DISPATCH_V3
 void cdsp_halfband(
     const float *even, const float *odd, const float *coef, size_t taps, float center, size_t count, float *out
 ) {
@@ -473,7 +473,7 @@ CDSP_INLINE void interleave8(const float *a, const float *b, float *out) {
 
 enum { CDSP_SMALL_PIECE = 256, CDSP_SMALL_SCRATCH = 4096 };
 
-CDSP_DISPATCH
+CDSP_DISPATCH_V3
 void cdsp_polyphase_small(
     const float *bank, size_t taps, const float *window, size_t stride, size_t channels,
     size_t phase, size_t slot, size_t frame_step, size_t phase_step, size_t phases, size_t count, float *out

@@ -119,7 +119,7 @@ CDSP_INLINE void level_measure(const float *x, size_t count, float clip_threshol
     out->non_finite = non_finite;
 }
 
-CDSP_DISPATCH
+CDSP_DISPATCH_V3
 void cdsp_level_measure(const float *x, size_t count, float clip_threshold, cdsp_level_sums *out) {
     level_measure(x, count, clip_threshold, out);
 }
@@ -156,7 +156,7 @@ CDSP_INLINE float load_mono(const float *x, size_t count, float *dst, int64_t *b
     return p;
 }
 
-CDSP_DISPATCH
+CDSP_DISPATCH_V3
 float cdsp_level_load_mono(const float *x, size_t count, float *dst, int64_t *bad) {
     return load_mono(x, count, dst, bad);
 }
@@ -202,7 +202,7 @@ CDSP_INLINE void load_stereo(const float *x, size_t frames, float *left, float *
     *bad += b;
 }
 
-CDSP_DISPATCH
+CDSP_DISPATCH_V3
 void cdsp_level_load_stereo(const float *x, size_t frames, float *left, float *right, float *peaks, int64_t *bad) {
     load_stereo(x, frames, left, right, peaks, bad);
 }
@@ -233,5 +233,5 @@ CDSP_INLINE void widen_pcm16(const int16_t *in, float *out, size_t count) {
     }
 }
 
-CDSP_DISPATCH
+CDSP_DISPATCH_V3
 void cdsp_widen_pcm16(const int16_t *in, float *out, size_t count) { widen_pcm16(in, out, count); }

@@ -310,17 +310,17 @@ CDSP_INLINE int groups_copy_finite(float *dst, const float *src, size_t n) {
     return all;
 }
 
-CDSP_DISPATCH
+CDSP_DISPATCH_V3
 int cdsp_copy_finite(float *dst, const float *src, size_t n) { return groups_copy_finite(dst, src, n); }
 
-CDSP_DISPATCH
+CDSP_DISPATCH_V3
 int cdsp_all_finite(const float *x, size_t n) { return groups_all_finite(x, 0, (ptrdiff_t)n); }
 
 size_t cdsp_polyphase_groups_chains(size_t width) {
     return width <= 2 ? 4 : width <= 7 ? 2 : 1;
 }
 
-CDSP_DISPATCH
+CDSP_DISPATCH_V3
 void cdsp_polyphase_groups(const float *coef, const uint32_t *chunk_offset, const uint32_t *span, size_t patterns,
                            size_t width, const float *x, ptrdiff_t base, ptrdiff_t lo, ptrdiff_t hi, size_t pattern,
                            size_t groups, size_t skip, size_t count, int known_finite, float *out,
