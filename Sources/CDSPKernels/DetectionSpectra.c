@@ -13,6 +13,7 @@
 
 #include "Dispatch.h"   // CDSP_DISPATCH, CDSP_INLINE
 #include "Vectors.h"    // v8, ld8, st8, splat8, lanesum8
+#include "HalfTwiddle.h"  // half_twiddle_strided
 
 /// `power_body` (Spectral.c) for four spectra: per frame `f`, `power[f][k] = |Y_f[k]|²·scale`,
 /// `sums[2f] = Σ P`, `sums[2f + 1] = Σ k·P`, and `|Y_f[k]|²` either (and 0) back into the
@@ -90,52 +91,14 @@ void cdsp_detection_power4_magnitudes(
     power4_body(spectra, bins, scale, powers, magnitudes, sums);
 }
 
-/// `half_twiddle_body` (Spectral.c) for four frames whose `f[j]` are contiguous
+/// `cdsp_spectral_half_twiddle` for four frames whose `f[j]` are contiguous
 /// (`magnitudes[f][j]`, `j = 0 … m`) instead of the real parts of an interleaved spectrum: the
-/// same values, the same operations in the same order, fewer loads and shuffles.
-CDSP_INLINE void half_twiddle4_body(
-    const float *const magnitudes[4], size_t m, const float *sine, const float *cosine, float *const ys[4], float f1s[4]
-) {
-    size_t h = m / 2;
-    for (int f = 0; f < 4; f++) {
-        const float *x = magnitudes[f];
-        float *y = ys[f];
-        float f0 = x[0], fm = x[m];
-        v8 acc = {0};
-        size_t j = 1;
-        for (; j + 8 <= h; j += 8) {
-            // a[l] = f[j + l]; b[l] = f[m − j − l] (the eight floats from m − j − 7, reversed).
-            v8 a = ld8(x + j);
-            v8 braw = ld8(x + m - j - 7);
-            v8 b = __builtin_shufflevector(braw, braw, 7, 6, 5, 4, 3, 2, 1, 0);
-            v8 y1 = splat8(0.5f) * (a + b);
-            v8 y2 = a - b;
-            v8 t = ld8(sine + j) * y2;
-            v8 lo = y1 - t, hi = y1 + t;
-            st8(y + j, lo);
-            st8(y + m - j - 7, __builtin_shufflevector(hi, hi, 7, 6, 5, 4, 3, 2, 1, 0));
-            acc = acc + ld8(cosine + j) * y2;
-        }
-        float sum = lanesum8(acc);
-        for (; j < h; j++) {
-            float a = x[j], b = x[m - j];
-            float y1 = 0.5f * (a + b), y2 = a - b;
-            float t = sine[j] * y2;
-            y[j] = y1 - t;
-            y[m - j] = y1 + t;
-            sum = sum + cosine[j] * y2;
-        }
-        y[0] = 0.5f * (f0 + fm);
-        y[h] = x[h];
-        f1s[f] = 0.5f * (f0 - fm) + sum;
-    }
-}
-
+/// same values, the same operations in the same order (one shared body), fewer loads and shuffles.
 CDSP_DISPATCH_V3
 void cdsp_detection_half_twiddle4(
     const float *const magnitudes[4], size_t m, const float *sine, const float *cosine, float *const ys[4], float f1s[4]
 ) {
-    half_twiddle4_body(magnitudes, m, sine, cosine, ys, f1s);
+    for (int f = 0; f < 4; f++) half_twiddle_strided(magnitudes[f], 1, m, sine, cosine, ys[f], f1s + f);
 }
 
 /// `band_sums_body`'s per-band sums (each from 0, ascending bins) for four frames, two bands

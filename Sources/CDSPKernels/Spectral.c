@@ -13,6 +13,7 @@
 
 #include "Dispatch.h"   // CDSP_DISPATCH, CDSP_INLINE
 #include "Vectors.h"   // v8, i8, ld8, st8, splat8, lanesum8
+#include "HalfTwiddle.h"   // half_twiddle_strided
 
 // Each kernel is an always-inline body plus a dispatched wrapper that only calls it: clang
 // rejects 32-byte vector values passed between functions in the SSE2 clone (an ABI change),
@@ -268,46 +269,10 @@ void cdsp_spectral_real_parts(const float *interleaved, size_t count, float *out
     real_parts_body(interleaved, count, out);
 }
 
-/// `y[j] = ½(f[j] + f[m − j]) − sin(πj/m)·(f[j] − f[m − j])` for `0 < j < m/2`, its mirror
-/// `y[m − j]` with `+`, and `Σ cos(πj/m)·(f[j] − f[m − j])`, eight pairs per vector.
-CDSP_INLINE void half_twiddle_body(
-    const float *spectrum, size_t m, const float *sine, const float *cosine, float *y, float *f1) {
-    size_t h = m / 2;
-    float f0 = spectrum[0], fm = spectrum[2 * m];
-    v8 acc = {0};
-    size_t j = 1;
-    for (; j + 8 <= h; j += 8) {
-        // a[l] = f[j + l]; b[l] = f[m − j − l] (the 16 floats from bin m − j − 7, reversed).
-        v8 alo = ld8(spectrum + 2 * j), ahi = ld8(spectrum + 2 * j + 8);
-        v8 a = __builtin_shufflevector(alo, ahi, 0, 2, 4, 6, 8, 10, 12, 14);
-        v8 blo = ld8(spectrum + 2 * (m - j - 7)), bhi = ld8(spectrum + 2 * (m - j - 7) + 8);
-        v8 b = __builtin_shufflevector(blo, bhi, 14, 12, 10, 8, 6, 4, 2, 0);
-        v8 y1 = splat8(0.5f) * (a + b);
-        v8 y2 = a - b;
-        v8 t = ld8(sine + j) * y2;
-        v8 lo = y1 - t, hi = y1 + t;
-        st8(y + j, lo);
-        st8(y + m - j - 7, __builtin_shufflevector(hi, hi, 7, 6, 5, 4, 3, 2, 1, 0));
-        acc = acc + ld8(cosine + j) * y2;
-    }
-    float sum = lanesum8(acc);
-    for (; j < h; j++) {
-        float a = spectrum[2 * j], b = spectrum[2 * (m - j)];
-        float y1 = 0.5f * (a + b), y2 = a - b;
-        float t = sine[j] * y2;
-        y[j] = y1 - t;
-        y[m - j] = y1 + t;
-        sum = sum + cosine[j] * y2;
-    }
-    y[0] = 0.5f * (f0 + fm);
-    y[h] = spectrum[2 * h];
-    *f1 = 0.5f * (f0 - fm) + sum;
-}
-
 CDSP_DISPATCH_V3
 void cdsp_spectral_half_twiddle(
     const float *spectrum, size_t m, const float *sine, const float *cosine, float *y, float *f1) {
-    half_twiddle_body(spectrum, m, sine, cosine, y, f1);
+    half_twiddle_strided(spectrum, 2, m, sine, cosine, y, f1);
 }
 
 /// `ac[2k] = 2·Re Y[k]`, `ac[2k+1] = 2·(f1 − Σ_{i=1}^{k} Im Y[i])`: the odd terms a prefix sum,

@@ -106,10 +106,10 @@ public struct FileScore: Codable, Equatable, Sendable {
 
     /// Where the record came from.
     public struct Provenance: Codable, Equatable, Sendable {
-        /// Always `"SpeechDSP"`.
-        public var library = "SpeechDSP"
-        /// ``SpeechDSPVersion/current``.
-        public var version = SpeechDSPVersion.current
+        /// `"SpeechDSP"`.
+        public var library: String
+        /// ``SpeechDSPVersion/current`` for records this build writes.
+        public var version: String
         /// Sample frames per analysis frame.
         public var frameLength: Int
         /// |x| at or above which a sample counts as clipped.
