@@ -463,6 +463,8 @@ CDSP_INLINE void split3x16(const float *src, float *s, size_t sl) {
 
 CDSP_INLINE void copy16(const float *src, float *dst) { st16(dst, ld16(src)); }
 
+CDSP_INLINE void zero16(float *dst) { st16(dst, (v16){0}); }
+
 /// out[2t] = a[t], out[2t + 1] = b[t] for t < 8.
 CDSP_INLINE void interleave8(const float *a, const float *b, float *out) {
     v8 x = ld8(a);
@@ -511,7 +513,8 @@ void cdsp_polyphase_small(
             size_t needed = first[last_a] + m * (last_k / l - j0) + taps;
             const float *base = w + m * j0;
             // De-interleave by M: scratch[ρ·sl + n] = base[ρ + M·n] for the frames below
-            // `needed`, zeros after (the lanes past the last output read them).
+            // `needed`, then 16 zeros: the lanes past the last output (at most 7 outputs, so
+            // 7 floats of each substream further) read them; nothing reads beyond.
             size_t whole = needed / m;  // n below this: every ρ valid
             if (whole > sl) whole = sl;
             size_t n = 0;
@@ -526,7 +529,11 @@ void cdsp_polyphase_small(
                 float *s = scratch + rho * sl;
                 size_t k = n;
                 for (; k < sl && rho + m * k < needed; k++) s[k] = base[rho + m * k];
-                if (k < sl) __builtin_memset(s + k, 0, (sl - k) * sizeof(float));
+                if (k + 16 <= sl) {
+                    zero16(s + k);
+                } else {
+                    for (; k < sl; k++) s[k] = 0;
+                }
             }
             // Blocks of up to 64 outputs of every phase (eight vectors of 8, independent
             // chains), then written out together: for L = 2 mono, interleaved by vector shuffles.

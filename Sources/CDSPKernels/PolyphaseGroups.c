@@ -48,8 +48,10 @@ CDSP_INLINE v8 groups_combine(v8 (*acc)[12], const int nc, int k) {
     return (acc[0][k] + acc[2][k]) + (acc[1][k] + acc[3][k]);
 }
 
-/// Stores group g's 8 lanes y (lanes r = 8g + ℓ − skip in [0, count)).
-CDSP_INLINE void groups_store(v8 y, size_t g, size_t skip, size_t count, float *out, size_t out_stride) {
+/// Stores group g's 8 lanes y (lanes r = 8g + ℓ − skip in [0, count)) and folds whether any
+/// lane is NaN or ±∞ into `*bad` (y − y is NaN exactly then, and NaN ≠ 0).
+CDSP_INLINE void groups_store(v8 y, size_t g, size_t skip, size_t count, float *out, size_t out_stride, i8 *bad) {
+    *bad |= (y - y) != (v8){0, 0, 0, 0, 0, 0, 0, 0};
     size_t first = 8 * g;
     if (first >= skip && first - skip + 8 <= count && out_stride == 1) {
         st8(out + (first - skip), y);
@@ -63,13 +65,20 @@ CDSP_INLINE void groups_store(v8 y, size_t g, size_t skip, size_t count, float *
     }
 }
 
+/// The frames a chunk starting at frame `start` reads, indexed by frame: `x` when it starts
+/// before `split`, else `y` (which holds frame `split` at `y[0]`).
+CDSP_INLINE const float *groups_source(const float *x, const float *y, ptrdiff_t split, ptrdiff_t start) {
+    return start < split ? x : y - split;
+}
+
 /// One run over chunks c0 ..< c1 from fresh sums (chunk c0 starts at frame `start`, pattern
 /// `pattern`), storing the groups in [g_lo, g_hi) as they complete (group g at chunk
 /// g + w − 1). Slots of groups outside that range add what they add and are never stored.
 CDSP_INLINE void groups_run(const int w, const int nc, const float *coef, const uint32_t *chunk_offset,
-                            const uint32_t *span, size_t patterns, const float *x, ptrdiff_t start, ptrdiff_t lo,
-                            ptrdiff_t hi, size_t pattern, size_t c0, size_t c1, size_t g_lo, size_t g_hi,
-                            size_t skip, size_t count, float *out, size_t out_stride) {
+                            const uint32_t *span, size_t patterns, const float *x, const float *y, ptrdiff_t split,
+                            ptrdiff_t start, ptrdiff_t lo, ptrdiff_t hi, size_t pattern, size_t c0, size_t c1,
+                            size_t g_lo, size_t g_hi, size_t skip, size_t count, float *out, size_t out_stride,
+                            i8 *bad) {
     v8 acc[4][12];
     CDSP_UNROLL
     for (int j = 0; j < nc; j++) {
@@ -79,14 +88,15 @@ CDSP_INLINE void groups_run(const int w, const int nc, const float *coef, const 
     for (size_t c = c0; c < c1; c++) {
         ptrdiff_t len = (ptrdiff_t)span[pattern];
         const float *cp = coef + chunk_offset[pattern];
+        const float *xs = groups_source(x, y, split, start) + start;
         if (start >= lo && start + len <= hi) {
-            groups_chunk(acc, w, nc, cp, x + start, len, 0, 0, 0);
+            groups_chunk(acc, w, nc, cp, xs, len, 0, 0, 0);
         } else if (start + len > lo && start < hi) {
-            groups_chunk(acc, w, nc, cp, x + start, len, 1, lo - start, hi - start);
+            groups_chunk(acc, w, nc, cp, xs, len, 1, lo - start, hi - start);
         }
         if (c + 1 >= (size_t)w) {
             size_t g = c + 1 - (size_t)w;  // slot 0 holds group g, complete
-            if (g >= g_lo && g < g_hi) groups_store(groups_combine(acc, nc, 0), g, skip, count, out, out_stride);
+            if (g >= g_lo && g < g_hi) groups_store(groups_combine(acc, nc, 0), g, skip, count, out, out_stride, bad);
         }
         CDSP_UNROLL
         for (int j = 0; j < nc; j++) {
@@ -118,9 +128,10 @@ CDSP_INLINE void groups_frame_dual(v8 *a, v8 *b, const int w, const float *c, fl
 /// order), so outputs do not depend on which path computed them. Every chunk of both
 /// streams must lie inside [lo, hi). Needs 2·w·nc ≤ 12 accumulators.
 CDSP_INLINE void groups_dual(const int w, const int nc, const float *coef, const uint32_t *chunk_offset,
-                             const uint32_t *span, size_t patterns, const float *x, ptrdiff_t start,
-                             ptrdiff_t period_frames, size_t period_groups, size_t pattern, size_t c0, size_t c1,
-                             size_t skip, size_t count, float *out, size_t out_stride) {
+                             const uint32_t *span, size_t patterns, const float *x, const float *y, ptrdiff_t split,
+                             ptrdiff_t start, ptrdiff_t period_frames, size_t period_groups, size_t pattern,
+                             size_t c0, size_t c1, size_t skip, size_t count, float *out, size_t out_stride,
+                             i8 *bad) {
     v8 a[2][3];
     v8 b[2][3];
     CDSP_UNROLL
@@ -134,8 +145,8 @@ CDSP_INLINE void groups_dual(const int w, const int nc, const float *coef, const
     for (size_t c = c0; c < c1; c++) {
         ptrdiff_t len = (ptrdiff_t)span[pattern];
         const float *cp = coef + chunk_offset[pattern];
-        const float *xa = x + start;
-        const float *xb = x + start + period_frames;
+        const float *xa = groups_source(x, y, split, start) + start;
+        const float *xb = groups_source(x, y, split, start + period_frames) + start + period_frames;
         ptrdiff_t i = 0;
         for (; i + nc <= len; i += nc) {
             CDSP_UNROLL
@@ -149,8 +160,8 @@ CDSP_INLINE void groups_dual(const int w, const int nc, const float *coef, const
             size_t g = c + 1 - (size_t)w;
             v8 ya = nc == 1 ? a[0][0] : a[0][0] + a[1][0];
             v8 yb = nc == 1 ? b[0][0] : b[0][0] + b[1][0];
-            groups_store(ya, g, skip, count, out, out_stride);
-            groups_store(yb, g + period_groups, skip, count, out, out_stride);
+            groups_store(ya, g, skip, count, out, out_stride, bad);
+            groups_store(yb, g + period_groups, skip, count, out, out_stride, bad);
         }
         CDSP_UNROLL
         for (int j = 0; j < nc; j++) {
@@ -172,9 +183,9 @@ CDSP_INLINE void groups_dual(const int w, const int nc, const float *coef, const
 /// [lo, hi), two runs a whole number of periods apart go together (`groups_dual`: w ≤ 3,
 /// nc ≤ 2); the groups before and after, one run each.
 CDSP_INLINE void groups_w(const int w, const int nc, const float *coef, const uint32_t *chunk_offset,
-                          const uint32_t *span, size_t patterns, const float *x, ptrdiff_t base, ptrdiff_t lo,
-                          ptrdiff_t hi, size_t pattern, size_t groups, size_t skip, size_t count, float *out,
-                          size_t out_stride) {
+                          const uint32_t *span, size_t patterns, const float *x, const float *y, ptrdiff_t split,
+                          ptrdiff_t base, ptrdiff_t lo, ptrdiff_t hi, size_t pattern, size_t groups, size_t skip,
+                          size_t count, float *out, size_t out_stride, i8 *bad) {
     size_t chunks = groups + (size_t)w - 1;
     if (w <= 3 && nc <= 2 && groups >= 2 * patterns + (size_t)w) {
         // h: the first chunk starting at or after lo (0 or 1 in practice).
@@ -212,48 +223,38 @@ CDSP_INLINE void groups_w(const int w, const int nc, const float *coef, const ui
             size_t d = q * patterns;  // groups between the streams: q periods, q·M frames
             ptrdiff_t period_frames = (ptrdiff_t)q * period;
             if (h > 0) {
-                groups_run(w, nc, coef, chunk_offset, span, patterns, x, base, lo, hi, pattern, 0, h + (size_t)w - 1, 0,
-                           h, skip, count, out, out_stride);
+                groups_run(w, nc, coef, chunk_offset, span, patterns, x, y, split, base, lo, hi, pattern, 0,
+                           h + (size_t)w - 1, 0, h, skip, count, out, out_stride, bad);
             }
-            groups_dual(w, nc, coef, chunk_offset, span, patterns, x, start, period_frames, d, pat, h,
-                        h + d + (size_t)w - 1, skip, count, out, out_stride);
+            groups_dual(w, nc, coef, chunk_offset, span, patterns, x, y, split, start, period_frames, d, pat, h,
+                        h + d + (size_t)w - 1, skip, count, out, out_stride, bad);
             size_t t = h + 2 * d;  // first group after the dual run
             if (t < groups) {
-                groups_run(w, nc, coef, chunk_offset, span, patterns, x, start + 2 * period_frames, lo, hi, pat, t,
-                           chunks, t, groups, skip, count, out, out_stride);
+                groups_run(w, nc, coef, chunk_offset, span, patterns, x, y, split, start + 2 * period_frames, lo, hi,
+                           pat, t, chunks, t, groups, skip, count, out, out_stride, bad);
             }
             return;
         }
     }
-    groups_run(w, nc, coef, chunk_offset, span, patterns, x, base, lo, hi, pattern, 0, chunks, 0, groups, skip, count,
-               out, out_stride);
+    groups_run(w, nc, coef, chunk_offset, span, patterns, x, y, split, base, lo, hi, pattern, 0, chunks, 0, groups,
+               skip, count, out, out_stride, bad);
 }
 
-/// Whether x[lo ..< hi] are all finite: |x| ≤ FLT_MAX is false for NaN and ±∞; the compare
-/// masks are and-ed (one-cycle operations, no long chain of dependent additions).
-CDSP_INLINE int groups_all_finite(const float *x, ptrdiff_t lo, ptrdiff_t hi) {
-    const v8 largest = {3.40282347e38f, 3.40282347e38f, 3.40282347e38f, 3.40282347e38f,
-                        3.40282347e38f, 3.40282347e38f, 3.40282347e38f, 3.40282347e38f};
-    const v8 lower = -largest;
-    i8 ok = {-1, -1, -1, -1, -1, -1, -1, -1};
-    ptrdiff_t n = lo;
-    for (; n + 8 <= hi; n += 8) {
-        v8 v = ld8(x + n);
-        ok = ok & (v <= largest) & (v >= lower);
-    }
-    int all = 1;
-    for (int l = 0; l < 8; l++) all = all & (ok[l] != 0);
-    for (; n < hi; n++) all = all & (x[n] <= 3.40282347e38f) & (x[n] >= -3.40282347e38f);
-    return all;
+/// Whether any lane of a mask is set.
+CDSP_INLINE int groups_any(const i8 *m) {
+    int any = 0;
+    for (int l = 0; l < 8; l++) any |= (*m)[l];
+    return any != 0;
 }
 
 /// The same outputs one lane at a time, each adding only its nonzero coefficients (same
 /// chains, same order, same operations as the vector path, so bit-identical for finite input),
-/// so that a NaN or infinity poisons exactly the outputs whose windows hold it.
+/// so that a NaN or infinity poisons exactly the outputs whose windows hold it. Frame n is
+/// read from y when n ≥ split (the same value `x` holds where both do).
 CDSP_INLINE void groups_exact(const int w, const int nc, const float *coef, const uint32_t *chunk_offset,
-                              const uint32_t *span, size_t patterns, const float *x, ptrdiff_t base, ptrdiff_t lo,
-                              ptrdiff_t hi, size_t pattern, size_t groups, size_t skip, size_t count, float *out,
-                              size_t out_stride) {
+                              const uint32_t *span, size_t patterns, const float *x, const float *y,
+                              ptrdiff_t split, ptrdiff_t base, ptrdiff_t lo, ptrdiff_t hi, size_t pattern,
+                              size_t groups, size_t skip, size_t count, float *out, size_t out_stride) {
     ptrdiff_t group_start = base;
     size_t group_pattern = pattern;
     for (size_t j = 0; j < groups; j++) {
@@ -272,49 +273,19 @@ CDSP_INLINE void groups_exact(const int w, const int nc, const float *coef, cons
                     ptrdiff_t n = start + i;
                     if (h != 0 && n >= lo && n < hi) {
                         int q = (int)(i % nc);
-                        chain[q] = chain[q] + h * x[n];
+                        chain[q] = chain[q] + h * (n >= split ? y[n - split] : x[n]);
                     }
                 }
                 start += len;
                 if (++p == patterns) p = 0;
             }
-            float y = nc == 1 ? chain[0] : nc == 2 ? chain[0] + chain[1] : (chain[0] + chain[2]) + (chain[1] + chain[3]);
-            out[(r - skip) * out_stride] = y;
+            float sum = nc == 1 ? chain[0] : nc == 2 ? chain[0] + chain[1] : (chain[0] + chain[2]) + (chain[1] + chain[3]);
+            out[(r - skip) * out_stride] = sum;
         }
         group_start += (ptrdiff_t)span[group_pattern];
         if (++group_pattern == patterns) group_pattern = 0;
     }
 }
-
-/// `cdsp_copy_finite`'s work (vector values stay inside always-inlined helpers).
-CDSP_INLINE int groups_copy_finite(float *dst, const float *src, size_t n) {
-    const v8 largest = {3.40282347e38f, 3.40282347e38f, 3.40282347e38f, 3.40282347e38f,
-                        3.40282347e38f, 3.40282347e38f, 3.40282347e38f, 3.40282347e38f};
-    const v8 lower = -largest;
-    i8 ok = {-1, -1, -1, -1, -1, -1, -1, -1};
-    size_t i = 0;
-    for (; i + 16 <= n; i += 16) {
-        v8 a = ld8(src + i);
-        v8 b = ld8(src + i + 8);
-        st8(dst + i, a);
-        st8(dst + i + 8, b);
-        ok = ok & (a <= largest) & (a >= lower) & (b <= largest) & (b >= lower);
-    }
-    int all = 1;
-    for (int l = 0; l < 8; l++) all = all & (ok[l] != 0);
-    for (; i < n; i++) {
-        float v = src[i];
-        dst[i] = v;
-        all = all & (v <= 3.40282347e38f) & (v >= -3.40282347e38f);
-    }
-    return all;
-}
-
-CDSP_DISPATCH_V3
-int cdsp_copy_finite(float *dst, const float *src, size_t n) { return groups_copy_finite(dst, src, n); }
-
-CDSP_DISPATCH_V3
-int cdsp_all_finite(const float *x, size_t n) { return groups_all_finite(x, 0, (ptrdiff_t)n); }
 
 size_t cdsp_polyphase_groups_chains(size_t width) {
     return width <= 2 ? 4 : width <= 7 ? 2 : 1;
@@ -322,20 +293,21 @@ size_t cdsp_polyphase_groups_chains(size_t width) {
 
 CDSP_DISPATCH_V3
 void cdsp_polyphase_groups(const float *coef, const uint32_t *chunk_offset, const uint32_t *span, size_t patterns,
-                           size_t width, const float *x, ptrdiff_t base, ptrdiff_t lo, ptrdiff_t hi, size_t pattern,
-                           size_t groups, size_t skip, size_t count, int known_finite, float *out,
-                           size_t out_stride) {
-    // Non-finite input anywhere the call reads: the exact per-lane path (rare).
-    int finite = known_finite || groups_all_finite(x, base > lo ? base : lo, hi);
+                           size_t width, const float *x, const float *y, ptrdiff_t split, ptrdiff_t base,
+                           ptrdiff_t lo, ptrdiff_t hi, size_t pattern, size_t groups, size_t skip, size_t count,
+                           float *out, size_t out_stride) {
+    // The vector path first; a NaN or infinity in any frame it read makes every lane of the
+    // groups that read it non-finite, so when a stored group has a non-finite lane the call
+    // is done again by the exact per-lane path (rare), which overwrites every output.
+    i8 bad = {0, 0, 0, 0, 0, 0, 0, 0};
     switch (width) {
 #define CDSP_GROUPS_CASE(W, C)                                                                                     \
     case W:                                                                                                        \
-        if (finite) {                                                                                              \
-            groups_w(W, C, coef, chunk_offset, span, patterns, x, base, lo, hi, pattern, groups, skip, count,     \
-                     out, out_stride);                                                                             \
-        } else {                                                                                                   \
-            groups_exact(W, C, coef, chunk_offset, span, patterns, x, base, lo, hi, pattern, groups, skip, count, \
-                         out, out_stride);                                                                         \
+        groups_w(W, C, coef, chunk_offset, span, patterns, x, y, split, base, lo, hi, pattern, groups, skip, count, \
+                 out, out_stride, &bad);                                                                           \
+        if (groups_any(&bad)) {                                                                                    \
+            groups_exact(W, C, coef, chunk_offset, span, patterns, x, y, split, base, lo, hi, pattern, groups, skip, \
+                         count, out, out_stride);                                                                  \
         }                                                                                                          \
         break;
     CDSP_GROUPS_CASE(1, 4)

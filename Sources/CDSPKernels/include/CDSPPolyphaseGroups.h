@@ -35,32 +35,30 @@ extern "C" {
 /// [h + D, h + 2D) — loading each coefficient vector once for both and giving each sum the
 /// same operations in the same order as a single run; the groups before and after run alone.
 ///
-/// Non-finite input: when any frame the call reads is NaN or ±∞, the call computes its
-/// outputs lane by lane instead, adding only each lane's nonzero coefficients in the same
-/// chains and order (bit-identical for finite windows), so a NaN or infinity poisons exactly
-/// the outputs whose windows hold it, however the stream is chunked. With `known_finite`
-/// nonzero the caller guarantees frames `lo ..< hi` are finite (it checked them as they were
-/// written: `cdsp_copy_finite`, `cdsp_all_finite`) and the call does not scan them; with 0
-/// it scans the frames it reads first.
+/// Non-finite input: when any frame a stored group reads is NaN or ±∞, every lane of that
+/// group comes out NaN or ±∞ (a zero coefficient times ±∞ is NaN), so the call checks the
+/// groups it stores and, if any lane is not finite, computes its outputs again lane by lane,
+/// adding only each lane's nonzero coefficients in the same chains and order (bit-identical
+/// for finite windows): a NaN or infinity poisons exactly the outputs whose windows hold it,
+/// however the stream is chunked. No frame is scanned beforehand.
 ///
-/// - `x`: one channel's history; frames `lo ..< hi` (indices into `x`) are readable, the
-///   stored outputs' windows lie inside them, and no other frame is read.
+/// - `x`, `y`, `split`: one channel's stream, indexed by frame. A chunk that starts before
+///   `split` reads its frames from `x[n]`, one that starts at or after it from
+///   `y[n − split]`, so the frames can come partly from a history (`x`) and partly straight
+///   from the caller's buffer (`y`) without copying it. `x` and `y` must hold the same values
+///   wherever both are read (the lane-by-lane path reads frame n from `y` when n ≥ `split`).
+///   With one array, pass it as `x` and `split` = `hi`.
+/// - Frames `lo ..< hi` are readable (from `x` below `split` and through the end of every
+///   chunk that starts below it, from `y` from `split` on), the stored outputs' windows lie
+///   inside them, and no other frame is read.
 /// - `base`: window start of the first group (may precede `lo`); `pattern`: its pattern.
 /// - `groups` groups are computed; of their outputs, the first `skip` are dropped and the next
 ///   `count` stored at `out[r · out_stride]`.
 /// - `width` is 1…12.
 void cdsp_polyphase_groups(const float *coef, const uint32_t *chunk_offset, const uint32_t *span, size_t patterns,
-                           size_t width, const float *x, ptrdiff_t base, ptrdiff_t lo, ptrdiff_t hi, size_t pattern,
-                           size_t groups, size_t skip, size_t count, int known_finite, float *out,
-                           size_t out_stride);
-
-/// Copies `n` floats from `src` to `dst` (not overlapping) and returns 1 when all of them are
-/// finite, 0 when any is NaN or ±∞ — one pass, for history writes that feed
-/// `cdsp_polyphase_groups` its `known_finite`.
-int cdsp_copy_finite(float *dst, const float *src, size_t n);
-
-/// 1 when the `n` floats at `x` are all finite, else 0.
-int cdsp_all_finite(const float *x, size_t n);
+                           size_t width, const float *x, const float *y, ptrdiff_t split, ptrdiff_t base,
+                           ptrdiff_t lo, ptrdiff_t hi, size_t pattern, size_t groups, size_t skip, size_t count,
+                           float *out, size_t out_stride);
 
 /// C, the partial sums per lane `cdsp_polyphase_groups` keeps for `width`: 4 up to width 2,
 /// 2 up to 7 (width 3: 2, so the paired runs' 2 × 3 × 2 accumulators stay in registers),

@@ -94,26 +94,16 @@ enum PolyphaseKernel {
     }
 
     /// `count` outputs of one channel by the staggered-groups kernel; see `cdsp_polyphase_groups`.
+    /// Chunks starting before frame `split` read `x`, the others `y` (frame `split` at `y[0]`).
     @inline(never) @_semantics("no_performance_analysis")
     static func polyphaseGroups(
-        _ bank: StaggeredBank, _ x: UnsafePointer<Float>, _ base: Int, _ lo: Int, _ hi: Int, _ pattern: Int,
-        _ groups: Int, _ skip: Int, _ count: Int, knownFinite: Bool, _ out: UnsafeMutablePointer<Float>, _ stride: Int
+        _ bank: StaggeredBank, _ x: UnsafePointer<Float>, _ y: UnsafePointer<Float>, split: Int, _ base: Int,
+        _ lo: Int, _ hi: Int, _ pattern: Int, _ groups: Int, _ skip: Int, _ count: Int,
+        _ out: UnsafeMutablePointer<Float>, _ stride: Int
     ) {
         cdsp_polyphase_groups(
-            bank.coefficients, bank.chunkOffsets, bank.spans, bank.patterns, bank.width, x, base, lo, hi, pattern,
-            groups, skip, count, knownFinite ? 1 : 0, out, stride)
-    }
-
-    /// Copies `count` floats (not overlapping) and says whether all were finite; see `cdsp_copy_finite`.
-    @inline(never) @_semantics("no_performance_analysis")
-    static func copyFinite(_ destination: UnsafeMutablePointer<Float>, _ source: UnsafePointer<Float>, _ count: Int) -> Bool {
-        cdsp_copy_finite(destination, source, count) != 0
-    }
-
-    /// Whether `count` floats are all finite; see `cdsp_all_finite`.
-    @inline(never) @_semantics("no_performance_analysis")
-    static func allFinite(_ x: UnsafePointer<Float>, _ count: Int) -> Bool {
-        cdsp_all_finite(x, count) != 0
+            bank.coefficients, bank.chunkOffsets, bank.spans, bank.patterns, bank.width, x, y, split, base, lo, hi,
+            pattern, groups, skip, count, out, stride)
     }
 
     /// The same outputs for small ratios, vectorised across outputs; see `cdsp_polyphase_small`.

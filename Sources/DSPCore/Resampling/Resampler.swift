@@ -158,10 +158,6 @@ public final class Resampler: StreamingProcessor {
     var streamFrames = 0
     /// Output frames written in this stream.
     var streamOutputFrames = 0
-    /// Staggered kernel: history index just past the newest frame of a write that held a NaN
-    /// or infinity (0: none since the frames kept). Calls reading only frames from here on skip
-    /// the kernel's own scan.
-    var nonFiniteEnd = 0
     /// Half-band: the pair (even, odd input frame) the next input frame goes into.
     var pairIndex = 0
     /// Half-band: 1 when that pair already holds its even frame, else 0.
@@ -439,7 +435,6 @@ public final class Resampler: StreamingProcessor {
             PolyphaseKernel.zero(history + channel * historyCapacity, kept)
         }
         writeIndex = kept
-        nonFiniteEnd = 0
         nextFrame = kept + gridOffset / layout.phaseCount
         nextPhase = gridOffset % layout.phaseCount
         skipRemaining = trimsLeadingDelay ? delayFrames : 0
@@ -569,7 +564,6 @@ public final class Resampler: StreamingProcessor {
             PolyphaseKernel.copy(base, base + shift, kept)
         }
         writeIndex -= shift
-        nonFiniteEnd = Swift.max(0, nonFiniteEnd - shift)
         nextFrame -= shift
     }
 
@@ -582,23 +576,19 @@ public final class Resampler: StreamingProcessor {
         let capacity = historyCapacity
         let start = writeIndex
         var added = frameCount
-        // The staggered kernel skips its own scan over frames known to be finite: every write
-        // of a NaN or infinity into its history moves `nonFiniteEnd` past it.
-        // (Zeros written straight into the history are finite; a half-band's output is not known.)
-        var scanned = true
-        if staggered != nil {
-            scanned = false
-            if source == nil, halfBandTaps == 0, firstStagePointer == nil { scanned = true }
-        }
+        // A mono staggered stage reads a push straight from the caller's buffer: only the first
+        // chunk's worth of frames (read by the chunks that start in the history) is copied
+        // now, and after the kernel the frames later calls read (``copyDirectTail``).
+        var direct: UnsafePointer<Float>? = nil
         if firstStagePointer != nil, let source {
             added = firstStagePush(source, frameCount: frameCount)
         } else if halfBandTaps > 0 {
             added = halfBandPush(source, frameCount: frameCount)
         } else if let source {
             if channels == 1 {
-                if !scanned {
-                    if !PolyphaseKernel.copyFinite(history + start, source, frameCount) { nonFiniteEnd = start + frameCount }
-                    scanned = true
+                if let staggered, frameCount > staggered.maxSpan {
+                    PolyphaseKernel.copy(history + start, source, staggered.maxSpan)
+                    direct = source
                 } else {
                     PolyphaseKernel.copy(history + start, source, frameCount)
                 }
@@ -611,11 +601,6 @@ public final class Resampler: StreamingProcessor {
             }
         }
         let end = start + added
-        if !scanned {
-            for channel in 0..<channels where !PolyphaseKernel.allFinite(history + channel * capacity + start, added) {
-                nonFiniteEnd = end
-            }
-        }
         writeIndex = end
         if source != nil { streamFrames += frameCount }
 
@@ -643,13 +628,12 @@ public final class Resampler: StreamingProcessor {
                 // Groups of 8 slots; the first output is lane slot mod 8 of its group.
                 let slot = phaseDivisor.remainder(phase * slotStep)
                 let lane = slot & 7
-                let start = frame - (taps - 1)
-                let knownFinite = nonFiniteEnd <= start
+                let lo = frame - (taps - 1)
                 for channel in 0..<channels {
+                    let x = UnsafePointer(history + channel * capacity)
                     PolyphaseKernel.polyphaseGroups(
-                        staggered, history + channel * capacity, start - staggered.laneOffsets[slot], start, end,
-                        slot >> 3, (lane + written + 7) >> 3, lane, written, knownFinite: knownFinite, output + channel,
-                        channels)
+                        staggered, x, direct ?? x, split: direct == nil ? end : start, lo - staggered.laneOffsets[slot],
+                        lo, end, slot >> 3, (lane + written + 7) >> 3, lane, written, output + channel, channels)
                 }
             } else if usesSmallKernel {
                 PolyphaseKernel.polyphaseSmall(
@@ -668,7 +652,20 @@ public final class Resampler: StreamingProcessor {
         nextPhase = phase
         skipRemaining = skip
         streamOutputFrames += written
+        if let direct, let staggered { copyDirectTail(direct, start: start, headEnd: start + staggered.maxSpan, end: end) }
         return written
+    }
+
+    /// After a push read straight from `source` (history frames `start ..< end`, of which
+    /// `start ..< headEnd` were copied), copies the frames from `headEnd` on that later calls
+    /// can read: those from the next output's window start, ``nextFrame`` − (T − 1). No call
+    /// reads a frame below that, so the frames left unwritten (and whatever compaction moves
+    /// of them) are never read.
+    @inline(__always)
+    func copyDirectTail(_ source: UnsafePointer<Float>, start: Int, headEnd: Int, end: Int) {
+        let first = Swift.max(headEnd, nextFrame - (layout.tapsPerPhase - 1))
+        guard first < end else { return }
+        PolyphaseKernel.copy(history + first, source + (first - start), end - first)
     }
 
     /// Calls `body` with the first stage, unretained (the caller has checked ``firstStagePointer != nil``).
@@ -713,11 +710,6 @@ public final class Resampler: StreamingProcessor {
             let scratch = UnsafeMutableBufferPointer(start: firstStageScratch, count: room * channels)
             frames = withFirstStage { $0.flush(into: scratch) } / channels
             scatterFirstStage(frames)
-        }
-        if staggered != nil {
-            for channel in 0..<channels where !PolyphaseKernel.allFinite(history + channel * historyCapacity + writeIndex, frames) {
-                nonFiniteEnd = writeIndex + frames
-            }
         }
         writeIndex += frames
     }

@@ -48,6 +48,8 @@ struct StaggeredBank {
     let spans: UnsafeMutablePointer<UInt32>
     /// Per slot σ: f(σ) − f(8⌊σ/8⌋), how many frames its window starts after its group's.
     let laneOffsets: UnsafeMutablePointer<Int>
+    /// The most frames in a chunk (⌊8M/L⌋ or one more).
+    let maxSpan: Int
 
     /// Rearranges `bank` (L rows of `taps` floats, by slot, as ``PolyphaseLayout/fill(_:inputRate:rowStep:)``
     /// writes them). `width` must come from ``width(phaseCount:step:taps:)``.
@@ -68,8 +70,10 @@ struct StaggeredBank {
         laneOffsets = .allocate(capacity: l)
         for slot in 0..<l { laneOffsets[slot] = frame(slot) - frame(slot - slot % 8) }
         var offset = 0
+        var longest = 0
         for c in 0..<patterns {
             let span = frame(8 * c + 8) - frame(8 * c)
+            longest = Swift.max(longest, span)
             chunkOffsets[c] = UInt32(offset)
             spans[c] = UInt32(span)
             for i in 0..<span {
@@ -86,6 +90,7 @@ struct StaggeredBank {
             }
             offset += span * w * 8
         }
+        maxSpan = longest
     }
 
     /// Frees the tables.
