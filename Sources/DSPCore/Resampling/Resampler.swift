@@ -483,11 +483,16 @@ public final class Resampler: StreamingProcessor {
         return halfBandTaps == 0 ? stage : 2 * Swift.max(stage, 0) + 1 - pendingEven
     }
 
-    /// Makes room for at least one input frame: compacts the histories that are full.
+    /// Makes room for at least one input frame, compacting each history once less than half
+    /// of its block is free: a compaction copies the same kept frames whenever it happens, and
+    /// doing it early means a push of up to half a block (2048 frames) is never cut in two
+    /// kernel calls by a full history.
     @inline(__always)
     func makeRoom() {
-        if writeIndex == historyCapacity { compact() }
-        if halfBandTaps > 0, pairIndex >= halfBandCapacity - 1 { compactHalfBand() }
+        if historyCapacity - writeIndex < (historyCapacity - (layout.tapsPerPhase - 1)) / 2 { compact() }
+        if halfBandTaps > 0, halfBandCapacity - pairIndex < (halfBandCapacity - (halfBandTaps - 1)) / 2 {
+            compactHalfBand()
+        }
         if firstStagePointer != nil { withFirstStage { $0.makeRoom() } }
     }
 
