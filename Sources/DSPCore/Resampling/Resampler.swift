@@ -682,18 +682,16 @@ public final class Resampler: StreamingProcessor {
     /// Runs `n` interleaved input frames through the polyphase first stage into the history at
     /// ``writeIndex`` (de-interleaving through the scratch for several channels), which must
     /// have room for every output they make due (``roomFrames()``). Returns the stage frames.
+    /// Calls the first stage's ``push(_:frameCount:into:limit:)`` directly: ``makeRoom()`` has
+    /// made its room, ``roomFrames()`` bounded `n` by it, and whole frames leave it no carry.
     @inline(__always)
     func firstStagePush(_ source: UnsafePointer<Float>, frameCount n: Int) -> Int {
-        let channels = channelCount
-        let room = historyCapacity - writeIndex
-        let input = UnsafeBufferPointer(start: source, count: n * channels)
-        if channels == 1 {
-            let output = UnsafeMutableBufferPointer(start: history + writeIndex, count: room)
-            return withFirstStage { $0.process(input, into: output).produced }
+        if channelCount == 1 {
+            let output = history + writeIndex
+            return withFirstStage { $0.push(source, frameCount: n, into: output, limit: Int.max) }
         }
-        let scratch = UnsafeMutableBufferPointer(start: firstStageScratch, count: room * channels)
-        let produced = withFirstStage { $0.process(input, into: scratch).produced }
-        let frames = produced / channels
+        let scratch = firstStageScratch
+        let frames = withFirstStage { $0.push(source, frameCount: n, into: scratch, limit: Int.max) }
         scatterFirstStage(frames)
         return frames
     }
