@@ -410,21 +410,37 @@ void cdsp_halfband(
 
 // MARK: - Small-ratio polyphase kernel (L ≤ 4, M ≤ 8), vectorised across outputs
 
+/// Where tap group r (taps r, r + M, …) of an output with window offset b starts in the
+/// de-interleaved scratch — substream (b + r) mod M, (b + r) / M further — and how many taps it
+/// has, for r < min(M, taps) (`small_plan_make`); computed once per call, not per block.
+typedef struct {
+    size_t count;
+    size_t start[8];
+    size_t taps[8];
+} small_plan;
+
+CDSP_INLINE void small_plan_make(small_plan *plan, size_t m, size_t taps, size_t sl, size_t b) {
+    plan->count = m < taps ? m : taps;
+    for (size_t r = 0; r < plan->count; r++) {
+        plan->start[r] = ((b + r) % m) * sl + (b + r) / m;
+        plan->taps[r] = (taps - r + m - 1) / m;
+    }
+}
+
 /// One to eight vectors of 8 outputs of one phase: lane t of vector v accumulates
 /// Σ_i row[i] · s[(b + i) mod M][j + 8v + t + (b + i) / M], starting from 0. Tap i = g·M + r
 /// reads substream (b + r) mod M at offset g + (b + r) / M, so the taps of one r form an FIR
 /// over one contiguous substream: r = 0…M − 1 in turn, each in the `fir_reuse` order. The
 /// same lane operations for any vector count.
 CDSP_INLINE void small_block(
-    const int v_count, size_t m, const float *row, size_t taps, const float *scratch, size_t sl, size_t b, size_t j,
+    const int v_count, size_t m, const float *row, const small_plan *plan, const float *scratch, size_t j,
     float *lanes
 ) {
     v8 acc[8];
     CDSP_UNROLL
     for (int v = 0; v < v_count; v++) acc[v] = (v8){0};
-    for (size_t r = 0; r < m && r < taps; r++) {
-        const float *p = scratch + ((b + r) % m) * sl + j + (b + r) / m;
-        fir_reuse(acc, v_count, row + r, m, (taps - r + m - 1) / m, p);
+    for (size_t r = 0; r < plan->count; r++) {
+        fir_reuse(acc, v_count, row + r, m, plan->taps[r], scratch + plan->start[r] + j);
     }
     CDSP_UNROLL
     for (int v = 0; v < v_count; v++) st8(lanes + 8 * v, acc[v]);
@@ -432,18 +448,17 @@ CDSP_INLINE void small_block(
 
 /// `small_block` with the vector count (1…8) as a compile-time constant.
 CDSP_INLINE void small_block_dispatch(
-    int vectors, size_t m, const float *row, size_t taps, const float *scratch, size_t sl, size_t b, size_t j,
-    float *lanes
+    int vectors, size_t m, const float *row, const small_plan *plan, const float *scratch, size_t j, float *lanes
 ) {
     switch (vectors) {
-    case 8: small_block(8, m, row, taps, scratch, sl, b, j, lanes); break;
-    case 7: small_block(7, m, row, taps, scratch, sl, b, j, lanes); break;
-    case 6: small_block(6, m, row, taps, scratch, sl, b, j, lanes); break;
-    case 5: small_block(5, m, row, taps, scratch, sl, b, j, lanes); break;
-    case 4: small_block(4, m, row, taps, scratch, sl, b, j, lanes); break;
-    case 3: small_block(3, m, row, taps, scratch, sl, b, j, lanes); break;
-    case 2: small_block(2, m, row, taps, scratch, sl, b, j, lanes); break;
-    default: small_block(1, m, row, taps, scratch, sl, b, j, lanes); break;
+    case 8: small_block(8, m, row, plan, scratch, j, lanes); break;
+    case 7: small_block(7, m, row, plan, scratch, j, lanes); break;
+    case 6: small_block(6, m, row, plan, scratch, j, lanes); break;
+    case 5: small_block(5, m, row, plan, scratch, j, lanes); break;
+    case 4: small_block(4, m, row, plan, scratch, j, lanes); break;
+    case 3: small_block(3, m, row, plan, scratch, j, lanes); break;
+    case 2: small_block(2, m, row, plan, scratch, j, lanes); break;
+    default: small_block(1, m, row, plan, scratch, j, lanes); break;
     }
 }
 
@@ -503,6 +518,8 @@ void cdsp_polyphase_small(
     size_t sl = CDSP_SMALL_PIECE + (taps + m) / m + 1 + 64;
     float scratch[CDSP_SMALL_SCRATCH];
     float lanes[4 * 64];
+    small_plan plans[4];
+    for (size_t a = 0; a < l; a++) small_plan_make(&plans[a], m, taps, sl, first[a]);
     for (size_t c = 0; c < channels; c++) {
         const float *w = window + c * stride;
         for (size_t j0 = 0; j0 < total_j; j0 += CDSP_SMALL_PIECE) {
@@ -547,7 +564,7 @@ void cdsp_polyphase_small(
                 for (size_t a = 0; a < l && jj < nj[a]; a++) {
                     size_t left = nj[a] - jj;
                     int vectors = left >= 64 ? 8 : (int)((left + 7) / 8);
-                    small_block_dispatch(vectors, m, rows[a], taps, scratch, sl, first[a], jj, lanes + 64 * a);
+                    small_block_dispatch(vectors, m, rows[a], &plans[a], scratch, jj, lanes + 64 * a);
                     valid[a] = left < 64 ? left : 64;
                 }
                 if (l == 1 && channels == 1) {
