@@ -300,6 +300,11 @@ void cdsp_polyphase_groups(const float *coef, const uint32_t *chunk_offset, cons
     // groups that read it non-finite, so when a stored group has a non-finite lane the call
     // is done again by the exact per-lane path (rare), which overwrites every output.
     i8 bad = {0, 0, 0, 0, 0, 0, 0, 0};
+    // A push read in place (y ≠ x) may come from memory: request all its lines now, so they
+    // arrive while the first groups are computed instead of one miss stream at a time.
+    if (y != x) {
+        for (ptrdiff_t n = 0; n < hi - split; n += 16) __builtin_prefetch(y + n, 0, 3);
+    }
     switch (width) {
 #define CDSP_GROUPS_CASE(W, C)                                                                                     \
     case W:                                                                                                        \
