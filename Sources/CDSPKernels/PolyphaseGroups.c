@@ -65,10 +65,10 @@ CDSP_INLINE void groups_store(v8 y, size_t g, size_t skip, size_t count, float *
     }
 }
 
-/// The frames a chunk starting at frame `start` reads, indexed by frame: `x` when it starts
-/// before `split`, else `y` (which holds frame `split` at `y[0]`).
+/// Where a chunk starting at frame `start` reads its frames: `x + start` when it starts before
+/// `split`, else `y + (start − split)` (`y` holds frame `split` at `y[0]`).
 CDSP_INLINE const float *groups_source(const float *x, const float *y, ptrdiff_t split, ptrdiff_t start) {
-    return start < split ? x : y - split;
+    return start < split ? x + start : y + (start - split);
 }
 
 /// One run over chunks c0 ..< c1 from fresh sums (chunk c0 starts at frame `start`, pattern
@@ -88,7 +88,7 @@ CDSP_INLINE void groups_run(const int w, const int nc, const float *coef, const 
     for (size_t c = c0; c < c1; c++) {
         ptrdiff_t len = (ptrdiff_t)span[pattern];
         const float *cp = coef + chunk_offset[pattern];
-        const float *xs = groups_source(x, y, split, start) + start;
+        const float *xs = groups_source(x, y, split, start);
         if (start >= lo && start + len <= hi) {
             groups_chunk(acc, w, nc, cp, xs, len, 0, 0, 0);
         } else if (start + len > lo && start < hi) {
@@ -145,8 +145,8 @@ CDSP_INLINE void groups_dual(const int w, const int nc, const float *coef, const
     for (size_t c = c0; c < c1; c++) {
         ptrdiff_t len = (ptrdiff_t)span[pattern];
         const float *cp = coef + chunk_offset[pattern];
-        const float *xa = groups_source(x, y, split, start) + start;
-        const float *xb = groups_source(x, y, split, start + period_frames) + start + period_frames;
+        const float *xa = groups_source(x, y, split, start);
+        const float *xb = groups_source(x, y, split, start + period_frames);
         ptrdiff_t i = 0;
         for (; i + nc <= len; i += nc) {
             CDSP_UNROLL
