@@ -19,6 +19,9 @@
 /// - Interleaved multichannel: every channel uses the same filter.
 /// - Input counts need not be whole frames: a trailing partial frame is carried to the next
 ///   call; ``flush(into:)`` completes a still-partial frame with zeros.
+/// - Non-finite input is not an error and is not dropped: a NaN or ±∞ sample makes exactly the
+///   outputs whose filter windows hold it NaN or ±∞, whatever the chunking; every other output
+///   is what a finite input would give (see `docs/resampling.md`).
 /// - Output is bit-identical however the input is chunked. The dot products run in a C kernel
 ///   dispatched at load time to the CPU's widest unit (AVX-512F, AVX+FMA or SSE2 on x86-64);
 ///   its summation order is fixed, so results never vary between runs on one machine, but may
