@@ -1,7 +1,7 @@
 // Usage (from docs/resampler-bench, release build, default settings):
 //   swift build -c release && .build/release/rsbench [runs=15] [seconds=60] [--all] [--48|--44] [--ours] [--info]
 // 48 → 16 and 44.1 → 16 kHz, mono, uniform noise (LCG, seed 12345, ±0.5), 1024-sample pushes;
-// (--rates=24000,22050: those input rates instead); SpeechDSP (`.default`, or every preset with --all) and libsoxr SOXR_HQ alternate, one warm-up
+// (--rates=24000,22050: those input rates instead; --to=44100: that output rate instead of 16 kHz); SpeechDSP (`.default`, or every preset with --all) and libsoxr SOXR_HQ alternate, one warm-up
 // each, then `runs` rounds; the best thread-CPU time of each is kept and the ratio printed
 // (ours/soxr > 1: SpeechDSP faster). Construction is not timed. --info prints the designs.
 import CPeer
@@ -35,6 +35,7 @@ if args.contains("--info") {
 }
 let listedRates = args.first { $0.hasPrefix("--rates=") }.map { $0.dropFirst(8).split(separator: ",").map { Int($0)! } }
 let rates = listedRates ?? (args.contains("--48") ? [48_000] : args.contains("--44") ? [44_100] : [48_000, 44_100])
+let outputRate = args.first { $0.hasPrefix("--to=") }.map { Int($0.dropFirst(5))! } ?? 16_000
 for inputRate in rates {
     let count = inputRate * seconds
     let input = UnsafeMutableBufferPointer<Float>.allocate(capacity: count)
@@ -46,7 +47,7 @@ for inputRate in rates {
     let output = UnsafeMutableBufferPointer<Float>.allocate(capacity: 8192)
     var kernels: [(String, () -> Void)] = []
     for q in qualities {
-        let r = try! Resampler(inputRate: inputRate, outputRate: 16_000, quality: q)
+        let r = try! Resampler(inputRate: inputRate, outputRate: outputRate, quality: q)
         kernels.append(("ours \(q)", {
             r.reset()
             var o = 0
@@ -61,7 +62,7 @@ for inputRate in rates {
         // Created once, outside the timing, like ours (soxr_create designs its filters: timing
         // it, as this harness did until 2026-11-23 23:45 UTC, charged soxr ~0.1 ms per run and
         // inflated ours/soxr by up to ~10 % for short inputs); each run starts from soxr_clear.
-        let p = peer_soxr_create(Double(inputRate), 16_000, 4)!
+        let p = peer_soxr_create(Double(inputRate), Double(outputRate), 4)!
         kernels.append(("soxr HQ", {
             peer_reset(p)
             var o = 0
@@ -86,7 +87,7 @@ for inputRate in rates {
         return String(Double((x * m).rounded()) / m)
     }
     for (i, k) in kernels.enumerated() {
-        var line = "\(Double(inputRate) / 1000)→16 \(k.0): best \(f(best[i], 4)) s, \(Int(audio / best[i]))× RT, \(f(best[i] / audio * Double(inputRate) * 1e9 / 1000, 3)) ns/in-sample"
+        var line = "\(Double(inputRate) / 1000)→\(Double(outputRate) / 1000) \(k.0): best \(f(best[i], 4)) s, \(Int(audio / best[i]))× RT, \(f(best[i] / audio * Double(inputRate) * 1e9 / 1000, 3)) ns/in-sample"
         if !onlyOurs && i < kernels.count - 1 { line += ", ours/soxr " + f(best[best.count - 1] / best[i], 3) }
         print(line)
     }
