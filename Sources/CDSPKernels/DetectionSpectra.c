@@ -13,7 +13,7 @@
 
 #include "Dispatch.h"   // CDSP_DISPATCH, CDSP_INLINE
 #include "Vectors.h"    // v8, ld8, st8, splat8, lanesum8
-#include "HalfTwiddle.h"  // half_twiddle_strided
+#include "HalfTwiddle.h"  // half_twiddle_strided, half_lags_block, half_lags_step
 
 /// `power_body` (Spectral.c) for four spectra: per frame `f`, `power[f][k] = |Y_f[k]|²·scale`,
 /// `sums[2f] = Σ P`, `sums[2f + 1] = Σ k·P`, and `|Y_f[k]|²` either (and 0) back into the
@@ -218,39 +218,14 @@ void cdsp_detection_rolloff4(const float *const powers[4], size_t bins, const fl
 /// and taken from lane 7) side by side.
 CDSP_INLINE void half_lags4_body(const float *const spectra[4], const float f1[4], size_t count, float *const acs[4]) {
     float carry[4] = {f1[0], f1[1], f1[2], f1[3]};
-    v8 zero = {0}, two = splat8(2.0f);
     size_t k = 0;
     for (; 2 * (k + 8) <= count; k += 8) {
         // Unrolled, so that the four carries stay in registers.
 #pragma clang loop unroll(full)
-        for (int f = 0; f < 4; f++) {
-            const float *spectrum = spectra[f];
-            float *ac = acs[f];
-            v8 lo = ld8(spectrum + 2 * k), hi = ld8(spectrum + 2 * k + 8);
-            v8 re = __builtin_shufflevector(lo, hi, 0, 2, 4, 6, 8, 10, 12, 14);
-            v8 d = zero - __builtin_shufflevector(lo, hi, 1, 3, 5, 7, 9, 11, 13, 15);
-            if (k == 0) d[0] = 0.0f;
-            d = d + __builtin_shufflevector(d, zero, 8, 0, 1, 2, 3, 4, 5, 6);
-            d = d + __builtin_shufflevector(d, zero, 8, 8, 0, 1, 2, 3, 4, 5);
-            d = d + __builtin_shufflevector(d, zero, 8, 8, 8, 8, 0, 1, 2, 3);
-            v8 odd = splat8(carry[f]) + d;
-            carry[f] = odd[7];
-            re = re * two;
-            odd = odd * two;
-            st8(ac + 2 * k, __builtin_shufflevector(re, odd, 0, 8, 1, 9, 2, 10, 3, 11));
-            st8(ac + 2 * k + 8, __builtin_shufflevector(re, odd, 4, 12, 5, 13, 6, 14, 7, 15));
-        }
+        for (int f = 0; f < 4; f++) carry[f] = half_lags_block(spectra[f], k, carry[f], acs[f]);
     }
     for (; 2 * k < count; k++) {
-        for (int f = 0; f < 4; f++) {
-            const float *spectrum = spectra[f];
-            float *ac = acs[f];
-            ac[2 * k] = 2.0f * spectrum[2 * k];
-            if (2 * k + 1 < count) {
-                if (k > 0) carry[f] = carry[f] + (0.0f - spectrum[2 * k + 1]);
-                ac[2 * k + 1] = 2.0f * carry[f];
-            }
-        }
+        for (int f = 0; f < 4; f++) carry[f] = half_lags_step(spectra[f], k, count, carry[f], acs[f]);
     }
 }
 

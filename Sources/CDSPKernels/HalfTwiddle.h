@@ -1,6 +1,6 @@
-// The half-size autocorrelation twiddle shared by the one-frame kernel (Spectral.c, `f[j]` the
-// real parts of an interleaved spectrum) and the four-frame one (DetectionSpectra.c, `f[j]`
-// contiguous). Private to CDSPKernels; include after Dispatch.h and Vectors.h, in a file
+// The half-size autocorrelation twiddle and lag expansion shared by the one-frame kernels
+// (Spectral.c; the twiddle's `f[j]` the real parts of an interleaved spectrum) and the
+// four-frame ones (DetectionSpectra.c; `f[j]` contiguous). Private to CDSPKernels; include after Dispatch.h and Vectors.h, in a file
 // compiled with contraction off (both are), so every caller gets the same operations.
 #pragma once
 
@@ -49,4 +49,36 @@ CDSP_INLINE void half_twiddle_strided(
     y[0] = 0.5f * (f0 + fm);
     y[h] = x[stride * h];
     *f1 = 0.5f * (f0 - fm) + sum;
+}
+
+/// Lags 2k … 2k + 15 of the half-size autocorrelation from the half spectrum Y (interleaved):
+/// `ac[2k + 2i] = 2·Re Y[k + i]`, `ac[2k + 2i + 1] = 2·(carry − Σ_{n=max(k,1)}^{k+i} Im Y[n])`,
+/// the odd terms a log-step prefix sum within the vector plus the running carry. Returns the
+/// carry for the next block (the last odd term before doubling).
+CDSP_INLINE float half_lags_block(const float *spectrum, size_t k, float carry, float *ac) {
+    v8 zero = {0}, two = splat8(2.0f);
+    v8 lo = ld8(spectrum + 2 * k), hi = ld8(spectrum + 2 * k + 8);
+    v8 re = __builtin_shufflevector(lo, hi, 0, 2, 4, 6, 8, 10, 12, 14);
+    v8 d = zero - __builtin_shufflevector(lo, hi, 1, 3, 5, 7, 9, 11, 13, 15);
+    if (k == 0) d[0] = 0.0f;
+    d = d + __builtin_shufflevector(d, zero, 8, 0, 1, 2, 3, 4, 5, 6);
+    d = d + __builtin_shufflevector(d, zero, 8, 8, 0, 1, 2, 3, 4, 5);
+    d = d + __builtin_shufflevector(d, zero, 8, 8, 8, 8, 0, 1, 2, 3);
+    v8 odd = splat8(carry) + d;
+    float next = odd[7];
+    re = re * two;
+    odd = odd * two;
+    st8(ac + 2 * k, __builtin_shufflevector(re, odd, 0, 8, 1, 9, 2, 10, 3, 11));
+    st8(ac + 2 * k + 8, __builtin_shufflevector(re, odd, 4, 12, 5, 13, 6, 14, 7, 15));
+    return next;
+}
+
+/// The same for the one bin k of the tail (lags 2k and, below `count`, 2k + 1), one at a time.
+CDSP_INLINE float half_lags_step(const float *spectrum, size_t k, size_t count, float carry, float *ac) {
+    ac[2 * k] = 2.0f * spectrum[2 * k];
+    if (2 * k + 1 < count) {
+        if (k > 0) carry = carry + (0.0f - spectrum[2 * k + 1]);
+        ac[2 * k + 1] = 2.0f * carry;
+    }
+    return carry;
 }

@@ -13,7 +13,7 @@
 
 #include "Dispatch.h"   // CDSP_DISPATCH, CDSP_INLINE
 #include "Vectors.h"   // v8, i8, ld8, st8, splat8, lanesum8
-#include "HalfTwiddle.h"   // half_twiddle_strided
+#include "HalfTwiddle.h"   // half_twiddle_strided, half_lags_block, half_lags_step
 
 // Each kernel is an always-inline body plus a dispatched wrapper that only calls it: clang
 // rejects 32-byte vector values passed between functions in the SSE2 clone (an ABI change),
@@ -279,30 +279,9 @@ void cdsp_spectral_half_twiddle(
 /// eight bins per vector (a log-step scan within the vector, then the running carry).
 CDSP_INLINE void half_lags_body(const float *spectrum, float f1, size_t count, float *ac) {
     float carry = f1;
-    v8 zero = {0}, two = splat8(2.0f);
     size_t k = 0;
-    for (; 2 * (k + 8) <= count; k += 8) {
-        v8 lo = ld8(spectrum + 2 * k), hi = ld8(spectrum + 2 * k + 8);
-        v8 re = __builtin_shufflevector(lo, hi, 0, 2, 4, 6, 8, 10, 12, 14);
-        v8 d = zero - __builtin_shufflevector(lo, hi, 1, 3, 5, 7, 9, 11, 13, 15);
-        if (k == 0) d[0] = 0.0f;
-        d = d + __builtin_shufflevector(d, zero, 8, 0, 1, 2, 3, 4, 5, 6);
-        d = d + __builtin_shufflevector(d, zero, 8, 8, 0, 1, 2, 3, 4, 5);
-        d = d + __builtin_shufflevector(d, zero, 8, 8, 8, 8, 0, 1, 2, 3);
-        v8 odd = splat8(carry) + d;
-        carry = odd[7];
-        re = re * two;
-        odd = odd * two;
-        st8(ac + 2 * k, __builtin_shufflevector(re, odd, 0, 8, 1, 9, 2, 10, 3, 11));
-        st8(ac + 2 * k + 8, __builtin_shufflevector(re, odd, 4, 12, 5, 13, 6, 14, 7, 15));
-    }
-    for (; 2 * k < count; k++) {
-        ac[2 * k] = 2.0f * spectrum[2 * k];
-        if (2 * k + 1 < count) {
-            if (k > 0) carry = carry + (0.0f - spectrum[2 * k + 1]);
-            ac[2 * k + 1] = 2.0f * carry;
-        }
-    }
+    for (; 2 * (k + 8) <= count; k += 8) carry = half_lags_block(spectrum, k, carry, ac);
+    for (; 2 * k < count; k++) carry = half_lags_step(spectrum, k, count, carry, ac);
 }
 
 CDSP_DISPATCH_V3

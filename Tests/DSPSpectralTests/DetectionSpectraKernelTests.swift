@@ -53,6 +53,22 @@ private func withTable<R>(
     return result
 }
 
+/// Runs a four-frame kernel with `inputs` as its `const float *[4]` table and four outputs of
+/// `count` floats as its `float *[4]`, pre-filled with `fill` (so an element left unwritten
+/// shows); returns the outputs.
+private func fourFrames(
+    _ inputs: inout [[Float]], outputCount count: Int, fill: Float,
+    _ kernel: (UnsafePointer<UnsafePointer<Float>?>, UnsafePointer<UnsafeMutablePointer<Float>?>) -> Void
+) -> [[Float]] {
+    var outputs = [[Float]](repeating: [Float](repeating: fill, count: count), count: 4)
+    withTable(&inputs) { table in
+        withTable(&outputs) { out in
+            table.withMemoryRebound(to: UnsafePointer<Float>?.self, capacity: 4) { kernel($0, out) }
+        }
+    }
+    return outputs
+}
+
 private func bits(_ x: [Float]) -> [UInt32] { x.map(\.bitPattern) }
 
 @Suite("Four-frame spectral kernels")
@@ -122,13 +138,9 @@ struct DetectionSpectraKernelTests {
                 reference.append(y)
                 referenceF1.append(f1)
             }
-            var ours = [[Float]](repeating: [Float](repeating: 5, count: m), count: 4), f1s = [Float](repeating: 0, count: 4)
-            withTable(&magnitudes) { mg in
-                withTable(&ours) { ys in
-                    mg.withMemoryRebound(to: UnsafePointer<Float>?.self, capacity: 4) {
-                        cdsp_detection_half_twiddle4($0, m, sine, cosine, ys, &f1s)
-                    }
-                }
+            var f1s = [Float](repeating: 0, count: 4)
+            let ours = fourFrames(&magnitudes, outputCount: m, fill: 5) {
+                cdsp_detection_half_twiddle4($0, m, sine, cosine, $1, &f1s)
             }
             for f in 0..<4 where bits(ours[f]) != bits(reference[f]) || f1s[f].bitPattern != referenceF1[f].bitPattern {
                 if !(f1s[f].isNaN && referenceF1[f].isNaN && bits(ours[f]) == bits(reference[f])) {
@@ -152,14 +164,7 @@ struct DetectionSpectraKernelTests {
                 cdsp_spectral_band_sums(powers[f], edges, count, &out)
                 reference.append(out)
             }
-            var ours = [[Float]](repeating: [Float](repeating: 7, count: count), count: 4)
-            withTable(&powers) { pw in
-                withTable(&ours) { out in
-                    pw.withMemoryRebound(to: UnsafePointer<Float>?.self, capacity: 4) {
-                        cdsp_detection_band_sums4($0, edges, count, out)
-                    }
-                }
-            }
+            let ours = fourFrames(&powers, outputCount: count, fill: 7) { cdsp_detection_band_sums4($0, edges, count, $1) }
             for f in 0..<4 where bits(ours[f]) != bits(reference[f]) {
                 mismatches.append("edges \(edges.count) seed \(seed) frame \(f): \(ours[f].prefix(3)) vs \(reference[f].prefix(3))")
             }
@@ -220,14 +225,7 @@ struct DetectionSpectraKernelTests {
                 cdsp_spectral_half_lags(spectra[f], f1[f], count, &ac)
                 reference.append(ac)
             }
-            var ours = [[Float]](repeating: [Float](repeating: 9, count: count), count: 4)
-            withTable(&spectra) { sp in
-                withTable(&ours) { out in
-                    sp.withMemoryRebound(to: UnsafePointer<Float>?.self, capacity: 4) {
-                        cdsp_detection_half_lags4($0, f1, count, out)
-                    }
-                }
-            }
+            let ours = fourFrames(&spectra, outputCount: count, fill: 9) { cdsp_detection_half_lags4($0, f1, count, $1) }
             for f in 0..<4 where bits(ours[f]) != bits(reference[f]) {
                 mismatches.append("bins \(bins) count \(count) seed \(seed) frame \(f)")
             }

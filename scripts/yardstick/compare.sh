@@ -18,12 +18,8 @@
 # Prints a Markdown report and writes it to $CORPUS/results.md.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-root="$(cd "$here/../.." && pwd)"
-corpus="${CORPUS:-$root/corpus/yardstick}"
+. "$here/common.sh"  # root, corpus, venv, python; one thread per numeric library
 repeat="${REPEAT:-2}"
-venv="${YARDSTICK_VENV:-$root/.build-yardstick/venv}"
-python="$venv/bin/python"
-export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 NUMEXPR_NUM_THREADS=1
 
 [ -x "$python" ] || "$here/setup.sh" >/dev/null
 (cd "$root" && swift build -c release --product dspscore >/dev/null)

@@ -14,14 +14,10 @@
 # per-round ratios, their range, and the ratio of the smallest CPU times ("best against best").
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-root="$(cd "$here/../.." && pwd)"
-corpus="${CORPUS:-$root/corpus/yardstick}"
+. "$here/common.sh"  # root, corpus, venv, python; one thread per numeric library
 set_name="${SET:-short}"
 rounds="${ROUNDS:-10}"
-venv="${YARDSTICK_VENV:-$root/.build-yardstick/venv}"
-python="$venv/bin/python"
 old="${OLD:-}"
-export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 NUMEXPR_NUM_THREADS=1
 
 [ -x "$python" ] || { echo "no yardstick venv at $venv: run scripts/yardstick/setup.sh" >&2; exit 1; }
 [ -d "$corpus/$set_name" ] || { echo "no corpus at $corpus/$set_name: run scripts/yardstick/compare.sh once" >&2; exit 1; }

@@ -6,8 +6,7 @@
 # peak RSS), util-linux (taskset). Re-running is cheap: installed pieces are kept.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-root="$(cd "$here/../.." && pwd)"
-venv="${YARDSTICK_VENV:-$root/.build-yardstick/venv}"
+. "$here/common.sh"  # root, venv
 
 need=()
 command -v sox >/dev/null || need+=(sox)

@@ -1,5 +1,6 @@
-// The staggered-groups polyphase kernel: DSPCore.Resampler's stage for large L (44.1 → 16 kHz's
-// 22.05 → 16 kHz stage and the other 44.1-kHz-family ratios). Included from CDSPKernels.h.
+// The staggered-groups polyphase kernel: DSPCore.Resampler's stage for large L (the 44.1 → 24 kHz
+// first stage of 44.1 → 16 kHz, 22.05 and 11.025 → 16 kHz, and the other 44.1-kHz-family
+// ratios). Included from CDSPKernels.h.
 #pragma once
 #include <stddef.h>
 #include <stdint.h>
