@@ -45,9 +45,13 @@ let implementation: [Target] = [
     ),
     // Real FFT over FFTW, windows.
     .target(name: "DSPSpectral", dependencies: ["DSPCore", "CDSPKernels", "CFFTW"]),
-    // Voice activity, music and multiple-speaker detection (spectral, so over FFTW).
-    .target(name: "DSPDetection", dependencies: ["DSPCore", "DSPSpectral"]),
-    // Meters and the environment analyzer (no FFTW).
+    // The analysis chain: voice activity, music and multiple-speaker detection (spectral, so
+    // over FFTW), frame grouping and the environment analyzer above them.
+    .target(
+        name: "DSPDetection",
+        dependencies: ["DSPCore", "DSPSpectral", "CDSPKernels", .product(name: "RealModule", package: "swift-numerics")]
+    ),
+    // Level and loudness meters (no FFTW).
     .target(
         name: "DSPAnalysis",
         dependencies: ["DSPCore", "CDSPKernels", .product(name: "RealModule", package: "swift-numerics")]
@@ -76,7 +80,7 @@ let implementation: [Target] = [
     .executableTarget(
         name: "speechdsp-live",
         dependencies: [
-            "DSPPipeline", "DSPIO",
+            "DSPPipeline", "DSPDetection", "DSPAnalysis", "DSPCore", "DSPIO",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]
     ),

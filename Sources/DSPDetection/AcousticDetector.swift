@@ -20,7 +20,10 @@ public struct DetectionFrame: Sendable {
     public var isMusic: Bool
     /// Whether a multi-speaker segment is open after this frame.
     public var isMultiSpeaker: Bool
-    /// A speech segment that opened (with its back-dated start) or closed at this frame.
+    /// Stream position of the frame's hop (its first new sample), at the detector's rate.
+    public var startSample: Int64
+    /// A speech segment that opened (with its back-dated start) or closed at this frame, in
+    /// sample positions.
     public var speechChange: ActivitySegmenter.Transition
     /// The same for music.
     public var musicChange: ActivitySegmenter.Transition
@@ -29,29 +32,39 @@ public struct DetectionFrame: Sendable {
 
     /// Start of the frame's hop, seconds.
     public var time: Double { features.time }
+    /// Samples of real audio in the frame's hop (the hop length, or less for a stream's last).
+    public var sampleCount: Int { features.validCount }
 }
 
 /// What a stream's end reports: where still-open segments end, and the summary.
 public struct DetectionEnd: Sendable {
-    /// End of the stream, seconds (input samples / sample rate).
-    public var time: Double
-    /// End of the speech segment still open at the end of the stream, if any.
-    public var speechEndedAt: Double?
-    /// End of the music segment still open, if any.
-    public var musicEndedAt: Double?
-    /// End of the multi-speaker segment still open, if any.
-    public var multiSpeakerEndedAt: Double?
+    /// End of the stream: the samples pushed.
+    public var endSample: Int64
+    /// End of the speech segment still open at the end of the stream, if any (sample position).
+    public var speechEndedAt: Int64?
+    /// End of the music segment still open, if any (sample position).
+    public var musicEndedAt: Int64?
+    /// End of the multi-speaker segment still open, if any (sample position).
+    public var multiSpeakerEndedAt: Int64?
     /// The stream's summary.
     public var summary: DetectionSummary
 }
 
 /// A stream's totals.
 public struct DetectionSummary: Equatable, Sendable {
+    /// Stream length, samples at the detector's rate.
+    public var sampleCount: Int64 = 0
+    /// Total length of the speech segments, samples.
+    public var speechSamples: Int64 = 0
+    /// Total length of the music segments, samples.
+    public var musicSamples: Int64 = 0
+    /// Total length of the multi-speaker segments, samples.
+    public var multiSpeakerSamples: Int64 = 0
     /// Stream length, seconds.
     public var durationSeconds: Double = 0
     /// Analysis frames.
     public var frameCount: Int = 0
-    /// Total length of the speech segments, seconds.
+    /// Total length of the speech segments, seconds (``speechSamples`` / rate).
     public var speechSeconds: Double = 0
     /// Total length of the music segments, seconds.
     public var musicSeconds: Double = 0
@@ -211,9 +224,10 @@ public final class AcousticDetector {
         // The music and multi-speaker models read each other's cues: either needs them all.
         fullCues = c.detectsMusic || c.detectsMultipleSpeakers
         cues = CueTracker(analyzer: analyzer, music: fullCues, multipleSpeakers: fullCues)
-        speech = ActivitySegmenter(configuration: c.speechSegments)
-        music = ActivitySegmenter(configuration: c.musicSegments)
-        multiSpeaker = ActivitySegmenter(configuration: c.multiSpeakerSegments)
+        let rate = c.analysis.sampleRate
+        speech = ActivitySegmenter(configuration: c.speechSegments, sampleRate: rate)
+        music = ActivitySegmenter(configuration: c.musicSegments, sampleRate: rate)
+        multiSpeaker = ActivitySegmenter(configuration: c.multiSpeakerSegments, sampleRate: rate)
         noiseHistogram = .allocate(capacity: 300)
         noiseHistogram.initialize(repeating: 0)
         speechNetwork = CompiledModel(fullCues ? c.speechModel : c.standaloneSpeechModel)
@@ -245,13 +259,19 @@ public final class AcousticDetector {
     /// end of the stream, returns where they end and the summary, and resets.
     public func flush(_ body: (DetectionFrame) -> Void) -> DetectionEnd {
         analyzer.flush { frame in body(detect(frame)) }
-        let end = Double(samples) / sampleRate
-        var result = DetectionEnd(time: end, summary: summary)
-        result.summary.durationSeconds = end
-        result.summary.medianNoiseFloorDBFS = medianNoiseFloor()
-        result.speechEndedAt = Self.close(&speech, at: end, seconds: &result.summary.speechSeconds)
-        result.musicEndedAt = Self.close(&music, at: end, seconds: &result.summary.musicSeconds)
-        result.multiSpeakerEndedAt = Self.close(&multiSpeaker, at: end, seconds: &result.summary.multiSpeakerSeconds)
+        let end = samples
+        var result = DetectionEnd(endSample: end, summary: summary)
+        var s = result.summary
+        s.sampleCount = end
+        s.medianNoiseFloorDBFS = medianNoiseFloor()
+        result.speechEndedAt = Self.close(&speech, at: end, samples: &s.speechSamples)
+        result.musicEndedAt = Self.close(&music, at: end, samples: &s.musicSamples)
+        result.multiSpeakerEndedAt = Self.close(&multiSpeaker, at: end, samples: &s.multiSpeakerSamples)
+        s.durationSeconds = Double(end) / sampleRate
+        s.speechSeconds = Double(s.speechSamples) / sampleRate
+        s.musicSeconds = Double(s.musicSamples) / sampleRate
+        s.multiSpeakerSeconds = Double(s.multiSpeakerSamples) / sampleRate
+        result.summary = s
         reset()
         return result
     }
@@ -267,10 +287,10 @@ public final class AcousticDetector {
         noiseHistogram.update(repeating: 0)
     }
 
-    private static func close(_ segmenter: inout ActivitySegmenter, at end: Double, seconds: inout Double) -> Double? {
+    private static func close(_ segmenter: inout ActivitySegmenter, at end: Int64, samples: inout Int64) -> Int64? {
         let start = segmenter.activeStart
         guard case .ended(let t) = segmenter.finish(at: end) else { return nil }
-        seconds += t - start
+        samples += t - start
         return t
     }
 
@@ -289,7 +309,8 @@ public final class AcousticDetector {
         let c = cues.update(frame)
         let f = frame.features
         let silent = !(c.levelDBFS >= configuration.silenceFloorDBFS)
-        let duration = Double(f.validCount) / sampleRate
+        let start = f.index * Int64(analyzer.hopLength)
+        let count = f.validCount
 
         let x = lanes.baseAddress!
         CueLane.fill(x, features: f, cues: c)
@@ -306,13 +327,13 @@ public final class AcousticDetector {
         multiSpeakerProbability = Self.smooth(multiSpeakerProbability, pMulti, configuration.multiSpeakerSmoothing)
 
         let speechStart = speech.activeStart, musicStart = music.activeStart, multiStart = multiSpeaker.activeStart
-        let speechChange = speech.update(probability: speechProbability, time: f.time, duration: duration)
-        let musicChange = music.update(probability: reportedMusic, time: f.time, duration: duration)
-        let multiChange = multiSpeaker.update(probability: multiSpeakerProbability, time: f.time, duration: duration)
+        let speechChange = speech.update(probability: speechProbability, start: start, count: count)
+        let musicChange = music.update(probability: reportedMusic, start: start, count: count)
+        let multiChange = multiSpeaker.update(probability: multiSpeakerProbability, start: start, count: count)
         var totals = summary
-        Self.account(speechChange, previousStart: speechStart, seconds: &totals.speechSeconds, count: &totals.speechSegmentCount)
-        Self.account(musicChange, previousStart: musicStart, seconds: &totals.musicSeconds, count: &totals.musicSegmentCount)
-        Self.account(multiChange, previousStart: multiStart, seconds: &totals.multiSpeakerSeconds, count: &totals.multiSpeakerSegmentCount)
+        Self.account(speechChange, previousStart: speechStart, samples: &totals.speechSamples, count: &totals.speechSegmentCount)
+        Self.account(musicChange, previousStart: musicStart, samples: &totals.musicSamples, count: &totals.musicSegmentCount)
+        Self.account(multiChange, previousStart: multiStart, samples: &totals.multiSpeakerSamples, count: &totals.multiSpeakerSegmentCount)
         totals.frameCount += 1
         summary = totals
         if !silent, c.noiseFloorDBFS.isFinite {
@@ -325,7 +346,7 @@ public final class AcousticDetector {
             speechProbability: speechProbability, musicProbability: reportedMusic,
             multiSpeakerProbability: multiSpeakerProbability,
             isSpeech: speech.isActive, isMusic: music.isActive, isMultiSpeaker: multiSpeaker.isActive,
-            speechChange: speechChange, musicChange: musicChange, multiSpeakerChange: multiChange)
+            startSample: start, speechChange: speechChange, musicChange: musicChange, multiSpeakerChange: multiChange)
     }
 
     @inline(__always)
@@ -333,10 +354,10 @@ public final class AcousticDetector {
         a * previous + (1 - a) * new
     }
 
-    private static func account(_ change: ActivitySegmenter.Transition, previousStart: Double, seconds: inout Double, count: inout Int) {
+    private static func account(_ change: ActivitySegmenter.Transition, previousStart: Int64, samples: inout Int64, count: inout Int) {
         switch change {
         case .started: count += 1
-        case .ended(let end): seconds += end - previousStart
+        case .ended(let end): samples += end - previousStart
         case .none: break
         }
     }

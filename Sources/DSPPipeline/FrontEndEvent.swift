@@ -1,5 +1,6 @@
 import DSPAnalysis
 import DSPCore
+import DSPDetection
 
 /// Samples at or above the clip threshold, or non-finite, in one window of the input.
 @frozen
@@ -57,11 +58,13 @@ public struct FrameLevelReport: Equatable, Sendable {
 
 /// What a ``SpeechFrontEnd`` reports besides audio, in stream order within each kind.
 public enum FrontEndEvent: Equatable, Sendable {
-    /// Speech begins at the start of the first frame the detector calls speech.
-    case speechStart(StreamTime)
-    /// Speech ends at the start of the first frame after it that is not speech (or at the end of
-    /// the stream).
-    case speechEnd(StreamTime)
+    /// An activity (speech, music, several speakers) starts: the segmenter's back-dated start —
+    /// the first frame of the run that opened the segment, less the padding — as the file scorer
+    /// records it. Emitted once the run has lasted the activity's minimum duration.
+    case started(Activity, at: StreamTime)
+    /// An activity ends: the end of its last active frame plus the padding (or the end of the
+    /// stream). Emitted a hangover after the activity stopped, or at flush.
+    case ended(Activity, at: StreamTime)
     /// A new environment measurement, at the end of the last frame it covers.
     case environment(EnvironmentMeasurement, at: StreamTime)
     /// Clipped or non-finite input samples in one window of the input.
@@ -72,7 +75,7 @@ public enum FrontEndEvent: Equatable, Sendable {
     /// The time the event refers to.
     public var time: StreamTime {
         switch self {
-        case .speechStart(let t), .speechEnd(let t), .environment(_, let t): t
+        case .started(_, let t), .ended(_, let t), .environment(_, let t): t
         case .clipping(let report): report.start
         case .levels(let report): report.start
         }

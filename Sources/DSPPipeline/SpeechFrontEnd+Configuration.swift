@@ -1,5 +1,6 @@
 import DSPAnalysis
 import DSPCore
+import DSPDetection
 
 extension SpeechFrontEnd {
     /// The stages a front end runs. Downmixing and resampling run whenever a stage needs the
@@ -18,7 +19,8 @@ extension SpeechFrontEnd {
         public static let loudness = Stages(rawValue: 1 << 2)
         /// Clipped and non-finite input samples (``FrontEndEvent/clipping(_:)`` events).
         public static let clipping = Stages(rawValue: 1 << 3)
-        /// Voice activity, music and multi-speaker detection (speech events). Needs DSPDetection.
+        /// Voice activity, music and multi-speaker detection (``FrontEndEvent/started(_:at:)`` and
+        /// ``FrontEndEvent/ended(_:at:)`` events).
         public static let detection = Stages(rawValue: 1 << 4)
         /// The environment analyzer (``FrontEndEvent/environment(_:at:)`` events). Needs
         /// ``detection``.
@@ -26,13 +28,8 @@ extension SpeechFrontEnd {
 
         /// Every stage.
         public static let all: Stages = [.output, .levels, .loudness, .clipping, .detection, .environment]
-        /// The stages this build can run: all of them once DSPDetection is wired in; until then
-        /// all but ``detection`` and ``environment``.
-        public static var available: Stages {
-            DetectionAdapter.isAvailable ? all : [.output, .levels, .loudness, .clipping]
-        }
-        /// The default: ``available``.
-        public static var `default`: Stages { available }
+        /// The default: ``all``.
+        public static var `default`: Stages { all }
     }
 
     /// A front end's settings. Validated by ``SpeechFrontEnd/init(configuration:)``.

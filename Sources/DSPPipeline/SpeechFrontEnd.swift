@@ -1,5 +1,6 @@
 import DSPAnalysis
 import DSPCore
+import DSPDetection
 import Synchronization
 
 /// What one ``SpeechFrontEnd/process(_:into:events:)`` call did.
@@ -39,6 +40,8 @@ public struct FrontEndSummary: Equatable, Sendable {
     public var nonFiniteSampleCount = 0
     /// Loudness of the 16 kHz stream (loudness stage), else nil.
     public var loudness: LoudnessSummary? = nil
+    /// Segment totals (detection stage), else nil.
+    public var detection: DetectionSummary? = nil
     /// The environment over the stream (environment stage), else nil.
     public var environment: EnvironmentSummary? = nil
 
@@ -62,11 +65,13 @@ public struct FrontEndFlushResult: Equatable, Sendable {
 /// PCM Int16 out for a recognizer, with levels, loudness, clipping, voice activity and an
 /// environment summary reported as events.
 ///
-/// **Chain.** Interleaved input → ``Downmixer`` (mono) → ``Resampler`` (to 16 kHz, leading delay
-/// trimmed so output sample `n` is input time `n / 16000` s; skipped at 16 kHz) →
-/// ``Int16Converter`` into the caller's buffer. The 16 kHz stream is also cut into 1024-sample
-/// analysis frames (``Reframer``): each is measured (``LevelMeter``; ``LoudnessMeter`` without
-/// true peak), given to the detectors, and their features to the ``EnvironmentAnalyzer``.
+/// **Chain.** Interleaved input → ``StreamConditioner`` (downmix, non-finite samples as 0,
+/// resample to 16 kHz with the leading delay trimmed so output sample `n` is input time
+/// `n / 16000` s) → ``Int16Converter`` into the caller's buffer. The 16 kHz stream also goes,
+/// as it is, to the ``AnalysisChain`` (detector → frame grouping → ``EnvironmentAnalyzer``) —
+/// the same object `FileScorer` runs on a file, so segments and measurements match a file's
+/// sample for sample — and, for the levels stage, is cut into 1024-sample frames
+/// (``Reframer``) and measured (``LevelMeter``; ``LoudnessMeter`` without true peak).
 /// Clipping is counted on the *input*, in windows of ``Configuration/clipWindowMilliseconds``.
 /// Every stage can be switched off (``Stages``).
 ///
@@ -80,8 +85,11 @@ public struct FrontEndFlushResult: Equatable, Sendable {
 ///
 /// **Time.** Positions are integer counts of input frames and output samples; events carry a
 /// ``StreamTime`` computed from them, so times are exact and do not drift in streams of any
-/// length. Latency: the resampler's group delay (``latencySeconds``, about 1.6 ms at 48 kHz) for
-/// audio; for analysis events, additionally the rest of the 64 ms frame they describe.
+/// length. Latency: the resampler's group delay (``latencySeconds``) for audio. Segment events carry the segmenter's boundaries — a start back-dated to the first
+/// frame of the activity (less padding), an end after the last active frame (plus padding) —
+/// and are emitted when decided: a start after the activity's minimum duration, an end after
+/// the hangover. Environment events come at the end of the 64 ms frame that reaches an update
+/// time.
 ///
 /// **Threads.** One stream per instance. The class is `Sendable`: it may be created on one
 /// thread and used on another, and handed between threads, with no data race — every call
@@ -96,7 +104,7 @@ public struct FrontEndFlushResult: Equatable, Sendable {
 /// let output = UnsafeMutableBufferPointer<Int16>.allocate(capacity: frontEnd.outputCapacity(forInputCount: 2048))
 /// let events = FrontEndEventBuffer(capacity: frontEnd.maxEventCount(forInputCount: 2048))
 /// let result = frontEnd.process(input, into: output, events: events)
-/// for event in events { ... }  // speech start/end, environment, clipping, levels
+/// for event in events { ... }  // speech/music/several-speaker start and end, environment, clipping, levels
 /// ```
 public final class SpeechFrontEnd: @unchecked Sendable {
     // @unchecked: the mutable units below are reached only inside `exclusive` sections, which the
@@ -123,25 +131,22 @@ public final class SpeechFrontEnd: @unchecked Sendable {
     private let writesOutput: Bool
     private let needsStream: Bool
     private let emitsLevels: Bool
-    private let downmixer: Downmixer?
-    private let resampler: Resampler?
+    private let conditioner: StreamConditioner?
     private let converter: Int16Converter?
     private let reframer: Reframer?
     private let meter: LevelMeter
     private let loudness: LoudnessMeter?
     private let clipCounter: InputClipCounter?
-    private let detection: DetectionAdapter?
-    private let featureStage: FeatureEventStage?
-    private let mono: UnsafeMutablePointer<Float>
-    private let monoCapacity: Int
-    private let resampled: UnsafeMutablePointer<Float>
-    private let resampledCapacity: Int
+    private let chain: AnalysisChain?
+    /// The conditioned 16 kHz samples of one block (or a flush).
+    private let stream: UnsafeMutableBufferPointer<Float>
+    /// The chain's events for one block (or a flush).
+    private let chainEvents: UnsafeMutableBufferPointer<AnalysisEvent>
 
     private var inputSamplesConsumed: Int64 = 0
     private var outputSamplesWritten: Int64 = 0
 
-    /// Creates a front end; throws ``ConfigurationError`` quoting the first bad setting (or a
-    /// stage this build cannot run).
+    /// Creates a front end; throws ``ConfigurationError`` quoting the first bad setting.
     public init(configuration: Configuration) throws(ConfigurationError) {
         try configuration.validate()
         var configuration = configuration
@@ -154,17 +159,17 @@ public final class SpeechFrontEnd: @unchecked Sendable {
         timeline = StreamTimeline(inputRate: rate, outputRate: Self.outputRate)
         writesOutput = stages.contains(.output)
         let analyses: Stages = [.levels, .loudness, .detection, .environment]
-        let analyzes = !stages.isDisjoint(with: analyses)
-        needsStream = writesOutput || analyzes
+        needsStream = writesOutput || !stages.isDisjoint(with: analyses)
         emitsLevels = stages.contains(.levels) && configuration.emitsLevelEvents
 
-        downmixer = needsStream && channelCount > 1
-            ? try Downmixer(channelCount: channelCount, mode: configuration.downmix) : nil
-        resampler = needsStream && rate != Self.outputRate
-            ? try Resampler(inputRate: rate, outputRate: Self.outputRate, quality: configuration.resamplerQuality, trimsLeadingDelay: true)
+        conditioner = needsStream
+            ? try StreamConditioner(configuration: .init(
+                inputRate: rate, channelCount: channelCount, outputRate: Self.outputRate,
+                downmix: configuration.downmix, quality: configuration.resamplerQuality))
             : nil
         converter = writesOutput ? Int16Converter(dither: configuration.dither) : nil
-        reframer = analyzes ? try Reframer(configuration: .init(frameLength: Self.analysisFrameLength)) : nil
+        reframer = stages.isDisjoint(with: [.levels, .loudness])
+            ? nil : try Reframer(configuration: .init(frameLength: Self.analysisFrameLength))
         meter = try LevelMeter(clipThreshold: 1.0)
         loudness = stages.contains(.loudness)
             ? try LoudnessMeter(configuration: .init(sampleRate: Self.outputRate, channelLayout: .mono, measuresTruePeak: false))
@@ -174,29 +179,24 @@ public final class SpeechFrontEnd: @unchecked Sendable {
                 clipThreshold: configuration.clipThreshold, timeline: timeline, channelCount: channelCount,
                 windowFrames: Swift.max(1, rate * configuration.clipWindowMilliseconds / 1000))
             : nil
-        if stages.contains(.detection) {
-            detection = try DetectionAdapter(sampleRate: Self.outputRate, frameLength: Self.analysisFrameLength)
-            let environment = stages.contains(.environment)
-                ? try EnvironmentAnalyzer(configuration: configuration.environment) : nil
-            featureStage = FeatureEventStage(timeline: timeline, environment: environment)
-        } else {
-            detection = nil
-            featureStage = nil
-        }
+        chain = stages.contains(.detection)
+            ? try AnalysisChain(configuration: .init(
+                environment: stages.contains(.environment) ? configuration.environment : nil,
+                frameLength: Self.analysisFrameLength))
+            : nil
 
-        monoCapacity = Self.blockFrames + 1
-        mono = .allocate(capacity: monoCapacity)
-        mono.initialize(repeating: 0, count: monoCapacity)
         // Room for one block's output or a flush, whichever is larger.
-        let blockOutput = (monoCapacity + 2) * Self.outputRate / rate + 16
-        resampledCapacity = Swift.max(blockOutput, (resampler?.maxFlushOutputCount ?? 0) + Self.outputRate / rate + 16)
-        resampled = .allocate(capacity: resampledCapacity)
-        resampled.initialize(repeating: 0, count: resampledCapacity)
+        let blockOutput = conditioner?.outputCapacity(forInputCount: Self.blockFrames * channelCount) ?? 0
+        let streamCapacity = Swift.max(1, blockOutput, conditioner?.maxFlushOutputCount ?? 0)
+        stream = .allocate(capacity: streamCapacity)
+        stream.initialize(repeating: 0)
+        let eventCapacity = chain.map { Swift.max($0.maxFlushOutputCount, $0.outputCapacity(forInputCount: streamCapacity)) } ?? 1
+        chainEvents = .allocate(capacity: eventCapacity)
     }
 
     deinit {
-        mono.deallocate()
-        resampled.deallocate()
+        stream.deallocate()
+        chainEvents.deallocate()
     }
 
     // MARK: Sizes and latency
@@ -205,8 +205,8 @@ public final class SpeechFrontEnd: @unchecked Sendable {
     public var outputDelay: Int { 0 }
 
     /// Algorithmic latency of the audio path, seconds: the resampler's group delay (0 at
-    /// 16 kHz). Analysis events also wait for the end of their 64 ms frame.
-    public var latencySeconds: Double { resampler?.groupDelaySeconds ?? 0 }
+    /// 16 kHz). Analysis events also wait for their frame or for the segmenter's decision.
+    public var latencySeconds: Double { conditioner?.latencySeconds ?? 0 }
 
     /// The output capacity, in Int16 samples, that guarantees the next call with `inputCount`
     /// samples consumes them all (0 when the output stage is off). Exact for the current state;
@@ -228,24 +228,29 @@ public final class SpeechFrontEnd: @unchecked Sendable {
 
     /// The most samples ``flush(into:events:)`` writes.
     public var maxFlushOutputCount: Int {
-        guard writesOutput else { return 0 }
-        guard let resampler else { return 1 }
-        return resampler.maxFlushOutputCount + (Self.outputRate + configuration.inputRate - 1) / configuration.inputRate + 1
+        writesOutput ? conditioner?.maxFlushOutputCount ?? 0 : 0
     }
 
     /// An upper bound on the events one ``process(_:into:events:)`` call with `inputCount`
-    /// samples writes, in any state: three per analysis frame it can complete (levels, a speech
-    /// change, an environment measurement) and one per clipping window.
+    /// samples writes, in any state: a levels event per analysis frame it can complete, up to
+    /// four chain events (three segment boundaries and a measurement) per 16 ms hop, and one
+    /// per clipping window.
     public func maxEventCount(forInputCount inputCount: Int) -> Int {
         let frames = (Swift.max(0, inputCount) + channelCount - 1) / channelCount + 1
         let outputs = frames * Self.outputRate / configuration.inputRate + 2
-        let analysisFrames = outputs / Self.analysisFrameLength + 1
-        let windows = clipCounter.map { frames / $0.windowFrames + 1 } ?? 0
-        return 3 * analysisFrames + windows
+        return eventCount(forStreamCount: outputs) + (clipCounter.map { frames / $0.windowFrames + 1 } ?? 0)
     }
 
     /// An upper bound on the events ``flush(into:events:)`` writes.
-    public var maxFlushEventCount: Int { 3 * 3 + 1 + 2 }
+    public var maxFlushEventCount: Int {
+        eventCount(forStreamCount: conditioner?.maxFlushOutputCount ?? 0) + (chain?.maxFlushOutputCount ?? 0) + 2
+    }
+
+    /// Levels and chain events that `count` more 16 kHz samples can complete.
+    private func eventCount(forStreamCount count: Int) -> Int {
+        let levels = emitsLevels ? count / Self.analysisFrameLength + 1 : 0
+        return levels + (chain?.outputCapacity(forInputCount: count) ?? 0)
+    }
 
     /// Integrated loudness of the stream so far (BS.1770-5 gating), LUFS; nil when the loudness
     /// stage is off. Computed on each call from the gating histogram: not for every push.
@@ -280,13 +285,14 @@ public final class SpeechFrontEnd: @unchecked Sendable {
                 }
                 let chunk = UnsafeBufferPointer(rebasing: input[consumed..<consumed + n])
                 clipCounter?.process(chunk, events: events)
-                if needsStream {
-                    let stream = toStream(chunk)
-                    if let converter, stream.count > 0 {
-                        converter.convert(stream, into: UnsafeMutableBufferPointer(rebasing: output[produced...]))
-                        produced += stream.count
+                if let conditioner {
+                    let count = conditioner.process(chunk, into: stream).produced
+                    let samples = UnsafeBufferPointer(rebasing: stream[..<count])
+                    if let converter, count > 0 {
+                        converter.convert(samples, into: UnsafeMutableBufferPointer(rebasing: output[produced...]))
+                        produced += count
                     }
-                    analyze(stream, events: events)
+                    analyze(samples, events: events)
                 }
                 consumed += n
                 if last { break }
@@ -306,46 +312,36 @@ public final class SpeechFrontEnd: @unchecked Sendable {
         exclusive {
             events.removeAll()
             var produced = 0
-            if needsStream {
-                var monoCount = 0
-                if let downmixer { monoCount = downmixer.flush(into: UnsafeMutableBufferPointer(start: mono, count: 1)) }
-                let stream: UnsafeBufferPointer<Float>
-                if let resampler {
-                    var count = 0
-                    if monoCount > 0 {
-                        count = resampler.process(
-                            UnsafeBufferPointer(start: mono, count: monoCount),
-                            into: UnsafeMutableBufferPointer(start: resampled, count: resampledCapacity)
-                        ).produced
-                    }
-                    count += resampler.flush(into: UnsafeMutableBufferPointer(start: resampled + count, count: resampledCapacity - count))
-                    stream = UnsafeBufferPointer(start: resampled, count: count)
-                } else {
-                    stream = UnsafeBufferPointer(start: mono, count: monoCount)
+            var summary = FrontEndSummary()
+            if let conditioner {
+                let count = conditioner.flush(into: stream)
+                let samples = UnsafeBufferPointer(rebasing: stream[..<count])
+                if let converter, count > 0 {
+                    precondition(output.count >= count, "SpeechFrontEnd.flush: output smaller than maxFlushOutputCount")
+                    converter.convert(samples, into: output)
+                    produced = count
                 }
-                if let converter, stream.count > 0 {
-                    precondition(output.count >= stream.count, "SpeechFrontEnd.flush: output smaller than maxFlushOutputCount")
-                    converter.convert(stream, into: output)
-                    produced = stream.count
-                }
-                analyze(stream, events: events)
+                analyze(samples, events: events)
                 reframer?.flush { frame, info in
-                    analyzeFrame(frame, validCount: info.validCount, startSample: info.startSample, events: events)
+                    measureFrame(frame, validCount: info.validCount, startSample: info.startSample, events: events)
+                }
+                if let chain {
+                    report(chainEvents[..<chain.flush(into: chainEvents)], events: events)
+                    let end = chain.finalize()
+                    summary.detection = end.detection
+                    summary.environment = end.environment
                 }
             }
-            var summary = FrontEndSummary()
             if let clipCounter {
                 clipCounter.flush(events: events)
                 summary.clippedSampleCount = clipCounter.totalClipped
                 summary.nonFiniteSampleCount = clipCounter.totalNonFinite
             }
-            featureStage?.flush(events: events)
             outputSamplesWritten += Int64(produced)
             summary.inputFrameCount = (inputSamplesConsumed + Int64(channelCount) - 1) / Int64(channelCount)
             summary.outputSampleCount = outputSamplesWritten
             summary.durationSeconds = Double(summary.inputFrameCount) / Double(configuration.inputRate)
             summary.loudness = loudness?.finalize()
-            summary.environment = featureStage?.environment?.finalize()
             resetUnits()
             return FrontEndFlushResult(
                 produced: produced, events: events.count, droppedEvents: events.droppedCount, summary: summary)
@@ -370,22 +366,19 @@ public final class SpeechFrontEnd: @unchecked Sendable {
     }
 
     private func resetUnits() {
-        downmixer?.reset()
-        resampler?.reset()
+        conditioner?.reset()
         converter?.reset()
         reframer?.reset()
         loudness?.reset()
         clipCounter?.reset()
-        detection?.reset()
-        featureStage?.reset()
+        chain?.reset()
         inputSamplesConsumed = 0
         outputSamplesWritten = 0
     }
 
     /// 16 kHz samples that `inputCount` more input samples complete.
     private func streamCount(forInputCount inputCount: Int) -> Int {
-        let monoFrames = downmixer?.maxOutputCount(forInputCount: inputCount) ?? inputCount
-        return resampler?.maxOutputCount(forInputCount: monoFrames) ?? monoFrames
+        conditioner?.maxOutputCount(forInputCount: inputCount) ?? 0
     }
 
     /// The largest input count ≤ `limit` whose output fits in `room` (output count is
@@ -400,34 +393,35 @@ public final class SpeechFrontEnd: @unchecked Sendable {
         return low
     }
 
-    /// Downmixes and resamples one block (at most ``blockFrames`` frames) into scratch memory.
-    private func toStream(_ chunk: UnsafeBufferPointer<Float>) -> UnsafeBufferPointer<Float> {
-        let monoBuffer: UnsafeBufferPointer<Float>
-        if let downmixer {
-            let produced = downmixer.process(chunk, into: UnsafeMutableBufferPointer(start: mono, count: monoCapacity)).produced
-            monoBuffer = UnsafeBufferPointer(start: mono, count: produced)
-        } else {
-            monoBuffer = chunk
+    /// Levels (per 1024-sample frame) and the analysis chain over 16 kHz samples.
+    private func analyze(_ samples: UnsafeBufferPointer<Float>, events: FrontEndEventBuffer) {
+        guard samples.count > 0 else { return }
+        reframer?.process(samples) { frame, info in
+            measureFrame(frame, validCount: info.validCount, startSample: info.startSample, events: events)
         }
-        guard let resampler else { return monoBuffer }
-        let produced = resampler.process(monoBuffer, into: UnsafeMutableBufferPointer(start: resampled, count: resampledCapacity)).produced
-        return UnsafeBufferPointer(start: resampled, count: produced)
-    }
-
-    /// Cuts the 16 kHz stream into analysis frames and analyzes each.
-    private func analyze(_ stream: UnsafeBufferPointer<Float>, events: FrontEndEventBuffer) {
-        guard let reframer, stream.count > 0 else { return }
-        reframer.process(stream) { frame, info in
-            analyzeFrame(frame, validCount: info.validCount, startSample: info.startSample, events: events)
+        if let chain {
+            let result = chain.process(samples, into: chainEvents)
+            assert(result.consumed == samples.count, "chainEvents is sized for a whole block")
+            report(chainEvents[..<result.produced], events: events)
         }
     }
 
-    /// Levels, loudness, detection and environment for one frame.
-    private func analyzeFrame(
+    /// The chain's events as front-end events, timed on the stream's timeline.
+    private func report(_ list: Slice<UnsafeMutableBufferPointer<AnalysisEvent>>, events: FrontEndEventBuffer) {
+        for event in list {
+            switch event {
+            case .started(let activity, let at): events.append(.started(activity, at: timeline.time(outputSample: at)))
+            case .ended(let activity, let at): events.append(.ended(activity, at: timeline.time(outputSample: at)))
+            case .environment(let m): events.append(.environment(m, at: timeline.time(outputSample: m.endSample)))
+            }
+        }
+    }
+
+    /// Levels and loudness for one 1024-sample frame.
+    private func measureFrame(
         _ frame: UnsafeBufferPointer<Float>, validCount: Int, startSample: Int64, events: FrontEndEventBuffer
     ) {
         let valid = UnsafeBufferPointer(rebasing: frame[..<validCount])
-        let level = meter.measure(valid)
         var momentary = Double.nan
         var shortTerm = Double.nan
         if let loudness {
@@ -436,13 +430,10 @@ public final class SpeechFrontEnd: @unchecked Sendable {
             shortTerm = loudness.shortTermLUFS
         }
         if emitsLevels {
+            let level = meter.measure(valid)
             events.append(.levels(FrameLevelReport(
                 start: timeline.time(outputSample: startSample), sampleCount: validCount,
                 rmsDBFS: level.rmsDBFS, peakDBFS: level.peakDBFS, momentaryLUFS: momentary, shortTermLUFS: shortTerm)))
-        }
-        if let detection, let featureStage {
-            let features = detection.analyze(frame, validCount: validCount, startSample: startSample, level: level)
-            featureStage.handle(features, events: events)
         }
     }
 }

@@ -1,6 +1,5 @@
-import DSPAnalysis
-import Foundation
 import DSPDetection
+import Foundation
 
 extension FileScore {
     /// The acoustic environment over the whole file: ``EnvironmentAnalyzer`` fed by the
@@ -45,41 +44,6 @@ extension FileScore {
             try container.encode(recommendation, forKey: .recommendation)
             try container.encode(measurements, forKey: .measurements)
         }
-    }
-}
-
-/// Four detector frames (16 ms each) gathered into one 1024-sample environment frame.
-struct EnvironmentGroup {
-    var count = 0
-    var samples = 0
-    var power = 0.0
-    var speech = 0.0, music = 0.0, multi = 0.0, entropy = 0.0
-    var isSpeech = false, isMusic = false, isMulti = false
-    var noiseFloor = Double.nan
-
-    mutating func add(_ d: DetectionFrame) {
-        count += 1
-        samples += d.features.validCount
-        power += Double(d.features.hopPower) * Double(d.features.validCount)
-        speech += Double(d.speechProbability)
-        music += Double(d.musicProbability)
-        multi += Double(d.multiSpeakerProbability)
-        entropy += Double(d.features.entropy)
-        isSpeech = d.isSpeech
-        isMusic = d.isMusic
-        isMulti = d.isMultiSpeaker
-        noiseFloor = d.cues.noiseFloorDBFS.isFinite ? Double(d.cues.noiseFloorDBFS) : .nan
-    }
-
-    func features(startSample: Int64) -> EnvironmentAnalyzer.FrameFeatures {
-        let n = Double(max(1, count))
-        let meanPower = samples > 0 ? power / Double(samples) : 0
-        return EnvironmentAnalyzer.FrameFeatures(
-            startSample: startSample, sampleCount: samples,
-            levelDBFS: meanPower > 0 ? 10 * log10(meanPower) : -.infinity,
-            speechProbability: speech / n, isSpeech: isSpeech, noiseFloorDBFS: noiseFloor,
-            musicProbability: music / n, isMusic: isMusic, multiSpeakerProbability: multi / n,
-            isMultiSpeaker: isMulti, spectralEntropy: entropy / n)
     }
 }
 

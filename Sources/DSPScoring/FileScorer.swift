@@ -104,13 +104,13 @@ public final class FileScorer {
     public let configuration: Configuration
     private var buffer: UnsafeMutableBufferPointer<Float>
     private var bufferChannels = 1
-    /// Detection path: the block mixed to mono, then at 16 kHz.
-    private let mono: UnsafeMutableBufferPointer<Float>
-    private var resampled: UnsafeMutableBufferPointer<Float>
-    private let detector: AcousticDetector?
-    private let environment: EnvironmentAnalyzer?
-    /// One resampler per input rate met so far (filter design is not free).
-    private var resamplers: [Int: Resampler] = [:]
+    /// Detection path: the block conditioned to mono 16 kHz, and the chain's events.
+    private var conditioned: UnsafeMutableBufferPointer<Float>
+    private var events: UnsafeMutableBufferPointer<AnalysisEvent>
+    /// The analysis chain (detector, frame grouping, environment), when a detection runs.
+    private let chain: AnalysisChain?
+    /// One conditioner per input rate and channel count met so far (filter design is not free).
+    private var conditioners: [Int: StreamConditioner] = [:]
     /// Loudness meters built so far, one per configuration met, at most
     /// ``maxCachedLoudnessMeters`` (the most recently built), reset before each file: a new
     /// meter costs a filter design and zeroing its 320 kB of gating histograms, a per-file cost
@@ -123,24 +123,23 @@ public final class FileScorer {
         try configuration.validate()
         self.configuration = configuration
         buffer = .allocate(capacity: configuration.blockFrames)
-        mono = .allocate(capacity: configuration.blockFrames)
-        resampled = .allocate(capacity: configuration.blockFrames)
+        conditioned = .allocate(capacity: 0)
+        events = .allocate(capacity: 0)
         if configuration.analyses.detects {
             var detection = AcousticDetector.Configuration()
             detection.detectsMusic = configuration.analyses.contains(.music)
             detection.detectsMultipleSpeakers = configuration.analyses.contains(.speakers)
-            detector = try AcousticDetector(configuration: detection)
+            chain = try AnalysisChain(configuration: .init(
+                detector: detection, environment: configuration.analyses.contains(.environment) ? .init() : nil))
         } else {
-            detector = nil
+            chain = nil
         }
-        environment = configuration.analyses.contains(.environment)
-            ? try EnvironmentAnalyzer(configuration: .init(sampleRate: 16_000)) : nil
     }
 
     deinit {
         buffer.deallocate()
-        mono.deallocate()
-        resampled.deallocate()
+        conditioned.deallocate()
+        events.deallocate()
     }
 
     private var provenance: FileScore.Provenance {
@@ -151,6 +150,13 @@ public final class FileScorer {
 
     /// Scores the file at `path`.
     public func score(path: String) -> FileScore {
+        score(path: path) { _ in }
+    }
+
+    /// Scores the file at `path`, handing `observe` every event of the analysis chain as it
+    /// comes (segment boundaries and environment measurements, positions in samples at 16 kHz)
+    /// — the events a `SpeechFrontEnd` reports for the same audio.
+    public func score(path: String, observe: (AnalysisEvent) -> Void) -> FileScore {
         var record = FileScore(
             audioFilepath: path, duration: 0, status: .error, provenance: provenance)
         if let failure = Self.nonRegularFileFailure(path: path) {  // a FIFO would block the open forever
@@ -183,19 +189,13 @@ public final class FileScorer {
                     measuresTruePeak: configuration.analyses.contains(.truePeak))) : nil
             let measuresLevels = configuration.analyses.contains(.levels)
             ensureCapacity(channels: reader.channelCount)
-            environment?.reset()
-            var detection = DetectionRun(detector: detector, resampler: nil, records: configuration.recordsSegments, environment: environment)
-            if let detector {
-                do {
-                    detection.resampler = try resampler(from: reader.sampleRate, to: Int(detector.sampleRate))
-                } catch {
-                    // A rate the resampler does not take (outside 1 kHz…768 kHz or an
-                    // unreasonable ratio): the file is still scored, without `detection`.
-                    detection.detector = nil
-                }
+            chain?.reset()
+            var detection = DetectionRun(records: configuration.recordsSegments)
+            if let chain {
+                // A rate the resampler does not take (outside 1 kHz…768 kHz or an unreasonable
+                // ratio): the file is still scored, without `detection`.
+                detection.conditioner = try? conditioner(rate: reader.sampleRate, channels: reader.channelCount, to: chain.sampleRate)
             }
-            // Integer encodings cannot hold NaN or ±Inf: the detection path skips its check.
-            let integerSamples = reader.format.encoding.hasIntegerSamples
             var frames = 0
             while true {
                 let count = try reader.read(into: buffer)
@@ -204,8 +204,8 @@ public final class FileScorer {
                 frames += count / reader.channelCount
                 if measuresLevels { analyzer.process(block) { _ in } }
                 loudness?.process(block)
-                if detection.detector != nil {
-                    detect(block, channels: reader.channelCount, finite: integerSamples, into: &detection)
+                if let chain, let conditioner = detection.conditioner {
+                    detect(block, conditioner, chain, &detection, observe)
                 }
             }
             let summary = analyzer.finalize()
@@ -215,12 +215,12 @@ public final class FileScorer {
             if let loudness {
                 record.loudness = FileScore.Loudness(loudness.finalize(), channelLayout: layoutName)
             }
-            if detection.detector != nil {
-                let end = finishDetection(&detection)
+            if let chain, let conditioner = detection.conditioner {
+                let summary = finishDetection(conditioner, chain, &detection, observe)
                 record.detection = FileScore.Detection(
-                    end.summary, music: configuration.analyses.contains(.music),
+                    summary.detection, music: configuration.analyses.contains(.music),
                     multipleSpeakers: configuration.analyses.contains(.speakers))
-                if environment != nil { record.environment = detection.environmentSummary() }
+                if let environment = summary.environment { record.environment = detection.measurements.record(environment) }
                 if configuration.recordsSegments {
                     detection.segments.duration = record.duration
                     record.segments = detection.segments
@@ -247,31 +247,29 @@ public final class FileScorer {
 
     /// State of one file's detection pass.
     struct DetectionRun {
-        var detector: AcousticDetector?
-        var resampler: Resampler?
+        var conditioner: StreamConditioner?
         var records: Bool
         var segments = DetectionSegments()
-        var openSpeech: Double?
-        var openMusic: Double?
-        var openMulti: Double?
-        var environment: EnvironmentAnalyzer?
-        /// The detector frames of the current 1024-sample environment frame.
-        var group = EnvironmentGroup()
-        var groupIndex: Int64 = 0
+        /// Start of each activity's open segment (sample position at the analysis rate).
+        var open: [Int64?] = [nil, nil, nil]
         var measurements = EnvironmentMeasurements()
 
-        /// Feeds the open group to the environment analyzer.
-        mutating func closeGroup() {
-            guard let environment, group.count > 0 else { return }
-            let features = group.features(startSample: groupIndex * 1024)
-            if let m = environment.add(features) { measurements.add(m) }
-            groupIndex += 1
-            group = EnvironmentGroup()
-        }
-
-        func environmentSummary() -> FileScore.Environment? {
-            guard let environment else { return nil }
-            return measurements.record(environment.summary)
+        /// Takes one event of the chain: segments (when recorded) and measurements.
+        mutating func take(_ event: AnalysisEvent, rate: Int) {
+            switch event {
+            case .environment(let m): measurements.add(m)
+            case .started(let activity, let at): open[activity.rawValue] = at
+            case .ended(let activity, let at):
+                if records, let start = open[activity.rawValue], at > start {
+                    let segment = DetectionSegments.Segment(start: Double(start) / Double(rate), end: Double(at) / Double(rate))
+                    switch activity {
+                    case .speech: segments.speech.append(segment)
+                    case .music: segments.music.append(segment)
+                    case .multipleSpeakers: segments.multiSpeaker.append(segment)
+                    }
+                }
+                open[activity.rawValue] = nil
+            }
         }
     }
 
@@ -288,160 +286,69 @@ public final class FileScorer {
         return made
     }
 
-    private func resampler(from rate: Int, to target: Int) throws(ConfigurationError) -> Resampler? {
-        guard rate != target else { return nil }
-        if let cached = resamplers[rate] {
+    /// A conditioner from `rate` Hz and `channels` channels to `target` Hz, in its initial
+    /// state: a cached one, reset, or a new one.
+    private func conditioner(rate: Int, channels: Int, to target: Int) throws(ConfigurationError) -> StreamConditioner {
+        let key = rate * 128 + channels
+        if let cached = conditioners[key] {
             cached.reset()
             return cached
         }
-        let made = try Resampler(inputRate: rate, outputRate: target, channelCount: 1, trimsLeadingDelay: true)
-        resamplers[rate] = made
+        let made = try StreamConditioner(configuration: .init(inputRate: rate, channelCount: channels, outputRate: target))
+        conditioners[key] = made
         return made
     }
 
-    /// Mixes a block to mono (mean of the channels; NaN and ±Inf become 0), resamples it and
-    /// runs the detector, collecting segments. A mono block with only finite samples (the usual
-    /// case) is used in place, without the copy: the same values. `finite` says the block is
-    /// known to hold only finite samples (an integer encoding), so that is not checked.
-    private func detect(_ block: UnsafeBufferPointer<Float>, channels: Int, finite: Bool, into run: inout DetectionRun) {
-        let frames = block.count / channels
-        let input: UnsafeBufferPointer<Float>
-        if channels == 1 && (finite || Self.allFinite(block.baseAddress!, count: frames)) {
-            input = block
-        } else {
-            Self.mixFinite(block.baseAddress!, channels: channels, frames: frames, into: mono.baseAddress!)
-            input = UnsafeBufferPointer(rebasing: mono[..<frames])
-        }
-        if let resampler = run.resampler {
-            let needed = resampler.maxOutputCount(forInputCount: frames)
-            if needed > resampled.count {
-                resampled.deallocate()
-                resampled = .allocate(capacity: needed)
-            }
-            let result = resampler.process(input, into: resampled)
-            runDetector(UnsafeBufferPointer(rebasing: resampled[..<result.produced]), &run)
-        } else {
-            runDetector(input, &run)
+    /// Conditions one block (interleaved, any rate) to mono 16 kHz and runs the chain over it.
+    private func detect(
+        _ block: UnsafeBufferPointer<Float>, _ conditioner: StreamConditioner, _ chain: AnalysisChain,
+        _ run: inout DetectionRun, _ observe: (AnalysisEvent) -> Void
+    ) {
+        reserve(samples: conditioner.maxOutputCount(forInputCount: block.count), conditioner, chain)
+        let produced = conditioner.process(block, into: conditioned).produced
+        analyze(UnsafeBufferPointer(rebasing: conditioned[..<produced]), chain, &run, observe)
+    }
+
+    /// Runs the chain over conditioned samples, handing on its events.
+    private func analyze(
+        _ samples: UnsafeBufferPointer<Float>, _ chain: AnalysisChain, _ run: inout DetectionRun,
+        _ observe: (AnalysisEvent) -> Void
+    ) {
+        let count = chain.process(samples, into: events).produced
+        for event in events[..<count] {
+            run.take(event, rate: chain.sampleRate)
+            observe(event)
         }
     }
 
-    /// Whether `x[0 ..< count]` holds no NaN or ±Inf: `Σ (x − x)` is 0 for finite values and NaN
-    /// as soon as one is not (a read-only pass: four independent eight-lane sums, so the adds'
-    /// latency does not bound it, then eight lanes, then the tail).
-    static func allFinite(_ x: UnsafePointer<Float>, count: Int) -> Bool {
-        var acc = SIMD8<Float>(), acc1 = SIMD8<Float>(), acc2 = SIMD8<Float>(), acc3 = SIMD8<Float>()
-        var i = 0
-        @inline(__always) func load(_ j: Int) -> SIMD8<Float> {
-            UnsafeRawPointer(x + j).loadUnaligned(as: SIMD8<Float>.self)
+    /// Ends the file's stream: the conditioner's tail through the chain, then the chain's flush.
+    private func finishDetection(
+        _ conditioner: StreamConditioner, _ chain: AnalysisChain, _ run: inout DetectionRun,
+        _ observe: (AnalysisEvent) -> Void
+    ) -> AnalysisChain.Summary {
+        reserve(samples: conditioner.maxFlushOutputCount, conditioner, chain)
+        let produced = conditioner.flush(into: conditioned)
+        analyze(UnsafeBufferPointer(rebasing: conditioned[..<produced]), chain, &run, observe)
+        let count = chain.flush(into: events)
+        for event in events[..<count] {
+            run.take(event, rate: chain.sampleRate)
+            observe(event)
         }
-        while i + 32 <= count {
-            let v0 = load(i), v1 = load(i + 8), v2 = load(i + 16), v3 = load(i + 24)
-            acc += v0 - v0
-            acc1 += v1 - v1
-            acc2 += v2 - v2
-            acc3 += v3 - v3
-            i += 32
-        }
-        acc += (acc1 + acc2) + acc3
-        while i + 8 <= count {
-            let v = load(i)
-            acc += v - v
-            i += 8
-        }
-        var tail: Float = 0
-        while i < count {
-            tail += x[i] - x[i]
-            i += 1
-        }
-        return acc == SIMD8<Float>() && tail == 0
+        return chain.finalize()
     }
 
-    /// `out[i]` = the mean of frame i's channels, NaN and ±Inf taken as 0. Eight frames per
-    /// step for mono and stereo (the common cases; the scalar loop was 8 % of a scoring run).
-    static func mixFinite(_ block: UnsafePointer<Float>, channels: Int, frames: Int, into out: UnsafeMutablePointer<Float>) {
-        @inline(__always) func finite(_ v: SIMD8<Float>) -> SIMD8<Float> {
-            // v − v is 0 for finite v, NaN for ±Inf and NaN.
-            v.replacing(with: 0, where: .!((v - v) .== SIMD8<Float>()))
+    /// Grows the conditioned-sample and event buffers to hold `samples` samples and their
+    /// events (per file, never per block once grown).
+    private func reserve(samples: Int, _ conditioner: StreamConditioner, _ chain: AnalysisChain) {
+        if samples > conditioned.count {
+            conditioned.deallocate()
+            conditioned = .allocate(capacity: samples)
         }
-        var i = 0
-        switch channels {
-        case 1:
-            while i + 8 <= frames {
-                let v = UnsafeRawPointer(block + i).loadUnaligned(as: SIMD8<Float>.self)
-                UnsafeMutableRawPointer(out + i).storeBytes(of: finite(v), as: SIMD8<Float>.self)
-                i += 8
-            }
-        case 2:
-            while i + 8 <= frames {
-                let a = UnsafeRawPointer(block + 2 * i).loadUnaligned(as: SIMD16<Float>.self)
-                let l = finite(a.evenHalf), r = finite(a.oddHalf)
-                UnsafeMutableRawPointer(out + i).storeBytes(of: (l + r) * 0.5, as: SIMD8<Float>.self)
-                i += 8
-            }
-        default:
-            break
+        let needed = Swift.max(chain.maxOutputCount(forInputCount: samples), chain.maxFlushOutputCount)
+        if needed > events.count {
+            events.deallocate()
+            events = .allocate(capacity: needed)
         }
-        let scale = 1 / Float(channels)
-        while i < frames {
-            var sum: Float = 0
-            for c in 0..<channels {
-                let x = block[i * channels + c]
-                sum += x.isFinite ? x : 0
-            }
-            out[i] = sum * scale
-            i += 1
-        }
-    }
-
-    private func runDetector(_ samples: UnsafeBufferPointer<Float>, _ run: inout DetectionRun) {
-        guard let detector = run.detector else { return }
-        detector.process(samples) { frame in Self.collect(frame, &run) }
-    }
-
-    private static func collect(_ frame: DetectionFrame, _ run: inout DetectionRun) {
-        if run.environment != nil {
-            run.group.add(frame)
-            if run.group.count == 4 { run.closeGroup() }
-        }
-        guard run.records else { return }
-        track(frame.speechChange, open: &run.openSpeech, into: &run.segments.speech)
-        track(frame.musicChange, open: &run.openMusic, into: &run.segments.music)
-        track(frame.multiSpeakerChange, open: &run.openMulti, into: &run.segments.multiSpeaker)
-    }
-
-    private static func track(_ change: ActivitySegmenter.Transition, open: inout Double?, into list: inout [DetectionSegments.Segment]) {
-        switch change {
-        case .started(let t): open = t
-        case .ended(let t):
-            if let start = open, t > start { list.append(.init(start: start, end: t)) }
-            open = nil
-        case .none: break
-        }
-    }
-
-    private func finishDetection(_ run: inout DetectionRun) -> DetectionEnd {
-        if let resampler = run.resampler {
-            let needed = resampler.maxFlushOutputCount
-            if needed > resampled.count {
-                resampled.deallocate()
-                resampled = .allocate(capacity: needed)
-            }
-            let produced = resampler.flush(into: resampled)
-            runDetector(UnsafeBufferPointer(rebasing: resampled[..<produced]), &run)
-        }
-        let end = run.detector!.flush { frame in Self.collect(frame, &run) }
-        run.closeGroup()
-        if let environment = run.environment, let last = environment.flush() { run.measurements.add(last) }
-        if run.records {
-            for (open, ended, keyPath) in [
-                (run.openSpeech, end.speechEndedAt, \DetectionSegments.speech),
-                (run.openMusic, end.musicEndedAt, \DetectionSegments.music),
-                (run.openMulti, end.multiSpeakerEndedAt, \DetectionSegments.multiSpeaker),
-            ] {
-                if let start = open, let stop = ended, stop > start { run.segments[keyPath: keyPath].append(.init(start: start, end: stop)) }
-            }
-        }
-        return end
     }
 
     private func ensureCapacity(channels: Int) {

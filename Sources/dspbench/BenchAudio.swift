@@ -62,10 +62,11 @@ final class BenchAudio {
         sampleRate = reader.sampleRate
         mono = Scratch(count: frames, repeating: 0)
         stereo = Scratch(count: 2 * frames, repeating: 0)
+        // The library's mix (channel mean, non-finite samples as 0), as the analyses see it.
+        if let downmixer = try? Downmixer(channelCount: channels) {
+            _ = downmixer.process(UnsafeBufferPointer(rebasing: interleaved.buffer[..<(frames * channels)]), into: mono.buffer)
+        }
         for i in 0..<frames {
-            var sum: Float = 0
-            for c in 0..<channels { sum += interleaved.buffer[i * channels + c] }
-            mono.buffer[i] = sum / Float(channels)
             stereo.buffer[2 * i] = interleaved.buffer[i * channels]
             stereo.buffer[2 * i + 1] = interleaved.buffer[i * channels + Swift.min(1, channels - 1)]
         }

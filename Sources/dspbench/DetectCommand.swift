@@ -104,19 +104,13 @@ struct DetectCommand: ParsableCommand {
         }
     }
 
-    /// The file as 16 kHz mono Float32 (channel mean, default-quality resampler, delay trimmed).
+    /// The file as 16 kHz mono Float32, conditioned as the front end and the scorer condition
+    /// it (``StreamConditioner``: channel mean, default-quality resampler, delay trimmed).
     static func readMono16k(path: String) throws -> [Float] {
         let audio = try InterleavedAudio(path: path)
-        let channels = audio.channelCount
-        var mono = [Float](repeating: 0, count: audio.frameCount)
-        for i in 0..<audio.frameCount {
-            var sum: Float = 0
-            for c in 0..<channels { sum += audio.samples.buffer[i * channels + c] }
-            mono[i] = sum / Float(channels)
-        }
-        if audio.sampleRate == 16_000 { return mono }
-        let resampler = try Resampler(inputRate: audio.sampleRate, outputRate: 16_000, channelCount: 1, trimsLeadingDelay: true)
-        return resampler.processAll(mono)
+        let conditioner = try StreamConditioner(configuration: .init(
+            inputRate: audio.sampleRate, channelCount: audio.channelCount, outputRate: 16_000))
+        return conditioner.processAll(Array(audio.samples.buffer))
     }
 }
 

@@ -3,6 +3,7 @@
 // buffers sized once, process per incoming chunk, events handled after each call, flush at the end.
 import ArgumentParser
 import DSPAnalysis
+import DSPDetection
 import DSPCore
 import DSPIO
 import DSPPipeline
@@ -122,10 +123,10 @@ struct SpeechDSPLive: ParsableCommand {
         for event in events {
             let stamp = "[\(pad(String(format: "%.3f", event.time.seconds), 9)) s]"
             switch event {
-            case .speechStart:
-                print("\(stamp) speech start")
-            case .speechEnd:
-                print("\(stamp) speech end")
+            case .started(let activity, _):
+                print("\(stamp) \(activity) start")
+            case .ended(let activity, _):
+                print("\(stamp) \(activity) end")
             case .environment(let m, _):
                 print("\(stamp) environment: noise \(db(m.noiseDBFS)) dBFS (\(db(m.noiseLevelDB)) dB, \(m.noiseCategory), from \(m.noiseSource)); music \(m.musicDetected ? "yes" : "no"), several speakers \(m.multipleSpeakersDetected ? "yes" : "no"); clarity \(String(format: "%.2f", m.speechClarity)), complexity \(String(format: "%.2f", m.frequencyComplexity)); key \(m.categoryKey) → \(m.recommendation)")
             case .clipping(let c):

@@ -2,7 +2,12 @@
 ///
 /// ``Mode/average`` is the equal-weight mean of the channels, `y = (x₁ + … + x_C) / C`: a
 /// signal identical in every channel keeps its level, uncorrelated channels drop by
-/// `10·log10(C)` dB. ``Mode/channel(_:)`` picks one channel. Input buffers may end in the
+/// `10·log10(C)` dB. ``Mode/channel(_:)`` picks one channel.
+///
+/// **Non-finite samples.** A NaN or ±Inf input sample counts as 0 (silence) in the mix: one
+/// bad sample neither poisons its frame's other channels nor, downstream, a resampler's whole
+/// filter window. Callers that must know count them on the input (``SpeechFrontEnd``'s
+/// clipping stage does). A mono input of finite samples comes out unchanged. Input buffers may end in the
 /// middle of an interleaved frame: the partial frame is carried to the next call. If the
 /// stream ends inside a frame, ``flush(into:)`` emits it with the missing channels taken as
 /// zero and counts them in ``paddedSampleCount`` — nothing is dropped silently.
@@ -51,15 +56,15 @@ public final class Downmixer: StreamingProcessor {
     /// At most one padded frame.
     public var maxFlushOutputCount: Int { 1 }
 
-    /// Mixes one interleaved frame starting at `frame`.
+    /// Mixes one interleaved frame starting at `frame` (non-finite samples as 0).
     @inline(__always)
     func mix(_ frame: UnsafePointer<Float>) -> Float {
         switch mode {
         case .channel(let index):
-            return frame[index]
+            return Self.finite(frame[index])
         case .average:
             var sum: Float = 0
-            for c in 0..<channelCount { sum += frame[c] }
+            for c in 0..<channelCount { sum += Self.finite(frame[c]) }
             return sum * (1 / Float(channelCount))
         }
     }
@@ -88,13 +93,12 @@ public final class Downmixer: StreamingProcessor {
             partialCount = 0
         }
         let frames = Swift.min((input.count - consumed) / channelCount, output.count - produced)
-        let destination = output.baseAddress! + produced
-        if channelCount == 1 {
-            destination.update(from: source, count: frames)
-        } else if channelCount == 2, mode == .average {
-            for i in 0..<frames { destination[i] = (source[2 * i] + source[2 * i + 1]) * 0.5 }
-        } else {
-            for i in 0..<frames { destination[i] = mix(source + i * channelCount) }
+        if frames > 0, let base = output.baseAddress {
+            let destination = base + produced
+            switch mode {
+            case .average: Self.averageFinite(source, channels: channelCount, frames: frames, into: destination)
+            case .channel: for i in 0..<frames { destination[i] = mix(source + i * channelCount) }
+            }
         }
         consumed += frames * channelCount
         produced += frames
@@ -111,8 +115,11 @@ public final class Downmixer: StreamingProcessor {
 
     /// Emits a carried partial frame with the missing channels as zero (counted in
     /// ``paddedSampleCount``) and ends the stream.
+    /// - Precondition: `output` holds at least ``maxFlushOutputCount`` (1) sample when a partial
+    ///   frame is carried.
     public func flush(into output: UnsafeMutableBufferPointer<Float>) -> Int {
         guard partialCount > 0 else { return 0 }
+        precondition(!output.isEmpty, "Downmixer.flush: output smaller than maxFlushOutputCount (1)")
         (partial + partialCount).update(repeating: 0, count: channelCount - partialCount)
         paddedSampleCount += channelCount - partialCount
         output[0] = mix(partial)

@@ -1,18 +1,18 @@
 /// Turns a per-frame probability into activity segments: hysteresis, a minimum duration
 /// before a segment opens, hangover before it closes, and padding.
 ///
-/// Causal and frame-based (so independent of how audio was chunked). A segment opens when the
-/// probability has stayed at or above ``Configuration-swift.struct/onThreshold`` for
-/// ``Configuration-swift.struct/minimumActiveSeconds``; its start is then back-dated to the
-/// first frame of that run minus ``Configuration-swift.struct/paddingSeconds`` (never before
-/// the previous segment's end). It closes when the probability has stayed below
-/// ``Configuration-swift.struct/offThreshold`` for ``Configuration-swift.struct/hangoverSeconds``;
-/// its end is the end of the last active frame plus the padding (the hangover bridges pauses
-/// shorter than itself). A frame is active for the end at or above
-/// ``Configuration-swift.struct/endThreshold`` when that is set (the probability's decay after
-/// an utterance, above the off threshold, then stays out of the segment while it still bridges
-/// pauses), and at or above the off threshold otherwise. Times are in seconds from the stream
-/// start.
+/// Causal and frame-based (so independent of how audio was chunked), and exact: frames and
+/// boundaries are integer sample positions at the stream's rate, the configured durations
+/// converted once at construction. A segment opens when the probability has stayed at or above
+/// ``Configuration-swift.struct/onThreshold`` for ``Configuration-swift.struct/minimumActiveSeconds``;
+/// its start is then back-dated to the first frame of that run minus
+/// ``Configuration-swift.struct/paddingSeconds`` (never before the previous segment's end). It
+/// closes when the probability has stayed below ``Configuration-swift.struct/offThreshold`` for
+/// ``Configuration-swift.struct/hangoverSeconds``; its end is the end of the last active frame
+/// plus the padding (the hangover bridges pauses shorter than itself). A frame is active for the
+/// end at or above ``Configuration-swift.struct/endThreshold`` when that is set (the
+/// probability's decay after an utterance, above the off threshold, then stays out of the
+/// segment while it still bridges pauses), and at or above the off threshold otherwise.
 public struct ActivitySegmenter: Sendable {
     /// Decision parameters.
     public struct Configuration: Equatable, Sendable {
@@ -47,81 +47,101 @@ public struct ActivitySegmenter: Sendable {
         }
     }
 
-    /// A change reported by ``update(probability:time:duration:)``.
+    /// A change reported by ``update(probability:start:count:)``.
     public enum Transition: Equatable, Sendable {
         /// Nothing changed.
         case none
-        /// A segment opened; it starts at the given time (back-dated, seconds).
-        case started(at: Double)
-        /// The open segment closed; it ends at the given time (seconds).
-        case ended(at: Double)
+        /// A segment opened; it starts at the given sample position (back-dated).
+        case started(at: Int64)
+        /// The open segment closed; it ends at the given sample position (exclusive).
+        case ended(at: Int64)
     }
 
     /// The configuration.
     public let configuration: Configuration
+    /// The stream's sample rate, Hz: what turns the configured seconds into samples.
+    public let sampleRate: Double
     /// Whether a segment is open.
     public private(set) var isActive = false
-    /// Start of the open segment, seconds (meaningful while ``isActive``).
-    public private(set) var activeStart: Double = 0
+    /// Start of the open segment, sample position (meaningful while ``isActive``).
+    public private(set) var activeStart: Int64 = 0
 
-    private var runStart: Double = 0
-    private var runSeconds: Double = 0
-    private var quietSeconds: Double = 0
-    private var lastActiveEnd: Double = 0
-    private var previousEnd: Double = 0
+    /// ``Configuration-swift.struct/minimumActiveSeconds`` in samples, rounded up.
+    public let minimumActiveSamples: Int64
+    /// ``Configuration-swift.struct/hangoverSeconds`` in samples, rounded up.
+    public let hangoverSamples: Int64
+    /// ``Configuration-swift.struct/paddingSeconds`` in samples, rounded to nearest.
+    public let paddingSamples: Int64
+
+    private var runStart: Int64 = 0
+    private var runSamples: Int64 = 0
+    private var quietSamples: Int64 = 0
+    private var lastActiveEnd: Int64 = 0
+    private var previousEnd: Int64 = 0
 
     /// The threshold that extends a segment's end: ``Configuration-swift.struct/endThreshold``,
     /// at least ``Configuration-swift.struct/offThreshold``.
     private let endThreshold: Float
 
-    /// Creates a segmenter.
-    public init(configuration: Configuration) {
+    /// Creates a segmenter for a stream at `sampleRate` Hz (> 0). Durations become whole
+    /// samples: a run must last at least ⌈seconds × rate⌉ samples (less one part in 10⁶, so
+    /// that 0.25 s at 16 kHz is exactly 4000), padding is rounded to the nearest sample.
+    public init(configuration: Configuration, sampleRate: Double) {
+        precondition(sampleRate > 0 && sampleRate.isFinite, "ActivitySegmenter: sample rate must be positive")
         self.configuration = configuration
+        self.sampleRate = sampleRate
+        func atLeast(_ seconds: Double) -> Int64 {
+            Int64(Swift.max(0, (seconds * sampleRate - 1e-6).rounded(.up)))
+        }
+        minimumActiveSamples = atLeast(configuration.minimumActiveSeconds)
+        hangoverSamples = atLeast(configuration.hangoverSeconds)
+        paddingSamples = Int64(Swift.max(0, (configuration.paddingSeconds * sampleRate).rounded()))
         endThreshold = max(configuration.offThreshold, configuration.endThreshold ?? configuration.offThreshold)
     }
 
-    /// Feeds one frame (its start `time` and `duration`, seconds) and returns what changed.
-    public mutating func update(probability: Float, time: Double, duration: Double) -> Transition {
+    /// Feeds one frame (`count` samples from position `start`) and returns what changed.
+    public mutating func update(probability: Float, start: Int64, count: Int) -> Transition {
         let c = configuration
+        let n = Int64(count)
         if !isActive {
             if probability >= c.onThreshold {
-                if runSeconds == 0 { runStart = time }
-                runSeconds += duration
-                if runSeconds >= c.minimumActiveSeconds - 1e-9 {
+                if runSamples == 0 { runStart = start }
+                runSamples += n
+                if runSamples >= minimumActiveSamples {
                     isActive = true
-                    activeStart = max(previousEnd, runStart - c.paddingSeconds, 0)
-                    lastActiveEnd = time + duration
-                    quietSeconds = 0
-                    runSeconds = 0
+                    activeStart = Swift.max(previousEnd, runStart - paddingSamples, 0)
+                    lastActiveEnd = start + n
+                    quietSamples = 0
+                    runSamples = 0
                     return .started(at: activeStart)
                 }
             } else {
-                runSeconds = 0
+                runSamples = 0
             }
             return .none
         }
         if probability < c.offThreshold {
-            quietSeconds += duration
-            if quietSeconds >= c.hangoverSeconds - 1e-9 {
+            quietSamples += n
+            if quietSamples >= hangoverSamples {
                 isActive = false
-                let end = min(lastActiveEnd + c.paddingSeconds, time + duration)
+                let end = Swift.min(lastActiveEnd + paddingSamples, start + n)
                 previousEnd = end
-                quietSeconds = 0
+                quietSamples = 0
                 return .ended(at: end)
             }
         } else {
-            quietSeconds = 0
-            if probability >= endThreshold { lastActiveEnd = time + duration }
+            quietSamples = 0
+            if probability >= endThreshold { lastActiveEnd = start + n }
         }
         return .none
     }
 
-    /// Ends the stream at `time` (seconds): closes an open segment there, padded but not past
-    /// the end of the stream.
-    public mutating func finish(at time: Double) -> Transition {
+    /// Ends the stream at sample position `end`: closes an open segment there, padded but not
+    /// past the end of the stream.
+    public mutating func finish(at end: Int64) -> Transition {
         defer { reset() }
         guard isActive else { return .none }
-        return .ended(at: min(lastActiveEnd + configuration.paddingSeconds, time))
+        return .ended(at: Swift.min(lastActiveEnd + paddingSamples, end))
     }
 
     /// Forgets the stream.
@@ -129,8 +149,8 @@ public struct ActivitySegmenter: Sendable {
         isActive = false
         activeStart = 0
         runStart = 0
-        runSeconds = 0
-        quietSeconds = 0
+        runSamples = 0
+        quietSamples = 0
         lastActiveEnd = 0
         previousEnd = 0
     }

@@ -55,7 +55,7 @@ public enum NoiseEstimateSource: Int, Sendable, CustomStringConvertible {
     /// directly.
     case nonSpeechFrames
     /// Too little non-speech audio in the window: the power mean of the detector's tracked
-    /// noise floor (``EnvironmentAnalyzer/FrameFeatures/noiseFloorDBFS``) over the window.
+    /// noise floor (``AnalysisFrame/noiseFloorDBFS``) over the window.
     case noiseTracker
     /// Neither: the quietest frame of the window — an upper bound on the noise, used only while
     /// the window holds speech and the detector gives no noise-floor estimate.

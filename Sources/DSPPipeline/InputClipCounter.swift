@@ -1,53 +1,6 @@
 import DSPAnalysis
 import DSPCore
 
-/// Turns per-frame detector features into events: speech start/end on decision changes, and the
-/// environment analyzer's measurements. Separate from the detectors so that it is tested with
-/// feature streams (the detectors are tested on audio in their own module).
-final class FeatureEventStage {
-    let timeline: StreamTimeline
-    let environment: EnvironmentAnalyzer?
-    private(set) var inSpeech = false
-    private var lastFrameEnd: Int64 = 0
-
-    init(timeline: StreamTimeline, environment: EnvironmentAnalyzer?) {
-        self.timeline = timeline
-        self.environment = environment
-    }
-
-    /// Handles one frame's features (frames in stream order, on the 16 kHz grid).
-    func handle(_ features: EnvironmentAnalyzer.FrameFeatures, events: FrontEndEventBuffer) {
-        if features.isSpeech != inSpeech {
-            let time = timeline.time(outputSample: features.startSample)
-            events.append(features.isSpeech ? .speechStart(time) : .speechEnd(time))
-            inSpeech = features.isSpeech
-        }
-        lastFrameEnd = features.endSample
-        if let environment, let measurement = environment.add(features) {
-            events.append(.environment(measurement, at: timeline.time(outputSample: measurement.endSample)))
-        }
-    }
-
-    /// End of stream: closes open speech at the end of the last frame and emits the environment's
-    /// last measurement. The environment summary is kept until `reset()`.
-    func flush(events: FrontEndEventBuffer) {
-        if inSpeech {
-            events.append(.speechEnd(timeline.time(outputSample: lastFrameEnd)))
-            inSpeech = false
-        }
-        if let environment, let measurement = environment.flush() {
-            events.append(.environment(measurement, at: timeline.time(outputSample: measurement.endSample)))
-        }
-    }
-
-    /// Forgets the stream.
-    func reset() {
-        inSpeech = false
-        lastFrameEnd = 0
-        environment?.reset()
-    }
-}
-
 /// Counts clipped and non-finite samples of the interleaved input in fixed windows of input
 /// frames, so the reports depend only on stream positions, not on how the input was pushed.
 final class InputClipCounter {

@@ -4,8 +4,9 @@ import RealModule
 /// Summarises the acoustic environment a few times a second from per-frame detector features,
 /// and recommends a recognizer with hysteresis.
 ///
-/// Fed one ``FrameFeatures`` per analysis frame (levels from the meters; speech, music and
-/// multi-speaker decisions, noise floor and spectral entropy from the detectors), it emits an
+/// Fed one ``AnalysisFrame`` per analysis frame (level, speech, music and multi-speaker
+/// decisions, noise floor and spectral entropy, grouped from the detector's hops by
+/// ``FrameGrouper``; ``AnalysisChain`` wires the three), it emits an
 /// ``EnvironmentMeasurement`` at the end of the first frame that reaches each multiple of the
 /// update interval `round(sampleRate / updateRateHz)` samples (8000 samples, 0.5 s, by default),
 /// over the frames that ended within the last ``Configuration/windowSeconds``. Positions are
@@ -25,57 +26,6 @@ import RealModule
 /// if let measurement = environment.add(features) { print(measurement.categoryKey) }
 /// ```
 public final class EnvironmentAnalyzer {
-    /// One analysis frame's features: the analyzer's input.
-    @frozen
-    public struct FrameFeatures: Equatable, Sendable {
-        /// Stream position of the frame's first sample, at ``Configuration/sampleRate``.
-        public var startSample: Int64
-        /// Samples of real audio in the frame (the final frame of a stream may be short).
-        public var sampleCount: Int
-        /// RMS level of the frame, `10·log10(mean x²)` dBFS (−∞ for digital silence).
-        public var levelDBFS: Double
-        /// Probability that the frame holds speech, 0…1.
-        public var speechProbability: Double
-        /// The detector's speech decision for the frame (after its own smoothing).
-        public var isSpeech: Bool
-        /// The detector's tracked noise floor at the frame, dBFS; NaN when it has none.
-        public var noiseFloorDBFS: Double
-        /// Probability of music, 0…1.
-        public var musicProbability: Double
-        /// The detector's music decision.
-        public var isMusic: Bool
-        /// Probability of more than one speaker, 0…1.
-        public var multiSpeakerProbability: Double
-        /// The detector's multiple-speaker decision.
-        public var isMultiSpeaker: Bool
-        /// Normalised spectral entropy of the frame, 0…1.
-        public var spectralEntropy: Double
-
-        /// Creates a frame's features.
-        @inlinable
-        public init(
-            startSample: Int64, sampleCount: Int, levelDBFS: Double, speechProbability: Double = 0,
-            isSpeech: Bool = false, noiseFloorDBFS: Double = .nan, musicProbability: Double = 0, isMusic: Bool = false,
-            multiSpeakerProbability: Double = 0, isMultiSpeaker: Bool = false, spectralEntropy: Double = 0
-        ) {
-            self.startSample = startSample
-            self.sampleCount = sampleCount
-            self.levelDBFS = levelDBFS
-            self.speechProbability = speechProbability
-            self.isSpeech = isSpeech
-            self.noiseFloorDBFS = noiseFloorDBFS
-            self.musicProbability = musicProbability
-            self.isMusic = isMusic
-            self.multiSpeakerProbability = multiSpeakerProbability
-            self.isMultiSpeaker = isMultiSpeaker
-            self.spectralEntropy = spectralEntropy
-        }
-
-        /// Stream position just after the frame's last real sample.
-        @inlinable
-        public var endSample: Int64 { startSample + Int64(sampleCount) }
-    }
-
     /// What the ring keeps of a frame.
     struct Entry {
         var end: Int64
@@ -144,7 +94,7 @@ public final class EnvironmentAnalyzer {
 
     /// Adds one frame; returns a measurement when the frame reaches the next update time.
     /// Never allocates.
-    public func add(_ frame: FrameFeatures) -> EnvironmentMeasurement? {
+    public func add(_ frame: AnalysisFrame) -> EnvironmentMeasurement? {
         let level = frame.levelDBFS.isNaN ? -Double.infinity : frame.levelDBFS
         let noise = frame.noiseFloorDBFS
         let entry = Entry(

@@ -1,0 +1,193 @@
+/// Interleaved audio at any rate in, mono audio at the analysis rate out: the one conditioning
+/// step in front of every analysis (``Downmixer`` then ``Resampler``, the resampler's leading
+/// delay trimmed).
+///
+/// The live front end, the file scorer and the benchmark tool all condition audio through this
+/// unit, so a stream and the same audio read from a file reach the analysis as the same
+/// samples, bit for bit, however they were chunked.
+///
+/// **Policy.** Channels are mixed as ``Configuration-swift.struct/downmix`` says; a NaN or ±Inf
+/// input sample counts as 0 (``Downmixer``'s non-finite policy), so one bad sample never
+/// poisons a resampler window. Output sample `n` is input time `n / outputRate` (the leading
+/// delay is trimmed); after ``flush(into:)`` the stream holds exactly
+/// `round(N × outputRate / inputRate)` samples for N input frames. A final partial interleaved
+/// frame is completed with zeros (``paddedSampleCount``).
+///
+/// **Calls.** ``process(_:into:)`` takes any number of interleaved samples and writes the mono
+/// samples they complete; with `output.count ≥` ``maxOutputCount(forInputCount:)`` it takes them
+/// all, otherwise as many as fit. It never allocates; results do not depend on chunking.
+public final class StreamConditioner: StreamingProcessor {
+    /// What the conditioner is built for.
+    public struct Configuration: Equatable, Sendable {
+        /// Input sample rate, Hz. Range 1000…768 000.
+        public var inputRate: Int
+        /// Interleaved input channels. Range 1…64; default 1.
+        public var channelCount: Int
+        /// Output (analysis) rate, Hz. Range 1000…768 000; default 16 000.
+        public var outputRate: Int
+        /// How channels become mono. Default ``Downmixer/Mode/average``.
+        public var downmix: Downmixer.Mode
+        /// Resampler preset. Default ``Resampler/Quality/default``.
+        public var quality: Resampler.Quality
+
+        /// Creates a configuration.
+        public init(
+            inputRate: Int, channelCount: Int = 1, outputRate: Int = 16_000, downmix: Downmixer.Mode = .average,
+            quality: Resampler.Quality = .default
+        ) {
+            self.inputRate = inputRate
+            self.channelCount = channelCount
+            self.outputRate = outputRate
+            self.downmix = downmix
+            self.quality = quality
+        }
+
+        /// Checks the ranges above (the resampler's own limits on the ratio are checked when
+        /// it is built).
+        public func validate() throws(ConfigurationError) {
+            try ConfigurationError.check("inputRate", inputRate, in: 1000...768_000)
+            try ConfigurationError.check("outputRate", outputRate, in: 1000...768_000)
+            try ConfigurationError.check("channelCount", channelCount, in: 1...64)
+        }
+    }
+
+    /// Input frames (per channel) conditioned per internal block.
+    public static let blockFrames = 4096
+
+    /// The settings, as validated.
+    public let configuration: Configuration
+    private let downmixer: Downmixer
+    private let resampler: Resampler?
+    private let mono: UnsafeMutableBufferPointer<Float>
+
+    /// Validates `configuration` and allocates everything (the resampler's filter design
+    /// included).
+    public init(configuration: Configuration) throws(ConfigurationError) {
+        try configuration.validate()
+        self.configuration = configuration
+        downmixer = try Downmixer(channelCount: configuration.channelCount, mode: configuration.downmix)
+        resampler = configuration.inputRate == configuration.outputRate
+            ? nil
+            : try Resampler(
+                inputRate: configuration.inputRate, outputRate: configuration.outputRate,
+                quality: configuration.quality, trimsLeadingDelay: true)
+        mono = .allocate(capacity: Self.blockFrames + 1)
+        mono.initialize(repeating: 0)
+    }
+
+    deinit { mono.deallocate() }
+
+    /// 0: the resampler's leading delay is trimmed, output sample `n` is input time
+    /// `n / outputRate`.
+    public var outputDelay: Int { 0 }
+
+    /// Algorithmic latency, seconds: the resampler's group delay (0 without resampling).
+    public var latencySeconds: Double { resampler?.groupDelaySeconds ?? 0 }
+
+    /// Channel samples invented as zero to complete a final partial frame, this stream.
+    public var paddedSampleCount: Int { downmixer.paddedSampleCount }
+
+    /// The exact number of samples the next ``process(_:into:)`` writes for `inputCount`
+    /// interleaved samples (it depends on the carried phase and partial frame).
+    public func maxOutputCount(forInputCount inputCount: Int) -> Int {
+        let frames = downmixer.maxOutputCount(forInputCount: Swift.max(0, inputCount))
+        return resampler?.maxOutputCount(forInputCount: frames) ?? frames
+    }
+
+    /// An output capacity enough for any call with up to `inputCount` samples in any state,
+    /// for sizing buffers once: `⌊(⌈inputCount / channels⌉ + 1) × outputRate / inputRate⌋ + 2`.
+    public func outputCapacity(forInputCount inputCount: Int) -> Int {
+        let c = configuration
+        let frames = (Swift.max(0, inputCount) + c.channelCount - 1) / c.channelCount
+        return (frames + 1) * c.outputRate / c.inputRate + 2
+    }
+
+    /// Conditions `input` (interleaved) into `output` from its start. Takes all of `input` when
+    /// `output` holds ``maxOutputCount(forInputCount:)`` samples, otherwise the most that fits.
+    /// Never allocates.
+    public func process(
+        _ input: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<Float>
+    ) -> ProcessResult {
+        let channels = configuration.channelCount
+        if channels == 1, let resampler, Downmixer.allFinite(input) {
+            return resampler.process(input, into: output)  // read in place; takes what fits
+        }
+        let block = Self.blockFrames * channels
+        var consumed = 0
+        var produced = 0
+        while consumed < input.count {
+            var n = Swift.min(block, input.count - consumed)
+            var last = false
+            if maxOutputCount(forInputCount: n) > output.count - produced {
+                n = largestInput(upTo: n, room: output.count - produced)
+                last = true
+                if n == 0 { break }
+            }
+            let chunk = UnsafeBufferPointer(rebasing: input[consumed..<consumed + n])
+            produced += condition(chunk, into: UnsafeMutableBufferPointer(rebasing: output[produced...]))
+            consumed += n
+            if last { break }
+        }
+        return ProcessResult(consumed: consumed, produced: produced)
+    }
+
+    /// The most samples ``flush(into:)`` writes.
+    public var maxFlushOutputCount: Int {
+        guard let resampler else { return 1 }
+        let c = configuration
+        return resampler.maxFlushOutputCount + (c.outputRate + c.inputRate - 1) / c.inputRate + 1
+    }
+
+    /// Ends the stream: a partial interleaved frame completed with zeros, then the resampler's
+    /// tail, so the stream has exactly `round(N × outputRate / inputRate)` samples; resets.
+    /// - Precondition: `output.count ≥` ``maxFlushOutputCount``.
+    public func flush(into output: UnsafeMutableBufferPointer<Float>) -> Int {
+        precondition(output.count >= maxFlushOutputCount, "StreamConditioner.flush: output smaller than maxFlushOutputCount")
+        let frames = downmixer.flush(into: UnsafeMutableBufferPointer(rebasing: mono[..<1]))
+        var produced = 0
+        if let resampler {
+            if frames > 0 {
+                produced = resampler.process(UnsafeBufferPointer(rebasing: mono[..<frames]), into: output).produced
+            }
+            produced += resampler.flush(into: UnsafeMutableBufferPointer(rebasing: output[produced...]))
+        } else if frames > 0 {
+            output[0] = mono[0]
+            produced = 1
+        }
+        reset()
+        return produced
+    }
+
+    /// Forgets the stream. Never allocates.
+    public func reset() {
+        downmixer.reset()
+        resampler?.reset()
+    }
+
+    /// Conditions one block whose whole output fits in `output`.
+    private func condition(_ chunk: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<Float>) -> Int {
+        guard let resampler else {
+            return downmixer.process(chunk, into: output).produced
+        }
+        let monoBlock: UnsafeBufferPointer<Float>
+        if configuration.channelCount == 1, Downmixer.allFinite(chunk) {
+            monoBlock = chunk  // read in place: the mix of one finite channel is itself
+        } else {
+            let frames = downmixer.process(chunk, into: mono).produced
+            monoBlock = UnsafeBufferPointer(rebasing: mono[..<frames])
+        }
+        return resampler.process(monoBlock, into: output).produced
+    }
+
+    /// The largest input count ≤ `limit` whose output fits in `room` (the output count is
+    /// monotonic in the input count).
+    private func largestInput(upTo limit: Int, room: Int) -> Int {
+        var low = 0
+        var high = limit
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if maxOutputCount(forInputCount: middle) <= room { low = middle } else { high = middle - 1 }
+        }
+        return low
+    }
+}

@@ -1,0 +1,211 @@
+import DSPCore
+
+/// The one analysis chain: mono audio at the analysis rate (16 kHz) in; segment boundaries
+/// (speech, music, several speakers) and environment measurements out, as ``AnalysisEvent``s
+/// with integer sample positions.
+///
+/// **Chain.** ``AcousticDetector`` (64 ms frames every 16 ms hop) → ``FrameGrouper`` (hops
+/// into 1024-sample ``AnalysisFrame``s) → ``EnvironmentAnalyzer`` (a measurement twice a
+/// second). `SpeechFrontEnd` (live streams) and `FileScorer` (corpora) both run this object
+/// on the output of `StreamConditioner`, so a stream and the same audio scored as a file give
+/// the same segments and measurements, sample for sample and value for value.
+///
+/// **Calls.** Configured once. ``process(_:into:)`` takes any number of samples and writes the
+/// events they complete into a caller-owned buffer; with `events.count ≥`
+/// ``maxOutputCount(forInputCount:)`` it takes them all, otherwise as many as guarantee the
+/// events fit. ``flush(into:)`` ends the stream (a final partial hop and frame, open segments
+/// closed at the stream's end, a last measurement); ``finalize()`` returns the summary and
+/// resets; ``reset()`` forgets the stream. Never allocates after `init`; results do not depend
+/// on how the input was chunked. One stream, one thread at a time.
+public final class AnalysisChain {
+    /// What the chain runs.
+    public struct Configuration: Equatable, Sendable {
+        /// The detector (rate, models, segmenters, which detections run). Default: 16 kHz,
+        /// everything on.
+        public var detector: AcousticDetector.Configuration
+        /// The environment analyzer, or nil for none. Its `sampleRate` and `frameLength` are
+        /// set from the detector's rate and ``frameLength``. Default: the documented defaults.
+        public var environment: EnvironmentAnalyzer.Configuration?
+        /// Samples per analysis frame (the environment's unit): a multiple of the detector's
+        /// hop. Default 1024 (64 ms at 16 kHz).
+        public var frameLength: Int
+
+        /// Creates a configuration.
+        public init(
+            detector: AcousticDetector.Configuration = .init(),
+            environment: EnvironmentAnalyzer.Configuration? = .init(), frameLength: Int = 1024
+        ) {
+            self.detector = detector
+            self.environment = environment
+            self.frameLength = frameLength
+        }
+    }
+
+    /// A finished stream's totals.
+    public struct Summary: Equatable, Sendable {
+        /// Segment totals and the detector's noise-floor median.
+        public var detection: DetectionSummary
+        /// The environment over the stream, when the environment analyzer runs.
+        public var environment: EnvironmentSummary?
+    }
+
+    /// The settings, as validated (the environment's rate and frame length filled in).
+    public let configuration: Configuration
+    /// The detector.
+    public let detector: AcousticDetector
+    /// The environment analyzer, if configured.
+    public let environment: EnvironmentAnalyzer?
+    /// The analysis rate, Hz.
+    public let sampleRate: Int
+    private let hopLength: Int
+    private var grouper: FrameGrouper
+    /// Samples pushed this stream.
+    private var sampleCount: Int64 = 0
+    /// A flushed stream's summary, until ``finalize()``.
+    private var flushed: DetectionSummary?
+
+    /// At most this many events per hop: a transition of each of the three activities and
+    /// one measurement.
+    public static let eventsPerHop = 4
+
+    /// Validates `configuration` and allocates everything (FFT plans included).
+    public init(configuration: Configuration = Configuration()) throws(ConfigurationError) {
+        var configuration = configuration
+        let rate = configuration.detector.analysis.sampleRate
+        guard rate.rounded() == rate, rate >= 1, rate <= 1_000_000 else {
+            throw ConfigurationError(parameter: "detector.analysis.sampleRate", value: "\(rate)", expected: "a whole number of Hz")
+        }
+        sampleRate = Int(rate)
+        detector = try AcousticDetector(configuration: configuration.detector)
+        hopLength = detector.analyzer.hopLength
+        grouper = try FrameGrouper(frameLength: configuration.frameLength, hopLength: hopLength)
+        if var environment = configuration.environment {
+            environment.sampleRate = sampleRate
+            environment.frameLength = configuration.frameLength
+            configuration.environment = environment
+            self.environment = try EnvironmentAnalyzer(configuration: environment)
+        } else {
+            environment = nil
+        }
+        self.configuration = configuration
+    }
+
+    /// Latency of the per-hop results, samples: one hop (a hop is analysed once it is complete).
+    /// Segment starts are back-dated; segment ends come a hangover after the activity stops.
+    public var outputDelay: Int { detector.outputDelay }
+
+    /// The most events a ``process(_:into:)`` call with `inputCount` samples writes in the
+    /// current state: ``eventsPerHop`` per hop it completes.
+    public func maxOutputCount(forInputCount inputCount: Int) -> Int {
+        let pending = Int(sampleCount % Int64(hopLength))
+        return Self.eventsPerHop * ((pending + Swift.max(0, inputCount)) / hopLength)
+    }
+
+    /// An event capacity enough for any call with up to `inputCount` samples in any state, for
+    /// sizing buffers once: ``eventsPerHop`` × (⌊inputCount / hop⌋ + 1).
+    public func outputCapacity(forInputCount inputCount: Int) -> Int {
+        Self.eventsPerHop * (Swift.max(0, inputCount) / hopLength + 1)
+    }
+
+    /// The most events ``flush(into:)`` writes: a final partial hop's transitions (3), the
+    /// closing of open segments (3), and two measurements (the last frame's and the flush's).
+    public var maxFlushOutputCount: Int { 8 }
+
+    /// Analyses `input` and writes the events it completes into `events` from its start.
+    /// Takes all of `input` when `events` holds ``maxOutputCount(forInputCount:)``, otherwise
+    /// only the samples whose events are sure to fit. Never allocates.
+    public func process(
+        _ input: UnsafeBufferPointer<Float>, into events: UnsafeMutableBufferPointer<AnalysisEvent>
+    ) -> ProcessResult {
+        var take = input.count
+        if maxOutputCount(forInputCount: take) > events.count {
+            // The most samples that complete at most ⌊capacity / eventsPerHop⌋ hops.
+            let pending = Int(sampleCount % Int64(hopLength))
+            let hops = events.count / Self.eventsPerHop
+            take = Swift.min(take, Swift.max(0, (hops + 1) * hopLength - 1 - pending))
+        }
+        guard take > 0 else { return ProcessResult(consumed: 0, produced: 0) }
+        sampleCount += Int64(take)
+        var writer = EventWriter(events)
+        detector.process(UnsafeBufferPointer(rebasing: input[..<take])) { hop in handle(hop, &writer) }
+        return ProcessResult(consumed: take, produced: writer.count)
+    }
+
+    /// Ends the stream: analyses a final partial hop, closes the last (partial) frame and any
+    /// open segment at the end of the stream, and writes the last measurement. The summary is
+    /// kept for ``finalize()``; the next ``process(_:into:)`` starts a new stream.
+    /// - Precondition: `events.count ≥` ``maxFlushOutputCount``.
+    public func flush(into events: UnsafeMutableBufferPointer<AnalysisEvent>) -> Int {
+        precondition(events.count >= maxFlushOutputCount, "AnalysisChain.flush: events smaller than maxFlushOutputCount")
+        var writer = EventWriter(events)
+        let end = detector.flush { hop in handle(hop, &writer) }
+        if let frame = grouper.close() { measure(frame, &writer) }
+        if let t = end.speechEndedAt { writer.append(.ended(.speech, at: t)) }
+        if let t = end.musicEndedAt { writer.append(.ended(.music, at: t)) }
+        if let t = end.multiSpeakerEndedAt { writer.append(.ended(.multipleSpeakers, at: t)) }
+        if let m = environment?.flush() { writer.append(.environment(m)) }
+        grouper.reset()
+        sampleCount = 0
+        flushed = end.summary
+        return writer.count
+    }
+
+    /// The stream's summary (flushing first, its events discarded, if ``flush(into:)`` was not
+    /// called); then resets.
+    public func finalize() -> Summary {
+        if flushed == nil {
+            let scratch = UnsafeMutableBufferPointer<AnalysisEvent>.allocate(capacity: maxFlushOutputCount)
+            defer { scratch.deallocate() }
+            _ = flush(into: scratch)
+        }
+        let summary = Summary(detection: flushed ?? DetectionSummary(), environment: environment?.finalize())
+        reset()
+        return summary
+    }
+
+    /// Forgets the stream. Never allocates.
+    public func reset() {
+        detector.reset()
+        grouper.reset()
+        environment?.reset()
+        sampleCount = 0
+        flushed = nil
+    }
+
+    // MARK: Internals
+
+    private func handle(_ hop: DetectionFrame, _ writer: inout EventWriter) {
+        flushed = nil
+        Self.transition(hop.speechChange, .speech, &writer)
+        Self.transition(hop.musicChange, .music, &writer)
+        Self.transition(hop.multiSpeakerChange, .multipleSpeakers, &writer)
+        if let frame = grouper.add(hop) { measure(frame, &writer) }
+    }
+
+    private func measure(_ frame: AnalysisFrame, _ writer: inout EventWriter) {
+        if let environment, let m = environment.add(frame) { writer.append(.environment(m)) }
+    }
+
+    @inline(__always)
+    private static func transition(_ change: ActivitySegmenter.Transition, _ activity: Activity, _ writer: inout EventWriter) {
+        switch change {
+        case .none: break
+        case .started(let at): writer.append(.started(activity, at: at))
+        case .ended(let at): writer.append(.ended(activity, at: at))
+        }
+    }
+
+    /// Appends into a caller's buffer whose room was checked beforehand.
+    private struct EventWriter {
+        let buffer: UnsafeMutableBufferPointer<AnalysisEvent>
+        var count = 0
+
+        init(_ buffer: UnsafeMutableBufferPointer<AnalysisEvent>) { self.buffer = buffer }
+
+        mutating func append(_ event: AnalysisEvent) {
+            precondition(count < buffer.count, "AnalysisChain: event buffer smaller than its bound")
+            (buffer.baseAddress! + count).initialize(to: event)
+            count += 1
+        }
+    }
+}
