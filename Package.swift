@@ -113,11 +113,13 @@ let tests: [Target] = [
     .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(name: "DSPCoreTests", dependencies: ["DSPCore", "CSoxr", "TestSupport"], exclude: ["Goldens"]),
     .testTarget(name: "DSPSpectralTests", dependencies: ["DSPSpectral", "TestSupport"]),
-    .testTarget(name: "DSPDetectionTests", dependencies: ["DSPDetection", "DSPSpectral", "DSPIO", "TestSupport"]),
+    .testTarget(name: "DSPDetectionTests", dependencies: ["DSPDetection", "DSPSpectral", "DSPCore", "DSPIO", "TestSupport"]),
     .testTarget(name: "DSPAnalysisTests", dependencies: ["DSPAnalysis", "CEBUR128", "TestSupport"]),
     .testTarget(name: "DSPIOTests", dependencies: ["DSPIO", "DSPCore", "TestSupport"]),
     .testTarget(name: "DSPScoringTests", dependencies: ["DSPScoring", "TestSupport"], exclude: ["Goldens"]),
-    .testTarget(name: "DSPPipelineTests", dependencies: ["DSPPipeline", "DSPCore", "DSPAnalysis", "DSPIO", "TestSupport"]),
+    // Live and file analysis agree: SpeechFrontEnd and FileScorer run the same chain.
+    .testTarget(name: "OneChainTests", dependencies: ["DSPPipeline", "DSPScoring", "DSPDetection", "DSPIO", "DSPCore", "TestSupport"]),
+    .testTarget(name: "DSPPipelineTests", dependencies: ["DSPPipeline", "DSPCore", "DSPAnalysis", "DSPDetection", "DSPIO", "TestSupport"]),
 ]
 
 let package = Package(

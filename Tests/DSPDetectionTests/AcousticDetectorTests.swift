@@ -15,7 +15,7 @@ struct DetectionRun: Equatable {
     /// peakiness, harmonicity and SNR deviations, the sixteen earlier values) per frame.
     var contextCues: [[Float]] = []
     var summary = DetectionSummary()
-    var endChanges: [Double?] = []
+    var endChanges: [Int64?] = []
 }
 
 enum DetectionHarness {
@@ -294,17 +294,32 @@ enum DetectionHarness {
     static let config = ActivitySegmenter.Configuration(
         onThreshold: 0.6, offThreshold: 0.4, minimumActiveSeconds: 0.05, hangoverSeconds: 0.1, paddingSeconds: 0.02)
 
-    /// Feeds probabilities, one per 10 ms frame, and lists the transitions.
+    /// Feeds probabilities, one per 10 ms frame (160 samples at 16 kHz), and lists the
+    /// transitions.
     static func transitions(_ ps: [Float]) -> [ActivitySegmenter.Transition] {
-        var s = ActivitySegmenter(configuration: config)
+        var s = ActivitySegmenter(configuration: config, sampleRate: 16_000)
         var out: [ActivitySegmenter.Transition] = []
         for (i, p) in ps.enumerated() {
-            let t = s.update(probability: p, time: Double(i) * 0.01, duration: 0.01)
+            let t = s.update(probability: p, start: Int64(i) * 160, count: 160)
             if t != .none { out.append(t) }
         }
-        let end = s.finish(at: Double(ps.count) * 0.01)
+        let end = s.finish(at: Int64(ps.count) * 160)
         if end != .none { out.append(end) }
         return out
+    }
+
+    @Test("durations become whole samples: a run must last ⌈seconds × rate⌉ samples")
+    func durationsInSamples() {
+        let s = ActivitySegmenter(configuration: Self.config, sampleRate: 16_000)
+        #expect(s.minimumActiveSamples == 800 && s.hangoverSamples == 1600 && s.paddingSamples == 320)
+        // 0.25 s at 16 kHz is exactly 4000 samples, not 4001 from the binary rounding of 0.25 × 16000.
+        let c = ActivitySegmenter.Configuration(
+            onThreshold: 0.5, offThreshold: 0.4, minimumActiveSeconds: 0.25, hangoverSeconds: 0.3, paddingSeconds: 0.016)
+        let d = ActivitySegmenter(configuration: c, sampleRate: 16_000)
+        #expect(d.minimumActiveSamples == 4000 && d.hangoverSamples == 4800 && d.paddingSamples == 256)
+        // At 44.1 kHz 0.3 s is 13 230 samples; 0.016 s of padding rounds to 706.
+        let e = ActivitySegmenter(configuration: c, sampleRate: 44_100)
+        #expect(e.hangoverSamples == 13_230 && e.paddingSamples == 706)
     }
 
     @Test func opensAfterTheMinimumAndBackdatesWithPadding() {
@@ -312,8 +327,8 @@ enum DetectionHarness {
         let t = Self.transitions(ps)
         #expect(t.count == 2)
         guard t.count == 2, case .started(let start) = t[0], case .ended(let end) = t[1] else { return }
-        #expect(abs(start - (0.10 - 0.02)) < 1e-9)            // first active frame − padding
-        #expect(abs(end - (0.30 + 0.02)) < 1e-9)              // end of last active frame + padding
+        #expect(start == 1600 - 320)                          // first active frame − padding
+        #expect(end == 4800 + 320)                            // end of last active frame + padding
     }
 
     @Test func shortBurstsAndShortGaps() {
@@ -327,24 +342,26 @@ enum DetectionHarness {
         let hover = [Float](repeating: 0.9, count: 10) + [Float](repeating: 0.5, count: 50)
         let t = Self.transitions(hover)
         #expect(t.count == 2)
-        if case .ended(let end) = t.last { #expect(abs(end - 0.6) < 1e-9) }       // closed by finish at the end
+        if case .ended(let end) = t.last { #expect(end == 9600) }       // closed by finish at the end (0.6 s)
     }
 
-    /// Feeds probabilities (10 ms frames) to a segmenter with `config` and an end threshold.
+    /// Feeds probabilities (10 ms frames at 16 kHz) to a segmenter with `config` and an end
+    /// threshold; segments in seconds.
     static func segments(_ ps: [Float], end: Float?) -> [(Double, Double)] {
         var c = config
         c.endThreshold = end
-        var s = ActivitySegmenter(configuration: c)
+        var s = ActivitySegmenter(configuration: c, sampleRate: 16_000)
         var out: [(Double, Double)] = []
-        var start = 0.0
+        var start: Int64 = 0
+        func seconds(_ a: Int64, _ b: Int64) -> (Double, Double) { (Double(a) / 16_000, Double(b) / 16_000) }
         for (i, p) in ps.enumerated() {
-            switch s.update(probability: p, time: Double(i) * 0.01, duration: 0.01) {
+            switch s.update(probability: p, start: Int64(i) * 160, count: 160) {
             case .started(let t): start = t
-            case .ended(let t): out.append((start, t))
+            case .ended(let t): out.append(seconds(start, t))
             case .none: break
             }
         }
-        if case .ended(let t) = s.finish(at: Double(ps.count) * 0.01) { out.append((start, t)) }
+        if case .ended(let t) = s.finish(at: Int64(ps.count) * 160) { out.append(seconds(start, t)) }
         return out
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import DSPCore
-import DSPAnalysis
+import DSPDetection
 
 /// Frames of a synthetic feature stream: the analyzer's input is the detectors' output, so the
 /// tests drive it with feature sequences whose measurements follow from the definitions.
@@ -14,9 +14,9 @@ private struct FeatureStream {
     mutating func next(
         level: Double, speech: Bool = false, noiseFloor: Double = .nan, music: Bool = false,
         multi: Bool = false, entropy: Double = 0.5
-    ) -> EnvironmentAnalyzer.FrameFeatures {
+    ) -> AnalysisFrame {
         defer { position += Int64(frameLength) }
-        return EnvironmentAnalyzer.FrameFeatures(
+        return AnalysisFrame(
             startSample: position, sampleCount: frameLength, levelDBFS: level,
             speechProbability: speech ? 0.9 : 0.1, isSpeech: speech, noiseFloorDBFS: noiseFloor,
             musicProbability: music ? 0.9 : 0.1, isMusic: music,
@@ -242,7 +242,7 @@ struct EnvironmentAnalyzerTests {
 
     @Test("music, several speakers and unclear speech call for accurate; each can be switched off")
     func otherConditions() throws {
-        func final(policy: EnvironmentAnalyzer.RecommendationPolicy, _ frame: (inout FeatureStream) -> EnvironmentAnalyzer.FrameFeatures) throws -> RecognizerRecommendation {
+        func final(policy: EnvironmentAnalyzer.RecommendationPolicy, _ frame: (inout FeatureStream) -> AnalysisFrame) throws -> RecognizerRecommendation {
             let analyzer = try EnvironmentAnalyzer(configuration: alignedConfiguration(policy: policy))
             var stream = FeatureStream(frameLength: 800)
             for _ in 0..<200 { _ = analyzer.add(frame(&stream)) }
@@ -254,7 +254,7 @@ struct EnvironmentAnalyzerTests {
         #expect(try final(policy: .init(accurateOnMultipleSpeakers: false)) { $0.next(level: -60, multi: true) } == .fast)
         // Speech frames 3 dB above −60 dBFS noise (every other frame): SNR 0 dB, clarity ≈ 0.05.
         var speechFrame = false
-        let unclear: (inout FeatureStream) -> EnvironmentAnalyzer.FrameFeatures = { stream in
+        let unclear: (inout FeatureStream) -> AnalysisFrame = { stream in
             speechFrame.toggle()
             return stream.next(level: speechFrame ? -57 : -60, speech: speechFrame)
         }
@@ -296,5 +296,33 @@ struct EnvironmentAnalyzerTests {
         #expect(summary.durationSeconds == 6.4)
         let categories = NoiseCategory.allCases.map { summary.secondsInCategory[$0] }.reduce(0, +)
         #expect(abs(categories - 6.4) < 1e-12)
+    }
+}
+
+/// Ten hours of frames through one analyzer: measurement positions stay exact integers.
+@Suite struct EnvironmentLongStreamTests {
+    @Test("a 10-hour frame stream: every measurement at the first frame end reaching each 0.5 s")
+    func tenHours() throws {
+        let analyzer = try EnvironmentAnalyzer()
+        let frames = 36_000 * 16_000 / 1024
+        var count = 0
+        var last: Int64 = 0
+        for k in 0..<frames {
+            let start = Int64(k) * 1024
+            let speech = (100..<150).contains(k % 1000)
+            let frame = AnalysisFrame(
+                startSample: start, sampleCount: 1024, levelDBFS: speech ? -20 : -50, isSpeech: speech,
+                noiseFloorDBFS: -50, spectralEntropy: 0.6)
+            if let m = analyzer.add(frame) {
+                // The first frame end at or past the next multiple of 8000 samples.
+                let boundary = (last / 8000 + 1) * 8000
+                #expect(m.endSample == (boundary + 1023) / 1024 * 1024)
+                last = m.endSample
+                count += 1
+            }
+        }
+        #expect(count == 72_000)
+        #expect(last == 576_000_000)
+        #expect(analyzer.flush() == nil)  // the last frame ended exactly on a measurement
     }
 }

@@ -1,4 +1,4 @@
-import DSPAnalysis
+import DSPDetection
 import DSPPipeline
 import Testing
 
@@ -8,8 +8,8 @@ import Testing
     private static func speechEvents(_ events: [FrontEndEvent]) -> [(start: Bool, seconds: Double)] {
         events.compactMap {
             switch $0 {
-            case .speechStart(let t): (true, t.seconds)
-            case .speechEnd(let t): (false, t.seconds)
+            case .started(.speech, let t): (true, t.seconds)
+            case .ended(.speech, let t): (false, t.seconds)
             default: nil
             }
         }
@@ -27,7 +27,7 @@ import Testing
         let speech = Self.speechEvents(result.events)
         #expect(speech.count == 2)
         guard speech.count == 2 else { return }
-        // Frame resolution is 64 ms; the detector's onset confirmation adds up to one frame.
+        // The segmenter's boundaries (16 ms hops, back-dated start, padded end).
         #expect(speech[0].start && abs(speech[0].seconds - 0.57) <= 0.2, "start \(speech[0].seconds)")
         #expect(!speech[1].start && abs(speech[1].seconds - 5.16) <= 0.4, "end \(speech[1].seconds)")
         let measured = Self.measurements(result.events)

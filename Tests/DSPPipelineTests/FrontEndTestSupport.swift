@@ -122,10 +122,10 @@ struct PushSizes {
 }
 
 extension FrontEndEvent {
-    /// 0 speech, 1 environment, 2 clipping, 3 levels: events are in stream order within a kind.
+    /// 0 segments, 1 environment, 2 clipping, 3 levels: events are in stream order within a kind.
     var kind: Int {
         switch self {
-        case .speechStart, .speechEnd: 0
+        case .started, .ended: 0
         case .environment: 1
         case .clipping: 2
         case .levels: 3
