@@ -110,7 +110,7 @@ let peerLibraries: [Target] = [
 
 let tests: [Target] = [
     // What every test target shares: the seeded generator and the TestAudio folder.
-    .target(name: "TestSupport", path: "Tests/TestSupport"),
+    .target(name: "TestSupport", dependencies: ["DSPCore"], path: "Tests/TestSupport"),
     .testTarget(name: "DSPCoreTests", dependencies: ["DSPCore", "CSoxr", "TestSupport"], exclude: ["Goldens"]),
     .testTarget(name: "DSPSpectralTests", dependencies: ["DSPSpectral", "TestSupport"]),
     .testTarget(name: "DSPDetectionTests", dependencies: ["DSPDetection", "DSPSpectral", "DSPCore", "DSPIO", "TestSupport"]),

@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 import DSPCore
 
 /// Collects frames (with metadata) through the closure API.

@@ -17,7 +17,7 @@ import DSPCore
 /// closed at the stream's end, a last measurement); ``finalize()`` returns the summary and
 /// resets; ``reset()`` forgets the stream. Never allocates after `init`; results do not depend
 /// on how the input was chunked. One stream, one thread at a time.
-public final class AnalysisChain {
+public final class AnalysisChain: StreamingProcessor {
     /// What the chain runs.
     public struct Configuration: Equatable, Sendable {
         /// The detector (rate, models, segmenters, which detections run). Default: 16 kHz,
@@ -62,7 +62,7 @@ public final class AnalysisChain {
     /// Samples pushed this stream.
     private var sampleCount: Int64 = 0
     /// A flushed stream's summary, until ``finalize()``.
-    private var flushed: DetectionSummary?
+    private var flushed: Summary?
 
     /// At most this many events per hop: a transition of each of the three activities and
     /// one measurement.
@@ -132,8 +132,9 @@ public final class AnalysisChain {
     }
 
     /// Ends the stream: analyses a final partial hop, closes the last (partial) frame and any
-    /// open segment at the end of the stream, and writes the last measurement. The summary is
-    /// kept for ``finalize()``; the next ``process(_:into:)`` starts a new stream.
+    /// open segment at the end of the stream, and writes the last measurement. The chain is then
+    /// ready for a new stream, as after ``reset()``; the ended stream's summary is kept for
+    /// ``finalize()`` until the next stream's first hop.
     /// - Precondition: `events.count ≥` ``maxFlushOutputCount``.
     public func flush(into events: UnsafeMutableBufferPointer<AnalysisEvent>) -> Int {
         precondition(events.count >= maxFlushOutputCount, "AnalysisChain.flush: events smaller than maxFlushOutputCount")
@@ -144,22 +145,22 @@ public final class AnalysisChain {
         if let t = end.musicEndedAt { writer.append(.ended(.music, at: t)) }
         if let t = end.multiSpeakerEndedAt { writer.append(.ended(.multipleSpeakers, at: t)) }
         if let m = environment?.flush() { writer.append(.environment(m)) }
-        grouper.reset()
-        sampleCount = 0
-        flushed = end.summary
+        let summary = Summary(detection: end.summary, environment: environment?.finalize())
+        reset()
+        flushed = summary
         return writer.count
     }
 
     /// The stream's summary (flushing first, its events discarded, if ``flush(into:)`` was not
-    /// called); then resets.
+    /// called); the chain is left as after ``reset()``.
     public func finalize() -> Summary {
         if flushed == nil {
             let scratch = UnsafeMutableBufferPointer<AnalysisEvent>.allocate(capacity: maxFlushOutputCount)
             defer { scratch.deallocate() }
             _ = flush(into: scratch)
         }
-        let summary = Summary(detection: flushed ?? DetectionSummary(), environment: environment?.finalize())
-        reset()
+        let summary = flushed ?? Summary(detection: DetectionSummary(), environment: nil)
+        flushed = nil
         return summary
     }
 
