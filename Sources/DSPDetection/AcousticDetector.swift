@@ -103,10 +103,13 @@ public struct DetectionSummary: Equatable, Sendable {
 /// ``ActivitySegmenter``s turn probabilities into segments. See `docs/detection.md` for the
 /// algorithms and their evaluation.
 ///
-/// All state is allocated in `init`; ``process(_:_:)`` neither allocates nor locks, and
-/// results do not depend on how the input was chunked. One instance serves one stream from one
-/// thread at a time.
-public final class AcousticDetector {
+/// It is a ``StreamingProcessor`` from samples to one ``DetectionFrame`` per hop
+/// (``process(_:into:)``, ``flush(into:)``, then ``finalize()`` for where open segments ended and
+/// the summary); ``process(_:_:)`` and ``flush(_:)`` hand the frames to a closure instead. All
+/// state is allocated in `init`; processing neither allocates nor locks, and results do not
+/// depend on how the input was chunked. One instance serves one stream from one thread at a
+/// time.
+public final class AcousticDetector: StreamingProcessor {
     /// Everything the detector can be told. Defaults suit 16 kHz speech.
     public struct Configuration: Equatable, Sendable {
         /// The spectral analysis (sample rate, window, hop). Default: 16 kHz, 1024 / 256.
@@ -188,6 +191,8 @@ public final class AcousticDetector {
     private var summary = DetectionSummary()
     /// Noise-floor histogram for the median: 0.5 dB bins from −140 to +10 dBFS.
     private let noiseHistogram: UnsafeMutableBufferPointer<Int>
+    /// A flushed stream's end, until ``finalize()`` or the next stream's first push.
+    private var finished: DetectionEnd?
 
     /// Validates the configuration and allocates everything.
     ///
@@ -242,21 +247,94 @@ public final class AcousticDetector {
         lanes.deallocate()
     }
 
-    /// Latency of the per-frame results: one hop (a frame is complete at its hop's end).
-    /// Segment starts are back-dated; segment ends are known a hangover after they happen.
-    public var outputDelay: Int { analyzer.hopLength }
+    /// Latency of the per-frame results, samples: the spectral analyzer's (frames go four at a
+    /// time, so up to four hops). Segment starts are back-dated; segment ends are known a
+    /// hangover after they happen.
+    public var outputDelay: Int { analyzer.outputDelay }
+
+    /// Frames emitted once `total` samples have been pushed: the complete hops, whole batches of
+    /// four (the spectral analyzer's batching).
+    @inline(__always)
+    func framesDue(after total: Int64) -> Int64 {
+        let complete = total / Int64(analyzer.hopLength)
+        return complete - complete % 4
+    }
+
+    /// The frames the next ``process(_:into:)`` with `inputCount` samples writes (exact): the
+    /// hops it completes, in whole batches of four.
+    public func maxOutputCount(forInputCount inputCount: Int) -> Int {
+        Int(framesDue(after: samples + Int64(Swift.max(0, inputCount))) - framesDue(after: samples))
+    }
+
+    /// An output capacity enough for any call with up to `inputCount` samples in any state:
+    /// `⌊inputCount / hop⌋ + 4` frames.
+    public func outputCapacity(forInputCount inputCount: Int) -> Int {
+        Swift.max(0, inputCount) / analyzer.hopLength + 4
+    }
+
+    /// The most samples, at most `inputCount`, whose frames fit in `room` frames.
+    func acceptedCount(_ inputCount: Int, room: Int) -> Int {
+        guard maxOutputCount(forInputCount: inputCount) > room else { return inputCount }
+        // Up to one sample before the batch that would no longer fit.
+        let due = framesDue(after: samples) + Int64(room - room % 4)
+        return Swift.max(0, Swift.min(inputCount, Int((due + 4) * Int64(analyzer.hopLength) - 1 - samples)))
+    }
+
+    /// Pushes mono samples, writing the frames they complete into `output`; takes only the
+    /// samples whose frames fit. Never allocates.
+    public func process(
+        _ input: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<DetectionFrame>
+    ) -> ProcessResult {
+        let take = acceptedCount(input.count, room: output.count)
+        var produced = 0
+        process(UnsafeBufferPointer(rebasing: input[..<take])) { frame in
+            (output.baseAddress! + produced).initialize(to: frame)
+            produced += 1
+        }
+        return ProcessResult(consumed: take, produced: produced)
+    }
+
+    /// At most four frames: up to three complete ones waiting for their batch and a final
+    /// partial hop.
+    public var maxFlushOutputCount: Int { 4 }
+
+    /// Ends the stream: writes the frame of a final partial hop, keeps where open segments end
+    /// and the summary for ``finalize()``, and readies the detector for a new stream.
+    /// - Precondition: `output` has room for ``maxFlushOutputCount`` frame.
+    public func flush(into output: UnsafeMutableBufferPointer<DetectionFrame>) -> Int {
+        var produced = 0
+        let end = flush { frame in
+            precondition(produced < output.count, "AcousticDetector.flush: output smaller than maxFlushOutputCount (4)")
+            (output.baseAddress! + produced).initialize(to: frame)
+            produced += 1
+        }
+        finished = end
+        return produced
+    }
+
+    /// The ended stream's end (open segments' ends, summary): the one ``flush(into:)`` kept,
+    /// or — without a flush — the current stream's, flushed first (its last frame discarded).
+    public func finalize() -> DetectionEnd {
+        if let finished {
+            self.finished = nil
+            return finished
+        }
+        return flush { _ in }
+    }
 
     /// Pushes mono samples and calls `body` for each frame they complete, in order.
     /// Never allocates. A frame whose 64 ms window holds a NaN or ±Inf sample is reported with
     /// ``SpectralFeatures/isFinite`` false and probabilities 0, and leaves the detector's state
     /// (noise floor, histories) untouched; segments in progress continue by their hangover.
     public func process(_ input: UnsafeBufferPointer<Float>, _ body: (DetectionFrame) -> Void) {
+        if !input.isEmpty { finished = nil }
         samples += Int64(input.count)
         analyzer.process(input) { frame in body(detect(frame)) }
     }
 
-    /// Ends the stream: emits the frame of a final partial hop, closes open segments at the
-    /// end of the stream, returns where they end and the summary, and resets.
+    /// Ends the stream: emits the frames still held (complete ones waiting for their batch of
+    /// four, and a final partial hop), closes open segments at the end of the stream, returns
+    /// where they end and the summary, and resets.
     public func flush(_ body: (DetectionFrame) -> Void) -> DetectionEnd {
         analyzer.flush { frame in body(detect(frame)) }
         let end = samples
@@ -278,6 +356,7 @@ public final class AcousticDetector {
 
     /// Forgets the stream.
     public func reset() {
+        finished = nil
         analyzer.reset()
         cues.reset()
         speech.reset(); music.reset(); multiSpeaker.reset()

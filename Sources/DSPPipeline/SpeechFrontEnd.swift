@@ -279,7 +279,7 @@ public final class SpeechFrontEnd: @unchecked Sendable {
                 var n = Swift.min(block, input.count - consumed)
                 var last = false
                 if writesOutput, streamCount(forInputCount: n) > output.count - produced {
-                    n = largestInput(upTo: n, room: output.count - produced)
+                    n = conditioner?.acceptedCount(n, room: output.count - produced) ?? n
                     last = true
                     if n == 0 { break }
                 }
@@ -379,18 +379,6 @@ public final class SpeechFrontEnd: @unchecked Sendable {
     /// 16 kHz samples that `inputCount` more input samples complete.
     private func streamCount(forInputCount inputCount: Int) -> Int {
         conditioner?.maxOutputCount(forInputCount: inputCount) ?? 0
-    }
-
-    /// The largest input count ≤ `limit` whose output fits in `room` (output count is
-    /// monotonic in the input count).
-    private func largestInput(upTo limit: Int, room: Int) -> Int {
-        var low = 0
-        var high = limit
-        while low < high {
-            let middle = (low + high + 1) / 2
-            if streamCount(forInputCount: middle) <= room { low = middle } else { high = middle - 1 }
-        }
-        return low
     }
 
     /// Levels (per 1024-sample frame) and the analysis chain over 16 kHz samples.

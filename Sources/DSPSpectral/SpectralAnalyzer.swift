@@ -78,9 +78,9 @@ public final class SpectralAnalyzer {
     public var binCount: Int { windowLength / 2 + 1 }
     /// Band edges in Hz, `bandCount + 1` values (mel-spaced).
     public let bandEdgesHz: [Float]
-    /// Latency: a frame is complete at the end of its hop, so results lag the hop start by one
-    /// hop (`hopLength` samples).
-    public var outputDelay: Int { hopLength }
+    /// Latency, samples: frames are analysed four at a time (``process(_:_:)``), so a frame's
+    /// result can wait until the end of the fourth hop of its batch: `4 × hopLength` at most.
+    public var outputDelay: Int { 4 * hopLength }
 
     private let sampleRate: Double
     /// The stream, `ringCapacity` samples: the frame being assembled is
@@ -322,7 +322,10 @@ public final class SpectralAnalyzer {
         fill = history
     }
 
-    /// Pushes `input` and calls `body` for each frame it completes, in order. Never allocates.
+    /// Pushes `input` and calls `body` for each frame it completes, in order, four at a time:
+    /// frames wait until four are complete (the last up to three of a stream come with
+    /// ``flush(_:)``), so that they go through the four-frame path whatever the push size.
+    /// Never allocates.
     ///
     /// The input is copied into the ring as far as it fits; the frames it completes are then
     /// analysed in order, their window dot products and hop energies (sequential eight-lane
@@ -341,6 +344,7 @@ public final class SpectralAnalyzer {
             fill += n
             offset += n
             var complete = fill >= windowLength ? (fill - windowLength) / hopLength + 1 : 0
+            complete -= complete % 4  // whole batches only; the rest wait for their fourth frame
             while complete > 0 {
                 let batch = min(4, complete)
                 cdsp_detection_frame_dots(
@@ -372,6 +376,12 @@ public final class SpectralAnalyzer {
     /// Ends the stream: emits the frame of a final partial hop (zero-padded; its
     /// ``SpectralFeatures/validCount`` is the real sample count), then resets.
     public func flush(_ body: (SpectralFrame) -> Void) {
+        // Complete frames still waiting for their batch, one at a time.
+        while fill >= windowLength {
+            analyze(UnsafeBufferPointer(start: ring + frameStart, count: windowLength), validCount: hopLength, body)
+            frameStart += hopLength
+            fill -= hopLength
+        }
         let valid = fill - (windowLength - hopLength)
         if valid > 0 {
             (ring + frameStart + fill).update(repeating: 0, count: windowLength - fill)

@@ -33,7 +33,9 @@ struct AnalysisChainTests {
     func smallEventBuffer() throws {
         let signal = try Self.mono16k("eval_speech_music_16k.flac")
         let reference = runStream(try AnalysisChain(), signal, chunking: .whole)
-        for room in [4, 5, 9] {
+        // Hops go four at a time, so 16 events (four hops' worth) is the least room that
+        // guarantees progress.
+        for room in [16, 17, 33] {
             #expect(runStream(try AnalysisChain(), signal, chunking: .random, outputRoom: room) == reference, "room \(room)")
         }
     }
@@ -63,5 +65,51 @@ struct AnalysisChainTests {
         #expect(events.contains(.started(.speech, at: events.compactMap { if case .started(.speech, let t) = $0 { t } else { nil } }.first ?? -1)))
         let summary = chain.finalize()
         #expect(summary.detection.sampleCount == Int64(signal.count))  // the flushed stream's totals
+    }
+}
+
+/// The detector and the environment analyzer under the shared streaming-unit harness.
+@Suite("Detection units keep the streaming contract")
+struct DetectionUnitContractTests {
+    /// Frames compared by what they report: position, probabilities (bits), decisions, changes.
+    static func same(_ a: DetectionFrame, _ b: DetectionFrame) -> Bool {
+        a.startSample == b.startSample && a.sampleCount == b.sampleCount
+            && a.speechProbability.bitPattern == b.speechProbability.bitPattern
+            && a.musicProbability.bitPattern == b.musicProbability.bitPattern
+            && a.multiSpeakerProbability.bitPattern == b.multiSpeakerProbability.bitPattern
+            && a.isSpeech == b.isSpeech && a.isMusic == b.isMusic && a.isMultiSpeaker == b.isMultiSpeaker
+            && a.speechChange == b.speechChange && a.musicChange == b.musicChange
+            && a.multiSpeakerChange == b.multiSpeakerChange
+            && a.features.hopPower.bitPattern == b.features.hopPower.bitPattern
+            && a.cues.noiseFloorDBFS.bitPattern == b.cues.noiseFloorDBFS.bitPattern
+    }
+
+    @Test("AcousticDetector: one frame per hop, the last partial")
+    func detector() throws {
+        let signal = Array(try AnalysisChainTests.mono16k("eval_overlap_16k.flac")[..<40_000]) + [0.25, -0.25, 0.5]
+        let failures = try checkStreamingUnit(
+            { try AcousticDetector() }, input: signal, expectedCount: (signal.count + 255) / 256, singleSamples: false,
+            same: Self.same)
+        #expect(failures.isEmpty, "\(failures)")
+        // finalize after the flush hands over where the open segments ended and the totals.
+        let detector = try AcousticDetector()
+        _ = detector.processAll(signal)
+        let end = detector.finalize()
+        #expect(end.endSample == Int64(signal.count) && end.summary.sampleCount == Int64(signal.count))
+    }
+
+    @Test("EnvironmentAnalyzer: frames in, at most one measurement per frame")
+    func environment() throws {
+        var frames: [AnalysisFrame] = []
+        var rng = SplitMix64(seed: 4)
+        for k in 0..<700 {
+            let speech = (k / 37) % 2 == 0
+            frames.append(AnalysisFrame(
+                startSample: Int64(k) * 1024, sampleCount: k == 699 ? 300 : 1024,
+                levelDBFS: (speech ? -25 : -55) + Double.random(in: -3...3, using: &rng), speechProbability: speech ? 0.9 : 0.1,
+                isSpeech: speech, noiseFloorDBFS: -58, musicProbability: 0.2, isMusic: k % 200 < 40, spectralEntropy: 0.5))
+        }
+        let failures = try checkStreamingUnit({ try EnvironmentAnalyzer() }, input: frames, same: ==)
+        #expect(failures.isEmpty, "\(failures)")
     }
 }

@@ -280,8 +280,7 @@ struct EnvironmentAnalyzerTests {
             for i in 0..<100 {
                 if let m = analyzer.add(stream.next(level: -40 - Double(i % 7), speech: i % 3 == 0, music: i % 5 == 0)) { out.append(m) }
             }
-            if let m = analyzer.flush() { out.append(m) }
-            #expect(analyzer.flush() == nil)
+            out += [EnvironmentMeasurement](unsafeUninitializedCapacity: 1) { $1 = analyzer.flush(into: $0) }
             return out
         }
         let first = run()
@@ -294,6 +293,9 @@ struct EnvironmentAnalyzerTests {
         let summary = analyzer.finalize()
         #expect(summary.measurementCount == 13)
         #expect(summary.durationSeconds == 6.4)
+        // The flush left a fresh stream: flushing it measures nothing, and its summary is empty.
+        #expect([EnvironmentMeasurement](unsafeUninitializedCapacity: 1) { $1 = analyzer.flush(into: $0) }.isEmpty)
+        #expect(analyzer.finalize().measurementCount == 0)
         let categories = NoiseCategory.allCases.map { summary.secondsInCategory[$0] }.reduce(0, +)
         #expect(abs(categories - 6.4) < 1e-12)
     }
@@ -323,6 +325,7 @@ struct EnvironmentAnalyzerTests {
         }
         #expect(count == 72_000)
         #expect(last == 576_000_000)
-        #expect(analyzer.flush() == nil)  // the last frame ended exactly on a measurement
+        // The last frame ended exactly on a measurement: the flush has nothing left to measure.
+        #expect([EnvironmentMeasurement](unsafeUninitializedCapacity: 1) { $1 = analyzer.flush(into: $0) }.isEmpty)
     }
 }

@@ -155,6 +155,8 @@ public final class LoudnessMeter: StreamingProcessor {
     private var maxMomentaryEnergy = 0.0
     private var maxShortTermEnergy = 0.0
     private var consumedFrames: Int64 = 0
+    /// A flushed stream's summary, until ``finalize()`` or the next stream's first samples.
+    private var flushedSummary: LoudnessSummary?
     private let blocks = GatingHistogram()
     private let shortTermBlocks = GatingHistogram()
 
@@ -249,8 +251,8 @@ public final class LoudnessMeter: StreamingProcessor {
     /// Ends the stream: a carried partial frame is completed with zeros; a partial 10 ms step
     /// is completed with silence and its reading written (no integrated or range block comes
     /// from padding); the true-peak interpolator runs out against silence. Returns the
-    /// readings written (0 or 1). The summary stays until ``finalize()`` or ``reset()``. Never
-    /// allocates.
+    /// readings written (0 or 1). The meter is then ready for a new stream, as after
+    /// ``reset()``; the ended stream's summary is kept for ``finalize()``. Never allocates.
     #if hasAttribute(_noAllocation)
     @_noAllocation
     #endif
@@ -277,20 +279,28 @@ public final class LoudnessMeter: StreamingProcessor {
             }
         }
         frontEnd.flushTail()
+        let ended = summary
+        reset()
+        flushedSummary = ended
         return produced
     }
 
-    /// Flushes (discarding the final reading), returns the stream's summary and resets.
+    /// The ended stream's summary: the one ``flush(into:)`` kept or — without a flush — the
+    /// current stream's, flushed first (its final reading discarded). The meter is left as after
+    /// ``reset()``.
     public func finalize() -> LoudnessSummary {
-        var scratch = LoudnessReading(index: 0, endFrame: 0, timeSeconds: 0, momentaryLUFS: 0, shortTermLUFS: 0)
-        _ = withUnsafeMutablePointer(to: &scratch) { flush(into: UnsafeMutableBufferPointer(start: $0, count: 1)) }
-        let result = summary
-        reset()
+        if flushedSummary == nil {
+            var scratch = LoudnessReading(index: 0, endFrame: 0, timeSeconds: 0, momentaryLUFS: 0, shortTermLUFS: 0)
+            _ = withUnsafeMutablePointer(to: &scratch) { flush(into: UnsafeMutableBufferPointer(start: $0, count: 1)) }
+        }
+        let result = flushedSummary ?? summary
+        flushedSummary = nil
         return result
     }
 
     /// Forgets the stream.
     public func reset() {
+        flushedSummary = nil
         frontEnd.reset()
         bank.reset()
         carryCount = 0
@@ -352,6 +362,7 @@ public final class LoudnessMeter: StreamingProcessor {
     @discardableResult
     private func run(_ input: UnsafeBufferPointer<Float>, into output: UnsafeMutablePointer<LoudnessReading>?) -> Int {
         guard var source = input.baseAddress, !input.isEmpty else { return 0 }
+        flushedSummary = nil  // a new stream has begun
         var remaining = input.count
         var produced = 0
         if carryCount > 0 {

@@ -85,6 +85,8 @@ public final class LevelAnalyzer: StreamingProcessor {
     private var sumSquares = 0.0
     private var sum = 0.0
     private var consumedSamples: Int64 = 0
+    /// A flushed stream's summary, until ``finalize()`` or the next stream's first samples.
+    private var flushedSummary: LevelSummary?
 
     /// Creates an analyzer; throws if a setting is out of range.
     public init(configuration: Configuration = Configuration()) throws(ConfigurationError) {
@@ -161,39 +163,49 @@ public final class LevelAnalyzer: StreamingProcessor {
     }
 
     private func updateDuration(adding count: Int) {
+        if count > 0 { flushedSummary = nil }  // a new stream has begun
         consumedSamples += Int64(count)
         let frames = consumedSamples / Int64(configuration.channelCount)
         summary.sampleFrameCount = frames
         summary.durationSeconds = Double(frames) / Double(configuration.sampleRate)
     }
 
-    /// Measures the final partial frame (its real samples only), if any, ending the frame
-    /// stream. Keeps the summary; ``finalize()`` returns and clears it.
+    /// Measures the final partial frame (its real samples only), if any, ending the stream:
+    /// the analyzer is then ready for a new stream, as after ``reset()``, and keeps the ended
+    /// stream's summary for ``finalize()``.
+    /// - Precondition: `output` has room for ``maxFlushOutputCount`` frame.
     public func flush(into output: UnsafeMutableBufferPointer<TimedFrameLevel>) -> Int {
         var produced = 0
         flush { level in
+            precondition(produced < output.count, "LevelAnalyzer.flush: output smaller than maxFlushOutputCount (1)")
             output[produced] = level
             produced += 1
         }
         return produced
     }
 
-    /// Measures the final partial frame, if any, and calls `body` with it.
+    /// Measures the final partial frame, if any, and calls `body` with it; ends the stream as
+    /// ``flush(into:)`` does.
     public func flush<E: Error>(_ body: (TimedFrameLevel) throws(E) -> Void) throws(E) {
         try reframer.flush { (frame, info) throws(E) in try body(record(frame, info)) }
+        let ended = summary
+        reset()
+        flushedSummary = ended
     }
 
-    /// Flushes (discarding the partial frame's per-frame record), returns the stream's summary
-    /// and resets for a new stream.
+    /// The ended stream's summary: the one a flush kept or — without a flush — the current
+    /// stream's, flushed first (the partial frame's record discarded). Leaves the analyzer as
+    /// after ``reset()``.
     public func finalize() -> LevelSummary {
-        flush { _ in }
-        let result = summary
-        reset()
+        if flushedSummary == nil { flush { _ in } }
+        let result = flushedSummary ?? summary
+        flushedSummary = nil
         return result
     }
 
     /// Forgets the stream.
     public func reset() {
+        flushedSummary = nil
         reframer.reset()
         summary = LevelSummary()
         sumSquares = 0

@@ -119,7 +119,7 @@ public final class StreamConditioner: StreamingProcessor {
             var n = Swift.min(block, input.count - consumed)
             var last = false
             if maxOutputCount(forInputCount: n) > output.count - produced {
-                n = largestInput(upTo: n, room: output.count - produced)
+                n = acceptedCount(n, room: output.count - produced)
                 last = true
                 if n == 0 { break }
             }
@@ -179,9 +179,9 @@ public final class StreamConditioner: StreamingProcessor {
         return resampler.process(monoBlock, into: output).produced
     }
 
-    /// The largest input count ≤ `limit` whose output fits in `room` (the output count is
-    /// monotonic in the input count).
-    private func largestInput(upTo limit: Int, room: Int) -> Int {
+    /// The largest input count ≤ `limit` whose output fits in `room` samples (the output count
+    /// is monotonic in the input count): what ``process(_:into:)`` takes with that room.
+    public func acceptedCount(_ limit: Int, room: Int) -> Int {
         var low = 0
         var high = limit
         while low < high {

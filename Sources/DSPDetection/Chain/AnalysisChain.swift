@@ -57,12 +57,11 @@ public final class AnalysisChain: StreamingProcessor {
     public let environment: EnvironmentAnalyzer?
     /// The analysis rate, Hz.
     public let sampleRate: Int
-    private let hopLength: Int
     private var grouper: FrameGrouper
-    /// Samples pushed this stream.
-    private var sampleCount: Int64 = 0
     /// A flushed stream's summary, until ``finalize()``.
     private var flushed: Summary?
+    /// Room for the environment's last measurement at flush.
+    private let lastMeasurement = UnsafeMutableBufferPointer<EnvironmentMeasurement>.allocate(capacity: 1)
 
     /// At most this many events per hop: a transition of each of the three activities and
     /// one measurement.
@@ -77,8 +76,7 @@ public final class AnalysisChain: StreamingProcessor {
         }
         sampleRate = Int(rate)
         detector = try AcousticDetector(configuration: configuration.detector)
-        hopLength = detector.analyzer.hopLength
-        grouper = try FrameGrouper(frameLength: configuration.frameLength, hopLength: hopLength)
+        grouper = try FrameGrouper(frameLength: configuration.frameLength, hopLength: detector.analyzer.hopLength)
         if var environment = configuration.environment {
             environment.sampleRate = sampleRate
             environment.frameLength = configuration.frameLength
@@ -90,42 +88,40 @@ public final class AnalysisChain: StreamingProcessor {
         self.configuration = configuration
     }
 
-    /// Latency of the per-hop results, samples: one hop (a hop is analysed once it is complete).
-    /// Segment starts are back-dated; segment ends come a hangover after the activity stops.
+    deinit { lastMeasurement.deallocate() }
+
+    /// Latency of the per-hop results, samples: the detector's (hops are analysed four at a
+    /// time, so up to four hops). Segment starts are back-dated; segment ends come a hangover
+    /// after the activity stops.
     public var outputDelay: Int { detector.outputDelay }
 
     /// The most events a ``process(_:into:)`` call with `inputCount` samples writes in the
-    /// current state: ``eventsPerHop`` per hop it completes.
+    /// current state: ``eventsPerHop`` per hop the detector emits.
     public func maxOutputCount(forInputCount inputCount: Int) -> Int {
-        let pending = Int(sampleCount % Int64(hopLength))
-        return Self.eventsPerHop * ((pending + Swift.max(0, inputCount)) / hopLength)
+        Self.eventsPerHop * detector.maxOutputCount(forInputCount: inputCount)
     }
 
     /// An event capacity enough for any call with up to `inputCount` samples in any state, for
-    /// sizing buffers once: ``eventsPerHop`` × (⌊inputCount / hop⌋ + 1).
+    /// sizing buffers once: ``eventsPerHop`` × (⌊inputCount / hop⌋ + 4).
     public func outputCapacity(forInputCount inputCount: Int) -> Int {
-        Self.eventsPerHop * (Swift.max(0, inputCount) / hopLength + 1)
+        Self.eventsPerHop * detector.outputCapacity(forInputCount: inputCount)
     }
 
-    /// The most events ``flush(into:)`` writes: a final partial hop's transitions (3), the
-    /// closing of open segments (3), and two measurements (the last frame's and the flush's).
-    public var maxFlushOutputCount: Int { 8 }
+    /// The most events ``flush(into:)`` writes: ``eventsPerHop`` for each hop the detector
+    /// still holds (up to four), the last partial frame's measurement, the closing of open
+    /// segments (3) and the environment's last measurement.
+    public var maxFlushOutputCount: Int { Self.eventsPerHop * detector.maxFlushOutputCount + 5 }
 
     /// Analyses `input` and writes the events it completes into `events` from its start.
     /// Takes all of `input` when `events` holds ``maxOutputCount(forInputCount:)``, otherwise
-    /// only the samples whose events are sure to fit. Never allocates.
+    /// only the samples whose events are sure to fit (hops go four at a time, so a buffer of
+    /// fewer than 4 × ``eventsPerHop`` events may take nothing once a batch is due). Never
+    /// allocates.
     public func process(
         _ input: UnsafeBufferPointer<Float>, into events: UnsafeMutableBufferPointer<AnalysisEvent>
     ) -> ProcessResult {
-        var take = input.count
-        if maxOutputCount(forInputCount: take) > events.count {
-            // The most samples that complete at most ⌊capacity / eventsPerHop⌋ hops.
-            let pending = Int(sampleCount % Int64(hopLength))
-            let hops = events.count / Self.eventsPerHop
-            take = Swift.min(take, Swift.max(0, (hops + 1) * hopLength - 1 - pending))
-        }
+        let take = detector.acceptedCount(input.count, room: events.count / Self.eventsPerHop)
         guard take > 0 else { return ProcessResult(consumed: 0, produced: 0) }
-        sampleCount += Int64(take)
         var writer = EventWriter(events)
         detector.process(UnsafeBufferPointer(rebasing: input[..<take])) { hop in handle(hop, &writer) }
         return ProcessResult(consumed: take, produced: writer.count)
@@ -144,7 +140,7 @@ public final class AnalysisChain: StreamingProcessor {
         if let t = end.speechEndedAt { writer.append(.ended(.speech, at: t)) }
         if let t = end.musicEndedAt { writer.append(.ended(.music, at: t)) }
         if let t = end.multiSpeakerEndedAt { writer.append(.ended(.multipleSpeakers, at: t)) }
-        if let m = environment?.flush() { writer.append(.environment(m)) }
+        if let environment, environment.flush(into: lastMeasurement) == 1 { writer.append(.environment(lastMeasurement[0])) }
         let summary = Summary(detection: end.summary, environment: environment?.finalize())
         reset()
         flushed = summary
@@ -169,7 +165,6 @@ public final class AnalysisChain: StreamingProcessor {
         detector.reset()
         grouper.reset()
         environment?.reset()
-        sampleCount = 0
         flushed = nil
     }
 

@@ -17,15 +17,18 @@ import RealModule
 /// Frames go in stream order. Non-finite inputs have a defined meaning: a NaN level reads as
 /// digital silence (−∞), a NaN probability or entropy as 0, a NaN noise floor as "no estimate".
 ///
-/// The window's frames live in a ring allocated at construction; ``add(_:)`` never allocates.
-/// ``flush()`` emits a last measurement for frames after the final one; ``finalize()`` returns
-/// the ``EnvironmentSummary`` and resets.
+/// It is a ``StreamingProcessor`` from frames to measurements: ``process(_:into:)`` takes any
+/// number of frames and writes at most one measurement per frame; ``flush(into:)`` writes a last
+/// measurement for the frames after the final one and readies the analyzer for a new stream;
+/// ``finalize()`` returns the ended stream's ``EnvironmentSummary``. ``add(_:)`` is the same for
+/// one frame. The window's frames live in a ring allocated at construction; nothing allocates
+/// after `init`.
 ///
 /// ```swift
 /// let environment = try EnvironmentAnalyzer()
-/// if let measurement = environment.add(features) { print(measurement.categoryKey) }
+/// if let measurement = environment.add(frame) { print(measurement.categoryKey) }
 /// ```
-public final class EnvironmentAnalyzer {
+public final class EnvironmentAnalyzer: StreamingProcessor {
     /// What the ring keeps of a frame.
     struct Entry {
         var end: Int64
@@ -70,6 +73,8 @@ public final class EnvironmentAnalyzer {
     private var multiCount = 0
     private var quietestNoise = Double.infinity
     private var loudestNoise = -Double.infinity
+    /// A flushed stream's summary, until ``finalize()`` or the next stream's first frame.
+    private var flushed: EnvironmentSummary?
 
     /// Creates an analyzer; throws ``ConfigurationError`` quoting the first bad setting.
     public init(configuration: Configuration = Configuration()) throws(ConfigurationError) {
@@ -92,9 +97,49 @@ public final class EnvironmentAnalyzer {
     /// The recommendation in force (after hysteresis).
     public var recommendation: RecognizerRecommendation { current }
 
+    /// No delay: a measurement is made at the end of the frame that reaches an update time.
+    public var outputDelay: Int { 0 }
+
+    /// At most one measurement per frame.
+    public func maxOutputCount(forInputCount inputCount: Int) -> Int { Swift.max(0, inputCount) }
+
+    /// Adds `frames` in stream order, writing the measurements they complete into `output`;
+    /// takes only as many frames as `output` has room for. Never allocates.
+    public func process(
+        _ frames: UnsafeBufferPointer<AnalysisFrame>, into output: UnsafeMutableBufferPointer<EnvironmentMeasurement>
+    ) -> ProcessResult {
+        let take = Swift.min(frames.count, output.count)
+        var produced = 0
+        for i in 0..<take {
+            if let m = add(frames[i]) {
+                output[produced] = m
+                produced += 1
+            }
+        }
+        return ProcessResult(consumed: take, produced: produced)
+    }
+
+    /// At most one measurement.
+    public var maxFlushOutputCount: Int { 1 }
+
+    /// Ends the stream: writes a measurement for the frames after the last one, if any, keeps
+    /// the stream's summary for ``finalize()`` and readies the analyzer for a new stream.
+    /// - Precondition: `output` has room for one measurement.
+    public func flush(into output: UnsafeMutableBufferPointer<EnvironmentMeasurement>) -> Int {
+        let last = measureRemainder()
+        let ended = summary
+        reset()
+        flushed = ended
+        guard let last else { return 0 }
+        precondition(!output.isEmpty, "EnvironmentAnalyzer.flush: output smaller than maxFlushOutputCount (1)")
+        output[0] = last
+        return 1
+    }
+
     /// Adds one frame; returns a measurement when the frame reaches the next update time.
     /// Never allocates.
     public func add(_ frame: AnalysisFrame) -> EnvironmentMeasurement? {
+        flushed = nil
         let level = frame.levelDBFS.isNaN ? -Double.infinity : frame.levelDBFS
         let noise = frame.noiseFloorDBFS
         let entry = Entry(
@@ -115,16 +160,21 @@ public final class EnvironmentAnalyzer {
         return measure(at: entry.end)
     }
 
-    /// Emits a measurement for the frames added since the last one, if any (end of stream).
-    /// The summary is kept until ``finalize()`` or ``reset()``.
-    public func flush() -> EnvironmentMeasurement? {
+    /// A measurement for the frames added since the last one, if any (end of stream).
+    private func measureRemainder() -> EnvironmentMeasurement? {
         guard framesSinceMeasurement > 0, lastFrameEnd > lastMeasurementEnd else { return nil }
         return measure(at: lastFrameEnd)
     }
 
-    /// Flushes (discarding the last measurement), returns the stream's summary and resets.
+    /// The ended stream's summary: the one ``flush(into:)`` kept, or — without a flush — the
+    /// current stream's, flushed first (its last measurement discarded). The analyzer is left as
+    /// after ``reset()``.
     public func finalize() -> EnvironmentSummary {
-        _ = flush()
+        if let flushed {
+            self.flushed = nil
+            return flushed
+        }
+        _ = measureRemainder()
         let result = summary
         reset()
         return result
@@ -155,6 +205,7 @@ public final class EnvironmentAnalyzer {
 
     /// Forgets the stream: empty window, initial recommendation, zero summary.
     public func reset() {
+        flushed = nil
         ringStart = 0
         ringCount = 0
         nextBoundary = updateIntervalSamples
