@@ -108,7 +108,7 @@ let tests: [Target] = [
     // What every test target shares: the seeded generator and the TestAudio folder.
     .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(name: "DSPCoreTests", dependencies: ["DSPCore", "CSoxr", "TestSupport"], exclude: ["Goldens"]),
-    .testTarget(name: "DSPSpectralTests", dependencies: ["DSPSpectral", "TestSupport"]),
+    .testTarget(name: "DSPSpectralTests", dependencies: ["DSPSpectral", "DSPCore", "CDSPKernels", "DSPIO", "TestSupport"]),
     .testTarget(name: "DSPDetectionTests", dependencies: ["DSPDetection", "DSPSpectral", "DSPIO", "TestSupport"]),
     .testTarget(name: "DSPAnalysisTests", dependencies: ["DSPAnalysis", "CEBUR128", "TestSupport"]),
     .testTarget(name: "DSPIOTests", dependencies: ["DSPIO", "DSPCore", "TestSupport"]),

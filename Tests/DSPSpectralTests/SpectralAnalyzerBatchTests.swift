@@ -1,7 +1,9 @@
 import DSPCore
+import DSPIO
 import DSPSpectral
 import Foundation
 import Testing
+import TestSupport
 
 /// SpectralAnalyzer's four-frames-at-once path (large pushes) against its one-frame path (one
 /// sample per push, so no push ever completes more than one frame): every feature, power
@@ -47,12 +49,37 @@ import Testing
         .init(sampleRate: 8000, windowLength: 256, hopLength: 256, pitchRangeHz: 70...400, analysisBandHz: 100...3800, bandRangeHz: 80...3900),
     ]
 
+    /// Real clips, all 16 kHz (speech, music, overlapping talkers, babble).
+    static let clips = ["speech_en-us_16k.wav", "eval_music_guitar_16k.flac", "eval_overlap_16k.flac", "eval_noise_babble_16k.flac"]
+
+    /// A 16 kHz TestAudio file as mono (channel mean).
+    static func mono16k(_ name: String) throws -> [Float] {
+        let reader = try AudioFileReader(path: TestAudio.path(name))
+        defer { reader.close() }
+        try #require(reader.sampleRate == 16_000, "\(name): not 16 kHz")
+        let channels = reader.channelCount
+        var interleaved = [Float](repeating: 0, count: reader.frameCount * channels)
+        var filled = 0
+        while filled < interleaved.count {
+            let got = try interleaved.withUnsafeMutableBufferPointer {
+                try reader.read(into: UnsafeMutableBufferPointer(rebasing: $0[filled...]))
+            }
+            if got == 0 { break }
+            filled += got
+        }
+        return (0..<filled / channels).map { i in
+            var sum: Float = 0
+            for c in 0..<channels { sum += interleaved[i * channels + c] }
+            return sum / Float(channels)
+        }
+    }
+
     @Test("four-frame path equals the one-frame path bit for bit", arguments: 0..<4)
     func batchedEqualsOneByOne(_ configuration: Int) throws {
-        var streams: [(String, [Float])] = try CueTrackerReferenceTests.clips.prefix(4).map {
-            ($0, Array(try DetectionHarness.mono16k($0).prefix(80_000)))
+        var streams: [(String, [Float])] = try Self.clips.map {
+            ($0, Array(try Self.mono16k($0).prefix(80_000)))
         }
-        streams.append(("hostile stream", CueTrackerReferenceTests.hostileStream()))
+        streams.append(("hostile stream", TestSignals.hostileStream()))
         let config = Self.configurations[configuration]
         let batched = try SpectralAnalyzer(configuration: config)
         let single = try SpectralAnalyzer(configuration: config)
