@@ -12,7 +12,7 @@ import Darwin
 internal import CDSPKernels
 
 extension SpectralAnalyzer {
-    /// Whether the four frames whose sums `cdsp_detection_frame_dots` just took all have a
+    /// Whether the four frames whose sums `cdsp_spectral_frame_dots` just took all have a
     /// finite mean and hop energy (the one-frame path's test; a non-finite frame goes that way).
     @inline(__always)
     func allFinite() -> Bool {
@@ -28,7 +28,7 @@ extension SpectralAnalyzer {
     /// for each in order. Each frame goes through exactly ``analyze(_:validCount:sums:_:)``'s
     /// operations in its order, in its own slot's buffers; the latency-bound kernels after the
     /// FFT (power sums, band sums, roll-off, the autocorrelation's prefix sum) run the four
-    /// frames side by side (`CDSPDetection.h`), so every feature is bit-identical to the
+    /// frames side by side (`CDSPSpectral.h`), so every feature is bit-identical to the
     /// one-frame path's. The flux, which links a frame to the one before, is taken in frame
     /// order.
     func analyzeFour(_ body: (SpectralFrame) -> Void) {
@@ -61,9 +61,9 @@ extension SpectralAnalyzer {
         if half {
             // |Y|² contiguous for the half-size twiddle below (the one-frame path leaves it in the
             // spectrum's real parts; the values are the same).
-            cdsp_detection_power4_magnitudes(spectrumSlots, bins, 2 * powerScale, powerSlots, magnitudeSlots, slotSums)
+            cdsp_spectral_power4_magnitudes(spectrumSlots, bins, 2 * powerScale, powerSlots, magnitudeSlots, slotSums)
         } else {
-            cdsp_detection_power4(spectrumSlots, bins, 2 * powerScale, powerSlots, slotSums)
+            cdsp_spectral_power4(spectrumSlots, bins, 2 * powerScale, powerSlots, slotSums)
         }
         for f in 0..<4 {
             let power = powerSlots[f]!
@@ -80,7 +80,7 @@ extension SpectralAnalyzer {
             targets[f] = 0.85 * total
         }
 
-        cdsp_detection_band_sums4(powerInputSlots, bandBins.baseAddress!, bandCount, bandPowerSlots)
+        cdsp_spectral_band_sums4(powerInputSlots, bandBins.baseAddress!, bandCount, bandPowerSlots)
         for f in 0..<4 {
             var flux: Float = 0
             Self.decibels(bandPowerSlots[f]!, plus: 1e-10, count: bandCount, into: bandLevels.baseAddress!)
@@ -93,7 +93,7 @@ extension SpectralAnalyzer {
             hasPrevious = true
         }
 
-        cdsp_detection_rolloff4(powerInputSlots, bins, targets, slotRolloff)
+        cdsp_spectral_rolloff4(powerInputSlots, bins, targets, slotRolloff)
         let lagCount = lagRange.upperBound + 2
         var allVoiced = true, anyVoiced = false
         for f in 0..<4 {
@@ -127,11 +127,11 @@ extension SpectralAnalyzer {
         if half && anyVoiced {
             // All four frames twiddled (a silent frame's result is not used), the transforms and
             // lags only for the frames with power.
-            cdsp_detection_half_twiddle4(
+            cdsp_spectral_half_twiddle4(
                 magnitudeInputSlots, n / 2, halfSine.baseAddress!, halfCosine.baseAddress!, lagInputSlots, f1s)
             for f in 0..<4 where totals[f] > 1e-14 { autocorrelationFFT.executeForward(set: f) }
             if allVoiced {
-                cdsp_detection_half_lags4(lagSpectrumSlots, f1s, lagCount, autocorrelationSlots)
+                cdsp_spectral_half_lags4(lagSpectrumSlots, f1s, lagCount, autocorrelationSlots)
             } else {
                 for f in 0..<4 where totals[f] > 1e-14 {
                     cdsp_spectral_half_lags(lagSpectrumSlots[f]!, f1s[f], lagCount, autocorrelationSlots[f]!)

@@ -10,7 +10,7 @@ extension SpectralAnalyzer {
     /// The input is copied into the ring as far as it fits; the frames it completes are then
     /// analysed in order, their window dot products and hop energies (sequential eight-lane
     /// sums, latency-bound one at a time) taken four frames at a time by
-    /// `cdsp_detection_frame_dots`, bit-identical to `cdsp_spectral_dot` per frame. Four
+    /// `cdsp_spectral_frame_dots`, bit-identical to `cdsp_spectral_dot` per frame. Four
     /// complete frames whose windows are finite go through the rest of the analysis together
     /// (`analyzeFour`: the same operations per frame, bit for bit, the callbacks in frame
     /// order after the four are done); others one at a time. Frames depend only on stream
@@ -20,13 +20,13 @@ extension SpectralAnalyzer {
         var offset = 0
         while offset < input.count {
             let n = min(ringCapacity - frameStart - fill, input.count - offset)
-            cdsp_detection_copy(ring + frameStart + fill, source + offset, n)
+            cdsp_spectral_copy(ring + frameStart + fill, source + offset, n)
             fill += n
             offset += n
             var complete = fill >= windowLength ? (fill - windowLength) / hopLength + 1 : 0
             while complete > 0 {
                 let batch = min(4, complete)
-                cdsp_detection_frame_dots(
+                cdsp_spectral_frame_dots(
                     ring + frameStart, hopLength, batch, window.baseAddress!, windowLength, windowLength - hopLength,
                     hopLength, batchWindowDots, batchHopEnergies)
                 if batch == 4, allFinite() {

@@ -92,7 +92,7 @@ final class TruePeakKernel {
     @inline(__always)
     private static func magnitude(_ v: SIMD8<Float>) -> SIMD8<Float> { v.replacing(with: -v, where: v .< 0) }
 
-    /// The 4× case in C (`cdsp_truepeak4`, CDSPKernels/TruePeak.c): the same folded sums, lane
+    /// The 4× case in C (`cdsp_truepeak4`, CDSPKernels/MeteringTruePeak.c): the same folded sums, lane
     /// for lane and tap for tap, as 8-float vectors (AVX2: about half the instructions of
     /// `SIMD8<Float>` in baseline SSE), products rounded before adding: bit-identical results.
     private func peak4(_ x: UnsafePointer<Float>, count: Int) -> Float {

@@ -1,5 +1,6 @@
-// BS.1770 K-weighting (DSPAnalysis.LoudnessMeter) as a block state-space kernel with run-time
-// CPU dispatch. See KWeighting.c for the derivation and the arithmetic.
+// DSPAnalysis.LoudnessMeter's dispatched kernels: BS.1770 K-weighting as a block state-space
+// kernel (see LoudnessKWeighting.c for the derivation and the arithmetic) and the momentary /
+// short-term window sums (LoudnessWindows.c).
 #pragma once
 #include <stddef.h>
 
@@ -72,23 +73,16 @@ void cdsp_kweighting_run(
 /// after sound reaches −∞ and never runs into denormals.
 double cdsp_kweighting_close_step(const cdsp_kweighting *k, cdsp_kweighting_channel *channel, size_t length);
 
-// MARK: - True peak, 4× (DSPAnalysis.TruePeakKernel; TruePeak.c)
+// MARK: - Window sums (DSPAnalysis.LoudnessMeter; LoudnessWindows.c)
 //
-// Declared here, beside the K-weighting it runs next to in LoudnessMeter, so that
-// CDSPKernels.h needs one include line for both.
+// Additions only, in the Swift loops' order (no contraction question), so every clone gives
+// the same bits as the Swift loop it replaces.
 
-/// Taps per phase of the true-peak interpolator (TruePeakMeter.tapsPerPhase).
-#define CDSP_TP_TAPS 24
-
-/// The largest `max(|y₁|, |y₂|, |y₃|)` over outputs `0 ..< count` of the folded 4× polyphase
-/// interpolator of CDSP_TP_TAPS taps per phase: for output i, with `s_t = x[i−t] + x[i−T+1+t]`,
-/// `d_t = x[i−t] − x[i−T+1+t]` (t < T/2), `a = Σ P[t]·s_t`, `b = Σ Q[t]·d_t`, `y₂ = Σ c₂[t]·s_t`, the peak is
-/// `max(|a| + |b|, |y₂|)` (since max(|a + b|, |a − b|) = |a| + |b|). `coef` holds, per tap t,
-/// three 8-float vectors P[t], Q[t], c₂[t] (each value repeated in all 8 lanes). Outputs are
-/// computed 8 at a time, each lane's sums in tap order, every product rounded before it is added
-/// (no fused multiply-add): bit-identical on every CPU, and to the Swift SIMD8 loop it replaced.
-/// `x[−T+1 ..< 0]` must hold the history and `x[count ..< count + 8]` be readable.
-float cdsp_truepeak4(const float *x, size_t count, const float *coef);
+/// Four window sums for DSPAnalysis.LoudnessMeter's momentary and short-term loudness: for
+/// `k = 0 … 3`, `out[k] = (s0 + s1) + (s2 + s3)` where `s_l` adds `windows[k][j]` from 0 for
+/// `j ≡ l (mod 4)`, `j < count`, ascending (`count` a multiple of 4) — LoudnessMeter's
+/// `ringSum`, four windows side by side so that their sequential sums overlap.
+void cdsp_loudness_window_sums4(const double *const windows[4], size_t count, double out[4]);
 
 #ifdef __cplusplus
 }

@@ -1,6 +1,6 @@
 // The staggered-groups polyphase kernel (DSPCore.Resampler, large L). See
-// include/CDSPPolyphaseGroups.h for the contract and docs/resampling.md for the design.
-#include "CDSPKernels.h"
+// include/CDSPResampling.h for the contract and docs/resampling.md for the design.
+#include "CDSPResampling.h"
 
 #include "Dispatch.h"   // CDSP_DISPATCH, CDSP_INLINE
 #include "Vectors.h"   // v8, i8, ld8, st8, splat8

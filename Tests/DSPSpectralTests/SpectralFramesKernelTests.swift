@@ -1,7 +1,7 @@
 import CDSPKernels
 import Testing
 
-// cdsp_detection_frame_dots against cdsp_spectral_dot (itself held to the Swift eight-lane loop
+// cdsp_spectral_frame_dots against cdsp_spectral_dot (itself held to the Swift eight-lane loop
 // in SpectralKernelTests), bit for bit, on whatever clone the CPU selects.
 
 /// A deterministic signal in −1 … 1 (a 64-bit LCG).
@@ -14,7 +14,7 @@ private func signal(count: Int, seed: UInt64) -> [Float] {
 }
 
 @Suite("Detection frame kernels")
-struct DetectionKernelTests {
+struct SpectralFramesKernelTests {
     @Test("frame dots equal cdsp_spectral_dot per frame, bit for bit",
           arguments: [(1024, 256), (64, 16), (100, 30), (1030, 257), (8, 8), (9, 1)])
     func frameDotsMatchDot(_ n: Int, _ hop: Int) {
@@ -35,7 +35,7 @@ struct DetectionKernelTests {
                     var dots = [Float](repeating: 0, count: 4), energies = [Float](repeating: 0, count: 4)
                     x.withUnsafeBufferPointer { px in
                         window.withUnsafeBufferPointer { pw in
-                            cdsp_detection_frame_dots(px.baseAddress!, hop, frames, pw.baseAddress!, n, n - hop, hopCount, &dots, &energies)
+                            cdsp_spectral_frame_dots(px.baseAddress!, hop, frames, pw.baseAddress!, n, n - hop, hopCount, &dots, &energies)
                             for i in 0..<frames {
                                 let f = px.baseAddress! + i * hop
                                 let dot = cdsp_spectral_dot(f, pw.baseAddress!, n)
@@ -59,7 +59,7 @@ struct DetectionKernelTests {
         for offset in 0..<3 {
             var destination = [Float](repeating: 42, count: count + 5)
             source.withUnsafeBufferPointer { s in
-                destination.withUnsafeMutableBufferPointer { d in cdsp_detection_copy(d.baseAddress! + 1, s.baseAddress! + offset, count) }
+                destination.withUnsafeMutableBufferPointer { d in cdsp_spectral_copy(d.baseAddress! + 1, s.baseAddress! + offset, count) }
             }
             #expect(destination[0] == 42 && destination[count + 1] == 42, "count \(count): wrote outside")
             #expect(destination[1..<(count + 1)].map(\.bitPattern) == source[offset..<(offset + count)].map(\.bitPattern), "count \(count) offset \(offset)")

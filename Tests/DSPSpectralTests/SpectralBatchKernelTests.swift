@@ -4,7 +4,7 @@ import DSPSpectral
 import Foundation
 import Testing
 
-// The four-frame kernels of DetectionSpectra.c against the one-frame kernels of Spectral.c
+// The four-frame kernels of SpectralBatch.c against the one-frame kernels of Spectral.c
 // (themselves held to the Swift loops in SpectralKernelTests), and the roll-off search against
 // SpectralAnalyzer's Swift loop, bit for bit, on whatever clone the CPU selects; and FFTW's
 // new-array execute on RealFFT's extra buffer sets against set 0.
@@ -72,7 +72,7 @@ private func fourFrames(
 private func bits(_ x: [Float]) -> [UInt32] { x.map(\.bitPattern) }
 
 @Suite("Four-frame spectral kernels")
-struct DetectionSpectraKernelTests {
+struct SpectralBatchKernelTests {
     static let binCounts = [513, 257, 516, 33, 9, 8, 1]
 
     @Test("power4 equals cdsp_spectral_power per frame, bit for bit", arguments: binCounts)
@@ -92,7 +92,7 @@ struct DetectionSpectraKernelTests {
             var ourSpectra = spectra, ourPowers = [[Float]](repeating: [Float](repeating: 1, count: bins), count: 4)
             var ourSums = [Float](repeating: 0, count: 8)
             withTable(&ourSpectra) { sp in
-                withTable(&ourPowers) { pw in cdsp_detection_power4(sp, bins, scale, pw, &ourSums) }
+                withTable(&ourPowers) { pw in cdsp_spectral_power4(sp, bins, scale, pw, &ourSums) }
             }
             for f in 0..<4 where bits(ourSpectra[f]) != bits(refSpectra[f]) || bits(ourPowers[f]) != bits(refPowers[f]) {
                 mismatches.append("bins \(bins) seed \(seed) frame \(f): spectrum or power")
@@ -106,7 +106,7 @@ struct DetectionSpectraKernelTests {
             ourSums = [Float](repeating: 0, count: 8)
             withTable(&keptSpectra) { sp in
                 withTable(&ourPowers) { pw in
-                    withTable(&magnitudes) { mg in cdsp_detection_power4_magnitudes(sp, bins, scale, pw, mg, &ourSums) }
+                    withTable(&magnitudes) { mg in cdsp_spectral_power4_magnitudes(sp, bins, scale, pw, mg, &ourSums) }
                 }
             }
             for f in 0..<4 {
@@ -140,7 +140,7 @@ struct DetectionSpectraKernelTests {
             }
             var f1s = [Float](repeating: 0, count: 4)
             let ours = fourFrames(&magnitudes, outputCount: m, fill: 5) {
-                cdsp_detection_half_twiddle4($0, m, sine, cosine, $1, &f1s)
+                cdsp_spectral_half_twiddle4($0, m, sine, cosine, $1, &f1s)
             }
             for f in 0..<4 where bits(ours[f]) != bits(reference[f]) || f1s[f].bitPattern != referenceF1[f].bitPattern {
                 if !(f1s[f].isNaN && referenceF1[f].isNaN && bits(ours[f]) == bits(reference[f])) {
@@ -164,7 +164,7 @@ struct DetectionSpectraKernelTests {
                 cdsp_spectral_band_sums(powers[f], edges, count, &out)
                 reference.append(out)
             }
-            let ours = fourFrames(&powers, outputCount: count, fill: 7) { cdsp_detection_band_sums4($0, edges, count, $1) }
+            let ours = fourFrames(&powers, outputCount: count, fill: 7) { cdsp_spectral_band_sums4($0, edges, count, $1) }
             for f in 0..<4 where bits(ours[f]) != bits(reference[f]) {
                 mismatches.append("edges \(edges.count) seed \(seed) frame \(f): \(ours[f].prefix(3)) vs \(reference[f].prefix(3))")
             }
@@ -201,7 +201,7 @@ struct DetectionSpectraKernelTests {
             var out = [Int](repeating: -7, count: 4)
             withTable(&powers) { pw in
                 pw.withMemoryRebound(to: UnsafePointer<Float>?.self, capacity: 4) {
-                    cdsp_detection_rolloff4($0, bins, targets, &out)
+                    cdsp_spectral_rolloff4($0, bins, targets, &out)
                 }
             }
             for f in 0..<4 {
@@ -225,7 +225,7 @@ struct DetectionSpectraKernelTests {
                 cdsp_spectral_half_lags(spectra[f], f1[f], count, &ac)
                 reference.append(ac)
             }
-            let ours = fourFrames(&spectra, outputCount: count, fill: 9) { cdsp_detection_half_lags4($0, f1, count, $1) }
+            let ours = fourFrames(&spectra, outputCount: count, fill: 9) { cdsp_spectral_half_lags4($0, f1, count, $1) }
             for f in 0..<4 where bits(ours[f]) != bits(reference[f]) {
                 mismatches.append("bins \(bins) count \(count) seed \(seed) frame \(f)")
             }

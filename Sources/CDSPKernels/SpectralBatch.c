@@ -1,10 +1,10 @@
 // Dispatched kernels for SpectralAnalyzer's post-FFT work on four frames at once. See
-// include/CDSPDetection.h for the contracts. Each kernel runs four copies of a
+// include/CDSPSpectral.h for the contracts. Each kernel runs four copies of a
 // Spectral.c kernel side by side — every frame its own accumulators, with exactly that kernel's
 // operations in that kernel's order — so the frames' sequential adds overlap instead of waiting
 // for one another, and every output is bit-identical to the one-frame kernel's. Contraction is
 // off for the whole file, as in Spectral.c.
-#include "CDSPDetection.h"
+#include "CDSPSpectral.h"
 
 #pragma STDC FP_CONTRACT OFF
 #if defined(__clang__)
@@ -80,12 +80,12 @@ CDSP_INLINE void power4_body(
 }
 
 CDSP_DISPATCH_V3
-void cdsp_detection_power4(float *const spectra[4], size_t bins, float scale, float *const powers[4], float sums[8]) {
+void cdsp_spectral_power4(float *const spectra[4], size_t bins, float scale, float *const powers[4], float sums[8]) {
     power4_body(spectra, bins, scale, powers, (float *const *)0, sums);
 }
 
 CDSP_DISPATCH_V3
-void cdsp_detection_power4_magnitudes(
+void cdsp_spectral_power4_magnitudes(
     float *const spectra[4], size_t bins, float scale, float *const powers[4], float *const magnitudes[4], float sums[8]
 ) {
     power4_body(spectra, bins, scale, powers, magnitudes, sums);
@@ -95,7 +95,7 @@ void cdsp_detection_power4_magnitudes(
 /// (`magnitudes[f][j]`, `j = 0 … m`) instead of the real parts of an interleaved spectrum: the
 /// same values, the same operations in the same order (one shared body), fewer loads and shuffles.
 CDSP_DISPATCH_V3
-void cdsp_detection_half_twiddle4(
+void cdsp_spectral_half_twiddle4(
     const float *const magnitudes[4], size_t m, const float *sine, const float *cosine, float *const ys[4], float f1s[4]
 ) {
     for (int f = 0; f < 4; f++) half_twiddle_strided(magnitudes[f], 1, m, sine, cosine, ys[f], f1s + f);
@@ -150,7 +150,7 @@ CDSP_INLINE void band_sums4_body(const float *const powers[4], const ptrdiff_t *
 }
 
 CDSP_DISPATCH_V3
-void cdsp_detection_band_sums4(const float *const powers[4], const ptrdiff_t *edges, size_t count, float *const outs[4]) {
+void cdsp_spectral_band_sums4(const float *const powers[4], const ptrdiff_t *edges, size_t count, float *const outs[4]) {
     band_sums4_body(powers, edges, count, outs);
 }
 
@@ -209,7 +209,7 @@ CDSP_INLINE void rolloff4_body(const float *const powers[4], size_t bins, const 
 }
 
 CDSP_DISPATCH_V3
-void cdsp_detection_rolloff4(const float *const powers[4], size_t bins, const float targets[4], ptrdiff_t out[4]) {
+void cdsp_spectral_rolloff4(const float *const powers[4], size_t bins, const float targets[4], ptrdiff_t out[4]) {
     rolloff4_body(powers, bins, targets, out);
 }
 
@@ -230,6 +230,6 @@ CDSP_INLINE void half_lags4_body(const float *const spectra[4], const float f1[4
 }
 
 CDSP_DISPATCH_V3
-void cdsp_detection_half_lags4(const float *const spectra[4], const float f1[4], size_t count, float *const acs[4]) {
+void cdsp_spectral_half_lags4(const float *const spectra[4], const float f1[4], size_t count, float *const acs[4]) {
     half_lags4_body(spectra, f1, count, acs);
 }

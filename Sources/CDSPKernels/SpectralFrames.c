@@ -1,8 +1,8 @@
 // Dispatched kernels for SpectralAnalyzer's per-frame sums taken several frames at a time. See
-// include/CDSPDetection.h for the contracts. Contraction is off for the whole file, as in
+// include/CDSPSpectral.h for the contracts. Contraction is off for the whole file, as in
 // Spectral.c: every clone computes the Swift code's operations (a multiply, then an add), bit
 // for bit.
-#include "CDSPDetection.h"
+#include "CDSPSpectral.h"
 
 #pragma STDC FP_CONTRACT OFF
 #if defined(__clang__)
@@ -58,7 +58,7 @@ CDSP_INLINE void frame_dots_body(
 }
 
 CDSP_DISPATCH_V3
-void cdsp_detection_frame_dots(
+void cdsp_spectral_frame_dots(
     const float *first, size_t stride, size_t frames, const float *window, size_t n, size_t hop_start,
     size_t hop_count, float *window_dots, float *hop_energies
 ) {
@@ -80,6 +80,6 @@ CDSP_INLINE void copy_body(float *destination, const float *source, size_t count
 }
 
 CDSP_DISPATCH_V3
-void cdsp_detection_copy(float *destination, const float *source, size_t count) {
+void cdsp_spectral_copy(float *destination, const float *source, size_t count) {
     copy_body(destination, source, count);
 }

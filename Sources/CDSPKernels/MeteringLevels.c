@@ -1,11 +1,11 @@
-// Dispatched kernels for level metering, the loudness front end and the 16-bit PCM reader.
-// See include/CDSPLevels.h for the contracts.
+// Dispatched kernels for level metering and the loudness front end's channel loading. See
+// include/CDSPMetering.h for the contracts.
 //
 // Eight-lane GCC/clang vector code (one ymm register per vector on the AVX-512F and AVX2+FMA
 // clones, two xmm registers on the SSE2 default) doing the Swift code's SIMD8 operations in its
 // order. Contraction is off for the whole file, so `x·x + acc` stays a rounded multiply then a
 // rounded add on every clone: results are bit-identical to the Swift code they replaced.
-#include "CDSPLevels.h"
+#include "CDSPMetering.h"
 
 #pragma STDC FP_CONTRACT OFF
 #if defined(__clang__)
@@ -13,22 +13,7 @@
 #endif
 
 #include "Dispatch.h"  // CDSP_DISPATCH, CDSP_INLINE
-#include "Vectors.h"   // v8, i8, ld8, st8, splat8
-
-typedef float v16 __attribute__((vector_size(64)));
-typedef int16_t s8 __attribute__((vector_size(16)));
-typedef int16_t s16 __attribute__((vector_size(32)));
-
-/// Lane-wise `mask ? a : b` (mask lanes all ones or all zeros).
-CDSP_INLINE v8 select8(i8 mask, v8 a, v8 b) {
-    i8 ia, ib;
-    __builtin_memcpy(&ia, &a, sizeof ia);
-    __builtin_memcpy(&ib, &b, sizeof ib);
-    i8 r = (ia & mask) | (ib & ~mask);
-    v8 out;
-    __builtin_memcpy(&out, &r, sizeof out);
-    return out;
-}
+#include "Vectors.h"   // v8, v16, i8, ld8, st8, splat8, select8
 
 /// `SIMD8<Int32>.wrappedSum()` (lane counts here stay far below overflow).
 CDSP_INLINE int64_t lanesum_i8(i8 v) {
@@ -206,32 +191,3 @@ CDSP_DISPATCH_V3
 void cdsp_level_load_stereo(const float *x, size_t frames, float *left, float *right, float *peaks, int64_t *bad) {
     load_stereo(x, frames, left, right, peaks, bad);
 }
-
-CDSP_INLINE void widen_pcm16(const int16_t *in, float *out, size_t count) {
-    const float scale = 1.0f / 32768.0f;  // 2⁻¹⁵: the products are exact
-    size_t i = 0;
-    // In place: float i covers bytes 4i ..< 4i + 4 of `out`; short i sits at byte 2·count + 2i
-    // or later. Each group of 16 (then 8) shorts is loaded before its floats (bytes
-    // 4i ..< 4i + 64) are stored, and 4i + 64 ≤ 2·count + 2(i + 16) whenever i + 16 ≤ count:
-    // no store reaches a short not yet loaded. Loads and stores may alias, so the compiler
-    // keeps their order.
-    for (; count - i >= 16; i += 16) {
-        s16 v;
-        __builtin_memcpy(&v, in + i, sizeof v);
-        v16 f = __builtin_convertvector(v, v16) * scale;
-        __builtin_memcpy(out + i, &f, sizeof f);
-    }
-    for (; count - i >= 8; i += 8) {
-        s8 v;
-        __builtin_memcpy(&v, in + i, sizeof v);
-        v8 f = __builtin_convertvector(v, v8) * scale;
-        __builtin_memcpy(out + i, &f, sizeof f);
-    }
-    for (; i < count; i++) {
-        float f = (float)in[i] * scale;
-        out[i] = f;
-    }
-}
-
-CDSP_DISPATCH_V3
-void cdsp_widen_pcm16(const int16_t *in, float *out, size_t count) { widen_pcm16(in, out, count); }

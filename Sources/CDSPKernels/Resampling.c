@@ -1,14 +1,15 @@
-// Dispatched C kernels. See include/CDSPKernels.h for the contracts.
+// DSPCore.Resampler's dispatched kernels: the polyphase dot products and the half-band
+// decimator. See include/CDSPResampling.h for the contracts.
 //
 // Written with clang/GCC vector extensions, so each `target_clones` variant gets the same
 // arithmetic (lane for lane, in the same order) at its own register width: one 16-float vector
 // is one zmm register with AVX-512, two ymm with AVX2, four xmm with SSE2. `acc + c * x` is
 // contracted to a fused multiply-add where the variant has FMA (-ffp-contract=on, the C
 // default), the one difference between variants. No -ffast-math: nothing is reassociated.
-#include "CDSPKernels.h"
+#include "CDSPResampling.h"
 
 #include "Dispatch.h"   // CDSP_DISPATCH, CDSP_INLINE
-#include "Vectors.h"   // v8, i8, ld8, st8, splat8
+#include "Vectors.h"   // v8, v16, i8, ld8, st8, splat8
 
 // Loops over a compile-time number of vectors are unrolled completely so that accumulator
 // arrays live in registers.
@@ -18,7 +19,6 @@
 #define CDSP_UNROLL
 #endif
 
-typedef float v16 __attribute__((vector_size(64)));
 typedef float v4 __attribute__((vector_size(16)));
 
 CDSP_INLINE v16 ld16(const float *p) {

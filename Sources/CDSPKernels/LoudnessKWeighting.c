@@ -1,4 +1,4 @@
-// BS.1770 K-weighting as a block state-space kernel. See include/CDSPKWeighting.h for the
+// BS.1770 K-weighting as a block state-space kernel. See include/CDSPLoudness.h for the
 // contract.
 //
 // Why: the serial recursion costs one dependent multiply and add per sample and section (about
@@ -28,7 +28,7 @@
 // clang supports `arch=` in target_clones (clang 21, the Swift 6.3 toolchain's): the "fma" clone is AVX without AVX2, which has no one-instruction
 // broadcast of a register lane, and the block loop broadcasts 14 values per block (measured
 // 6–9 % faster with AVX2). The resolver prefers avx512f, then x86-64-v3, then fma, then SSE2.
-#include "CDSPKWeighting.h"
+#include "CDSPLoudness.h"
 
 #include "Dispatch.h"   // CDSP_DISPATCH_V3, CDSP_INLINE
 

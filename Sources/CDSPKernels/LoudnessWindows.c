@@ -1,6 +1,6 @@
-// Dispatched kernels for the scoring path's loudness meter. See include/CDSPScoring.h for the
+// Dispatched kernels for LoudnessMeter's window sums. See include/CDSPLoudness.h for the
 // contracts: additions only, in the Swift loops' order, so every clone gives the same bits.
-#include "CDSPScoring.h"
+#include "CDSPLoudness.h"
 
 #include "Dispatch.h"   // CDSP_DISPATCH, CDSP_INLINE
 

@@ -1,5 +1,6 @@
-// Level metering and loudness front-end kernels (DSPAnalysis.LevelMeter, ChannelFrontEnd) and
-// the 16-bit PCM widening of DSPIO.AudioFileReader. See Levels.c.
+// Level and peak metering kernels: levels and the loudness front end's channel loading
+// (DSPAnalysis.LevelMeter, ChannelFrontEnd; MeteringLevels.c) and the 4× true peak
+// (DSPAnalysis.TruePeakKernel; MeteringTruePeak.c).
 //
 // Determinism: every kernel performs exactly the operations of the Swift code it replaced, in
 // the same order (no contraction of a multiply and an add, lane sums in the same lanes, the
@@ -44,12 +45,20 @@ float cdsp_level_load_mono(const float *x, size_t count, float *dst, int64_t *ba
 /// `peaks[0]`, `peaks[1]` and adds the non-finite samples to `*bad`.
 void cdsp_level_load_stereo(const float *x, size_t frames, float *left, float *right, float *peaks, int64_t *bad);
 
-/// Widens `count` 16-bit samples to Float: `out[i] = (float)in[i] · 2⁻¹⁵` (exact, as
-/// `sf_readf_float` with normalisation gives). `in` may overlap `out` if it starts at or after
-/// `(const int16_t *)out + count` (the reader reads the shorts into the back half of its float
-/// buffer): each group of samples is loaded before the floats over it are stored, front to
-/// back, and no store reaches a sample not yet loaded.
-void cdsp_widen_pcm16(const int16_t *in, float *out, size_t count);
+// MARK: - True peak, 4× (DSPAnalysis.TruePeakKernel; MeteringTruePeak.c)
+
+/// Taps per phase of the true-peak interpolator (TruePeakMeter.tapsPerPhase).
+#define CDSP_TP_TAPS 24
+
+/// The largest `max(|y₁|, |y₂|, |y₃|)` over outputs `0 ..< count` of the folded 4× polyphase
+/// interpolator of CDSP_TP_TAPS taps per phase: for output i, with `s_t = x[i−t] + x[i−T+1+t]`,
+/// `d_t = x[i−t] − x[i−T+1+t]` (t < T/2), `a = Σ P[t]·s_t`, `b = Σ Q[t]·d_t`, `y₂ = Σ c₂[t]·s_t`, the peak is
+/// `max(|a| + |b|, |y₂|)` (since max(|a + b|, |a − b|) = |a| + |b|). `coef` holds, per tap t,
+/// three 8-float vectors P[t], Q[t], c₂[t] (each value repeated in all 8 lanes). Outputs are
+/// computed 8 at a time, each lane's sums in tap order, every product rounded before it is added
+/// (no fused multiply-add): bit-identical on every CPU, and to the Swift SIMD8 loop it replaced.
+/// `x[−T+1 ..< 0]` must hold the history and `x[count ..< count + 8]` be readable.
+float cdsp_truepeak4(const float *x, size_t count, const float *coef);
 
 #ifdef __cplusplus
 }
