@@ -46,7 +46,7 @@ let implementation: [Target] = [
     // Real FFT over FFTW, windows.
     .target(name: "DSPSpectral", dependencies: ["DSPCore", "CDSPKernels", "CFFTW"]),
     // Voice activity, music and multiple-speaker detection (spectral, so over FFTW).
-    .target(name: "DSPDetection", dependencies: ["DSPCore", "DSPSpectral"]),
+    .target(name: "DSPDetection", dependencies: ["DSPCore", "DSPSpectral", "CDSPKernels"]),
     // Meters and the environment analyzer (no FFTW).
     .target(
         name: "DSPAnalysis",
@@ -76,7 +76,7 @@ let implementation: [Target] = [
     .executableTarget(
         name: "speechdsp-live",
         dependencies: [
-            "DSPPipeline", "DSPIO",
+            "DSPPipeline", "DSPAnalysis", "DSPCore", "DSPIO",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]
     ),
@@ -98,20 +98,16 @@ let peerLibraries: [Target] = [
         name: "CEBUR128", path: "Tests/PeerLibraries/CEBUR128", pkgConfig: "libebur128",
         providers: [.apt(["libebur128-dev"])]
     ),
-    .systemLibrary(
-        name: "CSoxr", path: "Tests/PeerLibraries/CSoxr", pkgConfig: "soxr",
-        providers: [.apt(["libsoxr-dev"])]
-    ),
 ]
 
 let tests: [Target] = [
     // What every test target shares: the seeded generator and the TestAudio folder.
     .target(name: "TestSupport", path: "Tests/TestSupport"),
-    .testTarget(name: "DSPCoreTests", dependencies: ["DSPCore", "CSoxr", "TestSupport"], exclude: ["Goldens"]),
+    .testTarget(name: "DSPCoreTests", dependencies: ["DSPCore", "TestSupport"], exclude: ["Goldens"]),
     .testTarget(name: "DSPSpectralTests", dependencies: ["DSPSpectral", "DSPCore", "CDSPKernels", "DSPIO", "TestSupport"]),
-    .testTarget(name: "DSPDetectionTests", dependencies: ["DSPDetection", "DSPSpectral", "DSPIO", "TestSupport"]),
-    .testTarget(name: "DSPAnalysisTests", dependencies: ["DSPAnalysis", "CEBUR128", "TestSupport"]),
-    .testTarget(name: "DSPIOTests", dependencies: ["DSPIO", "DSPCore", "TestSupport"]),
+    .testTarget(name: "DSPDetectionTests", dependencies: ["DSPDetection", "DSPSpectral", "DSPCore", "DSPIO", "TestSupport"]),
+    .testTarget(name: "DSPAnalysisTests", dependencies: ["DSPAnalysis", "DSPCore", "CEBUR128", "TestSupport"]),
+    .testTarget(name: "DSPIOTests", dependencies: ["DSPIO", "DSPCore"]),
     .testTarget(name: "DSPScoringTests", dependencies: ["DSPScoring", "TestSupport"], exclude: ["Goldens"]),
     .testTarget(name: "DSPPipelineTests", dependencies: ["DSPPipeline", "DSPCore", "DSPAnalysis", "DSPIO", "TestSupport"]),
 ]
