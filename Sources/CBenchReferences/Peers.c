@@ -1,8 +1,8 @@
-// Peer libraries for dspbench --compare, loaded at run time with dlopen/dlsym. Their headers
+// Peer libraries for dspbench --compare and the benchmarks, loaded at run time with dlopen/dlsym. Their headers
 // are not needed to build: the few types used are mirrored here from the stable C ABIs
 // (libsoxr 0.1, libsamplerate 0.1/0.2, speexdsp 1.2, libebur128 1.2).
 #define _GNU_SOURCE
-#include "CBenchSupport.h"
+#include "CBenchReferences.h"
 #include <dlfcn.h>
 #include <math.h>
 #include <stdio.h>
@@ -74,6 +74,7 @@ static struct {
     void (*destroy)(void **);
     int (*add_frames_float)(void *, const float *, size_t);
     int (*loudness_global)(void *, double *);
+    int (*loudness_range)(void *, double *);
     void (*get_version)(int *, int *, int *);
 } ebur;
 
@@ -137,6 +138,7 @@ static int load(int library) {
         RESOLVE(ebur.destroy, "ebur128_destroy");
         RESOLVE(ebur.add_frames_float, "ebur128_add_frames_float");
         RESOLVE(ebur.loudness_global, "ebur128_loudness_global");
+        RESOLVE(ebur.loudness_range, "ebur128_loudness_range");
         RESOLVE(ebur.get_version, "ebur128_get_version");
         if (ok) {
             int major = 0, minor = 0, patch = 0;
@@ -303,6 +305,12 @@ int cbs_peer_loudness_add(cbs_peer_loudness *meter, const float *in, size_t fram
 double cbs_peer_loudness_integrated(cbs_peer_loudness *meter) {
     double value = NAN;
     if (ebur.loudness_global(meter->state, &value)) return NAN;
+    return value;
+}
+
+double cbs_peer_loudness_range(cbs_peer_loudness *meter) {
+    double value = NAN;
+    if (ebur.loudness_range(meter->state, &value)) return NAN;
     return value;
 }
 

@@ -1,8 +1,8 @@
 // Plain C reference kernels with SpeechDSP's semantics, compiled by the same toolchain with the
-// package's default flags (no -march, no -ffast-math). The conversion and level kernels are
-// those of Benchmarks/Sources/CReferenceKernels; the dithered conversion and the streaming
-// analyzer extend them the way a C engineer would write them.
-#include "CBenchSupport.h"
+// package's default flags (no -march, no -ffast-math). The dithered conversion and the
+// streaming analyzer extend the plain conversion and level kernels the way a C engineer would
+// write them.
+#include "CBenchReferences.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
