@@ -16,6 +16,9 @@ let products: [Product] = [
     .executable(name: "dspscore", targets: ["dspscore"]),
     .executable(name: "dspbench", targets: ["dspbench"]),
     .executable(name: "speechdsp-live", targets: ["speechdsp-live"]),
+    // Not API: the benchmark references (C reference kernels, dlopen bindings to the peers),
+    // exported only so that the Benchmarks package and rsbench share dspbench's single copy.
+    .library(name: "_SpeechDSPBenchReferences", targets: ["CBenchReferences"]),
 ]
 
 // MARK: - System libraries
@@ -65,13 +68,17 @@ let implementation: [Target] = [
     .target(name: "DSPPipeline", dependencies: ["DSPCore", "DSPAnalysis", "DSPDetection"]),
     // Umbrella module re-exporting the public modules.
     .target(name: "SpeechDSP", dependencies: ["DSPCore", "DSPSpectral", "DSPDetection", "DSPAnalysis", "DSPIO", "DSPScoring", "DSPPipeline"]),
-    // Plain C reference kernels and run-time (dlopen) bindings to peer libraries, for dspbench
-    // only: the library never links a peer, and dspbench runs where peers are absent.
-    .target(name: "CBenchSupport", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
+    // Plain C reference kernels and run-time (dlopen) bindings to peer libraries, the one copy
+    // dspbench, Benchmarks/ and rsbench share: the library never links a peer, and the tools
+    // run where peers are absent.
+    .target(name: "CBenchReferences", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
+    // dspbench's clocks and allocation counter (interposes malloc: dspbench only).
+    .target(name: "CBenchSupport"),
     .executableTarget(
         name: "dspbench",
         dependencies: [
             "DSPCore", "DSPSpectral", "DSPDetection", "DSPAnalysis", "DSPIO", "DSPPipeline", "CBenchSupport",
+            "CBenchReferences",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]
@@ -102,20 +109,16 @@ let peerLibraries: [Target] = [
         name: "CEBUR128", path: "Tests/PeerLibraries/CEBUR128", pkgConfig: "libebur128",
         providers: [.apt(["libebur128-dev"])]
     ),
-    .systemLibrary(
-        name: "CSoxr", path: "Tests/PeerLibraries/CSoxr", pkgConfig: "soxr",
-        providers: [.apt(["libsoxr-dev"])]
-    ),
 ]
 
 let tests: [Target] = [
     // What every test target shares: the seeded generator and the TestAudio folder.
     .target(name: "TestSupport", dependencies: ["DSPCore"], path: "Tests/TestSupport"),
-    .testTarget(name: "DSPCoreTests", dependencies: ["DSPCore", "CSoxr", "TestSupport"], exclude: ["Goldens"]),
-    .testTarget(name: "DSPSpectralTests", dependencies: ["DSPSpectral", "TestSupport"]),
+    .testTarget(name: "DSPCoreTests", dependencies: ["DSPCore", "TestSupport"], exclude: ["Goldens"]),
+    .testTarget(name: "DSPSpectralTests", dependencies: ["DSPSpectral", "DSPCore", "CDSPKernels", "DSPIO", "TestSupport"]),
     .testTarget(name: "DSPDetectionTests", dependencies: ["DSPDetection", "DSPSpectral", "DSPCore", "DSPIO", "TestSupport"]),
-    .testTarget(name: "DSPAnalysisTests", dependencies: ["DSPAnalysis", "CEBUR128", "TestSupport"]),
-    .testTarget(name: "DSPIOTests", dependencies: ["DSPIO", "DSPCore", "TestSupport"]),
+    .testTarget(name: "DSPAnalysisTests", dependencies: ["DSPAnalysis", "DSPCore", "CEBUR128", "TestSupport"]),
+    .testTarget(name: "DSPIOTests", dependencies: ["DSPIO", "DSPCore"]),
     .testTarget(name: "DSPScoringTests", dependencies: ["DSPScoring", "TestSupport"], exclude: ["Goldens"]),
     // Live and file analysis agree: SpeechFrontEnd and FileScorer run the same chain.
     .testTarget(name: "OneChainTests", dependencies: ["DSPPipeline", "DSPScoring", "DSPDetection", "DSPIO", "DSPCore", "TestSupport"]),

@@ -1,6 +1,9 @@
 // swift-tools-version: 6.1
 // Benchmarks for SpeechDSP: a package of its own so library users never resolve
-// package-benchmark. Run from this folder: `swift package benchmark`.
+// package-benchmark. Run from this folder: `swift package benchmark`. The C reference kernels
+// and the peer bindings (dlopen: libsoxr, libsamplerate, speexdsp, libebur128) are the main
+// package's CBenchReferences, the copy dspbench and rsbench use too (product
+// _SpeechDSPBenchReferences; SwiftPM refuses a target path outside this package's root).
 import PackageDescription
 
 let package = Package(
@@ -13,18 +16,6 @@ let package = Package(
     targets: [
         // Deterministic test signals the benchmark executables share (no files are read).
         .target(name: "BenchmarkSignals", path: "Sources/BenchmarkSignals"),
-        // Plain C reference kernels built by the same toolchain, for side-by-side ratios.
-        .target(name: "CReferenceKernels", path: "Sources/CReferenceKernels"),
-        // libsoxr, libsamplerate, speexdsp: the resampling peers (Debian -dev packages).
-        .target(
-            name: "CPeerResamplers", path: "Sources/CPeerResamplers",
-            linkerSettings: [.linkedLibrary("soxr"), .linkedLibrary("samplerate"), .linkedLibrary("speexdsp")]
-        ),
-        // libebur128, the loudness peer (Debian libebur128-dev).
-        .systemLibrary(
-            name: "CLibEBUR128", path: "Sources/CLibEBUR128", pkgConfig: "libebur128",
-            providers: [.apt(["libebur128-dev"])]
-        ),
         .executableTarget(
             name: "CoreBenchmarks",
             dependencies: [
@@ -32,7 +23,7 @@ let package = Package(
                 .product(name: "DSPCore", package: "SpeechDSP"),
                 .product(name: "DSPAnalysis", package: "SpeechDSP"),
                 .product(name: "DSPSpectral", package: "SpeechDSP"),
-                "CReferenceKernels",
+                .product(name: "_SpeechDSPBenchReferences", package: "SpeechDSP"),
             ],
             path: "Benchmarks/CoreBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
@@ -42,7 +33,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Benchmark", package: "package-benchmark"),
                 .product(name: "DSPCore", package: "SpeechDSP"),
-                "CPeerResamplers",
+                .product(name: "_SpeechDSPBenchReferences", package: "SpeechDSP"),
             ],
             path: "Benchmarks/ResamplerBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
@@ -52,7 +43,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Benchmark", package: "package-benchmark"),
                 .product(name: "DSPAnalysis", package: "SpeechDSP"),
-                "CLibEBUR128",
+                .product(name: "_SpeechDSPBenchReferences", package: "SpeechDSP"),
             ],
             path: "Benchmarks/LoudnessBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]

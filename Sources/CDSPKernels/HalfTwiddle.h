@@ -1,6 +1,6 @@
 // The half-size autocorrelation twiddle and lag expansion shared by the one-frame kernels
 // (Spectral.c; the twiddle's `f[j]` the real parts of an interleaved spectrum) and the
-// four-frame ones (DetectionSpectra.c; `f[j]` contiguous). Private to CDSPKernels; include after Dispatch.h and Vectors.h, in a file
+// four-frame ones (SpectralBatch.c; `f[j]` contiguous). Private to CDSPKernels; include after Dispatch.h and Vectors.h, in a file
 // compiled with contraction off (both are), so every caller gets the same operations.
 #pragma once
 

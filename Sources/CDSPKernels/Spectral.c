@@ -361,27 +361,3 @@ CDSP_DISPATCH_V3
 uint32_t cdsp_spectral_sign_changes(const float *x, size_t count, uint32_t previous_sign) {
     return sign_changes_body(x, count, previous_sign);
 }
-
-CDSP_INLINE void model_rows_body(const float *wt, const float *bias, const float *x, size_t n, size_t rows, float *pre) {
-    size_t full = n & ~(size_t)3;
-    for (size_t g = 0; g * 8 < rows; g++) {
-        const float *w = wt + g * n * 8;
-        v8 s0 = {0}, s1 = {0}, s2 = {0}, s3 = {0};
-        size_t i = 0;
-        for (; i < full; i += 4) {
-            s0 = s0 + ld8(w + i * 8) * splat8(x[i]);
-            s1 = s1 + ld8(w + (i + 1) * 8) * splat8(x[i + 1]);
-            s2 = s2 + ld8(w + (i + 2) * 8) * splat8(x[i + 2]);
-            s3 = s3 + ld8(w + (i + 3) * 8) * splat8(x[i + 3]);
-        }
-        for (; i < n; i++) s0 = s0 + ld8(w + i * 8) * splat8(x[i]);
-        v8 p = ld8(bias + g * 8) + ((s0 + s1) + (s2 + s3));
-        size_t count = rows - g * 8 < 8 ? rows - g * 8 : 8;
-        for (size_t l = 0; l < count; l++) pre[g * 8 + l] = p[l];
-    }
-}
-
-CDSP_DISPATCH_V3
-void cdsp_model_rows(const float *wt, const float *bias, const float *x, size_t n, size_t rows, float *pre) {
-    model_rows_body(wt, bias, x, n, rows, pre);
-}

@@ -1,12 +1,14 @@
-// Eight-float vectors shared by the kernel files (private to CDSPKernels; not in include/).
-// GCC/clang vector extensions: one ymm register per vector on the AVX-512F and AVX2+FMA
-// clones, two xmm registers on the SSE2 default. Include after Dispatch.h.
+// The vector types and helpers shared by the kernel files, the one home of them (private to
+// CDSPKernels; not in include/). GCC/clang vector extensions: an eight-float vector is one ymm
+// register on the AVX-512F and AVX2+FMA clones, two xmm registers on the SSE2 default; a
+// sixteen-float vector one zmm, two ymm or four xmm. Include after Dispatch.h.
 #pragma once
 
 #include <stdint.h>
 
 typedef float v8 __attribute__((vector_size(32)));
 typedef int32_t i8 __attribute__((vector_size(32)));
+typedef float v16 __attribute__((vector_size(64)));
 
 /// Eight floats from `p` (any alignment).
 CDSP_INLINE v8 ld8(const float *p) {
@@ -27,4 +29,15 @@ CDSP_INLINE float lanesum8(v8 v) {
     float s = -0.0f;
     for (int j = 0; j < 8; j++) s += v[j];
     return s;
+}
+
+/// Lane-wise `mask ? a : b` (mask lanes all ones or all zeros).
+CDSP_INLINE v8 select8(i8 mask, v8 a, v8 b) {
+    i8 ia, ib;
+    __builtin_memcpy(&ia, &a, sizeof ia);
+    __builtin_memcpy(&ib, &b, sizeof ib);
+    i8 r = (ia & mask) | (ib & ~mask);
+    v8 out;
+    __builtin_memcpy(&out, &r, sizeof out);
+    return out;
 }

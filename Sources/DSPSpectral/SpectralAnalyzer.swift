@@ -1,3 +1,7 @@
+// SpectralAnalyzer: the type, its buffers and the one-frame analysis (the spectral
+// descriptors). Framing, the mel band layout, pitch and the four-frame batch path are in
+// SpectralAnalyzer+Framing/+MelBands/+Pitch/+Batch.swift.
+
 internal import CDSPKernels
 import DSPCore
 
@@ -31,43 +35,6 @@ import Darwin
 /// analyzer.flush { frame in … }
 /// ```
 public final class SpectralAnalyzer {
-    /// Analysis geometry and ranges. Defaults suit speech at 16 kHz.
-    public struct Configuration: Equatable, Sendable {
-        /// Sample rate of the stream, Hz. Range 8000…96000; default 16000.
-        public var sampleRate: Double
-        /// Window (and FFT) length in samples: even, 64…16384; default 1024 (64 ms at 16 kHz,
-        /// long enough for two periods of a 60 Hz voice).
-        public var windowLength: Int
-        /// Samples between frames, 1…`windowLength`; default 256 (16 ms at 16 kHz).
-        public var hopLength: Int
-        /// Pitch search range, Hz; default 60…400 (adult and child voices). The upper bound must
-        /// be below `sampleRate / 4` and the lower bound's period must fit twice in the window.
-        public var pitchRangeHz: ClosedRange<Double>
-        /// Bins used for flatness and entropy, Hz; default 100…7000 (below the Nyquist
-        /// frequency; clipped to it).
-        public var analysisBandHz: ClosedRange<Double>
-        /// Number of mel-spaced bands for band powers, 4…64; default 20.
-        public var bandCount: Int
-        /// Band layout: lower edge of the first and upper edge of the last band, Hz; default
-        /// 80…7800 (clipped below the Nyquist frequency).
-        public var bandRangeHz: ClosedRange<Double>
-
-        /// Creates a configuration; every parameter has the documented default.
-        public init(
-            sampleRate: Double = 16_000, windowLength: Int = 1024, hopLength: Int = 256,
-            pitchRangeHz: ClosedRange<Double> = 60...400, analysisBandHz: ClosedRange<Double> = 100...7000,
-            bandCount: Int = 20, bandRangeHz: ClosedRange<Double> = 80...7800
-        ) {
-            self.sampleRate = sampleRate
-            self.windowLength = windowLength
-            self.hopLength = hopLength
-            self.pitchRangeHz = pitchRangeHz
-            self.analysisBandHz = analysisBandHz
-            self.bandCount = bandCount
-            self.bandRangeHz = bandRangeHz
-        }
-    }
-
     /// The configuration, as validated.
     public let configuration: Configuration
     /// Window length `N`, samples.
@@ -82,80 +49,80 @@ public final class SpectralAnalyzer {
     /// result can wait until the end of the fourth hop of its batch: `4 × hopLength` at most.
     public var outputDelay: Int { 4 * hopLength }
 
-    private let sampleRate: Double
+    let sampleRate: Double
     /// The stream, `ringCapacity` samples: the frame being assembled is
     /// `ring[frameStart ..< frameStart + windowLength]`, its first `fill` samples present. Each
     /// frame advances `frameStart` by a hop, so consecutive frames need no copy; only when the
     /// next frame would run past the end are its `fill` samples moved to the front (once every
     /// `(ringCapacity − N) / hop` frames, instead of moving `N − hop` samples every frame).
-    private let ring: UnsafeMutablePointer<Float>
-    private let ringCapacity: Int
-    private var frameStart = 0
-    private var fill = 0
-    private let fft: RealFFT
+    let ring: UnsafeMutablePointer<Float>
+    let ringCapacity: Int
+    var frameStart = 0
+    var fill = 0
+    let fft: RealFFT
     /// The autocorrelation's transform (see `analyze`): `N/2` points when `N` is a multiple of
     /// 4 (the half-size DCT-I route), else `N` points (the mirrored |Y|²).
-    private let autocorrelationFFT: RealFFT
+    let autocorrelationFFT: RealFFT
     /// `sin(πj/(N/2))` and `cos(πj/(N/2))` for `j < N/4`, the half-size route's twiddles
     /// (empty when it is not used).
-    private let halfSine: UnsafeMutableBufferPointer<Float>
-    private let halfCosine: UnsafeMutableBufferPointer<Float>
-    private let window: UnsafeMutableBufferPointer<Float>
-    private let windowSum: Float
-    private let powerScale: Float
+    let halfSine: UnsafeMutableBufferPointer<Float>
+    let halfCosine: UnsafeMutableBufferPointer<Float>
+    let window: UnsafeMutableBufferPointer<Float>
+    let windowSum: Float
+    let powerScale: Float
     /// The windowed frame: ``RealFFT/forwardInput`` (owned by `fft`, which keeps it intact).
-    private let windowed: UnsafeMutableBufferPointer<Float>
+    let windowed: UnsafeMutableBufferPointer<Float>
     /// ``RealFFT/interleavedSpectrum``: `Y[k]`, then `|Y[k]|²` for the autocorrelation.
-    private let spectrum: UnsafeMutablePointer<Float>
-    private let power: UnsafeMutableBufferPointer<Float>
+    let spectrum: UnsafeMutablePointer<Float>
+    let power: UnsafeMutableBufferPointer<Float>
     /// The autocorrelation for lags 0 … max lag + 1.
-    private let autocorrelation: UnsafeMutableBufferPointer<Float>
+    let autocorrelation: UnsafeMutableBufferPointer<Float>
     /// `r_w(τ)/r_w(0)` of the window, for τ up to the longest lag.
-    private let windowAutocorrelation: UnsafeMutableBufferPointer<Float>
+    let windowAutocorrelation: UnsafeMutableBufferPointer<Float>
     /// Boersma's octave cost per lag: `0.01 · log2(τ / τ_min)`.
-    private let octaveCost: UnsafeMutableBufferPointer<Float>
-    private let bandPowers: UnsafeMutableBufferPointer<Float>
-    private let previousBandLevels: UnsafeMutableBufferPointer<Float>
+    let octaveCost: UnsafeMutableBufferPointer<Float>
+    let bandPowers: UnsafeMutableBufferPointer<Float>
+    let previousBandLevels: UnsafeMutableBufferPointer<Float>
     /// This frame's band levels (dB), `bandCount` rounded up to a multiple of eight.
-    private let bandLevels: UnsafeMutableBufferPointer<Float>
+    let bandLevels: UnsafeMutableBufferPointer<Float>
     /// First bin of each band, `bandCount + 1` values (the last is one past the end).
-    private let bandBins: UnsafeMutableBufferPointer<Int>
-    private let analysisBins: Range<Int>
-    private let lagRange: ClosedRange<Int>
-    private var frameIndex: Int64 = 0
+    let bandBins: UnsafeMutableBufferPointer<Int>
+    let analysisBins: Range<Int>
+    let lagRange: ClosedRange<Int>
+    var frameIndex: Int64 = 0
     /// Up to four complete frames' window dot products `Σ x·w` and hop energies `Σ x²`, taken
     /// together before the frames are analysed one by one (``process(_:_:)``).
-    private let batchWindowDots: UnsafeMutablePointer<Float>
-    private let batchHopEnergies: UnsafeMutablePointer<Float>
-    private var hasPrevious = false
+    let batchWindowDots: UnsafeMutablePointer<Float>
+    let batchHopEnergies: UnsafeMutablePointer<Float>
+    var hasPrevious = false
 
     // Four frames at once (``analyzeFour(_:)``): slot `f`'s buffers. Slot 0 is the one-frame
     // path's (`windowed`, `spectrum`, `power`, `bandPowers`, `autocorrelation`); the pointer
     // tables are the C kernels' `float *[4]` arguments.
-    private static let slots = 4
+    static let slots = 4
     /// Slot `f`'s windowed frame and spectrum: `fft`'s buffer set `f`.
-    private let windowedSlots: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>
-    private let spectrumSlots: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>
+    let windowedSlots: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>
+    let spectrumSlots: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>
     /// `power` + `f·binCount`, writable and read-only.
-    private let powerSlots: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>
-    private let powerInputSlots: UnsafeMutablePointer<UnsafePointer<Float>?>
+    let powerSlots: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>
+    let powerInputSlots: UnsafeMutablePointer<UnsafePointer<Float>?>
     /// `bandPowers` + `f·bandCount`.
-    private let bandPowerSlots: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>
+    let bandPowerSlots: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>
     /// `autocorrelationFFT`'s buffer set `f`: twiddled input, spectrum.
-    private let lagInputSlots: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>
-    private let lagSpectrumSlots: UnsafeMutablePointer<UnsafePointer<Float>?>
+    let lagInputSlots: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>
+    let lagSpectrumSlots: UnsafeMutablePointer<UnsafePointer<Float>?>
     /// `autocorrelation` + `f·(max lag + 2)`.
-    private let autocorrelationSlots: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>
+    let autocorrelationSlots: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>
     /// Slot `f`'s `|Y[k]|²`, `binCount` contiguous floats (the half-size route reads them there,
     /// not from the spectrum's real parts), writable and read-only views.
-    private let magnitudeSlots: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>
-    private let magnitudeInputSlots: UnsafeMutablePointer<UnsafePointer<Float>?>
-    private let magnitudes: UnsafeMutableBufferPointer<Float>
+    let magnitudeSlots: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>
+    let magnitudeInputSlots: UnsafeMutablePointer<UnsafePointer<Float>?>
+    let magnitudes: UnsafeMutableBufferPointer<Float>
     /// Per-slot scalars: power sums (8), totals, weighted frequencies, roll-off targets, `f1`
     /// (4 each), roll-off bins (4), features (4).
-    private let slotSums: UnsafeMutablePointer<Float>
-    private let slotRolloff: UnsafeMutablePointer<Int>
-    private let slotFeatures: UnsafeMutablePointer<SpectralFeatures>
+    let slotSums: UnsafeMutablePointer<Float>
+    let slotRolloff: UnsafeMutablePointer<Int>
+    let slotFeatures: UnsafeMutablePointer<SpectralFeatures>
 
     /// Builds the window, the FFT plans and all buffers.
     ///
@@ -221,44 +188,20 @@ public final class SpectralAnalyzer {
         spectrum = fft.interleavedSpectrum.baseAddress!
         power = Self.slotStorage(count: bins)
 
-        let minLag = max(2, Int((c.sampleRate / c.pitchRangeHz.upperBound).rounded(.down)))
-        let maxLag = min(n / 2 - 1, Int((c.sampleRate / c.pitchRangeHz.lowerBound).rounded(.up)))
-        lagRange = minLag...maxLag
-        autocorrelation = Self.slotStorage(count: maxLag + 2)
-        windowAutocorrelation = .allocate(capacity: maxLag + 2)
-        octaveCost = .allocate(capacity: maxLag + 2)
-        for lag in 0...(maxLag + 1) {
-            octaveCost[lag] = lag >= minLag ? Float(0.01 * log2(Double(lag) / Double(minLag))) : 0
-        }
-        var r0 = 0.0
-        for i in 0..<n { r0 += Double(window[i]) * Double(window[i]) }
-        for lag in 0...(maxLag + 1) {
-            var r = 0.0
-            for i in 0..<(n - lag) { r += Double(window[i]) * Double(window[i + lag]) }
-            windowAutocorrelation[lag] = Float(r / r0)
-        }
+        let pitch = Self.pitchTables(window: window, configuration: c)
+        lagRange = pitch.lagRange
+        autocorrelation = Self.slotStorage(count: pitch.lagRange.upperBound + 2)
+        windowAutocorrelation = pitch.windowAutocorrelation
+        octaveCost = pitch.octaveCost
 
         let top = min(c.analysisBandHz.upperBound, nyquist)
         let lowBin = max(1, Int((c.analysisBandHz.lowerBound / binHz).rounded(.up)))
         let highBin = max(lowBin + 1, min(bins - 1, Int((top / binHz).rounded(.down)) + 1))
         analysisBins = lowBin..<highBin
 
-        let bandTop = min(c.bandRangeHz.upperBound, nyquist * 0.98)
-        func mel(_ f: Double) -> Double { 2595 * log10(1 + f / 700) }
-        func hertz(_ m: Double) -> Double { 700 * (pow(10, m / 2595) - 1) }
-        let melLow = mel(c.bandRangeHz.lowerBound), melHigh = mel(bandTop)
-        var edges: [Float] = []
-        bandBins = .allocate(capacity: c.bandCount + 1)
-        var previousBin = -1
-        for b in 0...c.bandCount {
-            let f = hertz(melLow + (melHigh - melLow) * Double(b) / Double(c.bandCount))
-            edges.append(Float(f))
-            // Each band holds at least one bin.
-            let bin = max(previousBin + 1, Int((f / binHz).rounded()))
-            bandBins[b] = min(bin, bins)
-            previousBin = bin
-        }
-        bandEdgesHz = edges
+        let bands = Self.melBands(configuration: c, binHz: binHz, binCount: bins)
+        bandBins = bands.firstBins
+        bandEdgesHz = bands.edgesHz
         bandPowers = Self.slotStorage(count: c.bandCount)
         previousBandLevels = .allocate(capacity: c.bandCount); previousBandLevels.initialize(repeating: 0)
         bandLevels = .allocate(capacity: (c.bandCount + 7) / 8 * 8); bandLevels.initialize(repeating: 0)
@@ -286,7 +229,7 @@ public final class SpectralAnalyzer {
             (bandPowerSlots + f).initialize(to: bandPowers.baseAddress! + f * c.bandCount)
             (lagInputSlots + f).initialize(to: autocorrelationFFT.forwardInput(set: f).baseAddress!)
             (lagSpectrumSlots + f).initialize(to: UnsafePointer(autocorrelationFFT.interleavedSpectrum(set: f).baseAddress!))
-            (autocorrelationSlots + f).initialize(to: autocorrelation.baseAddress! + f * (maxLag + 2))
+            (autocorrelationSlots + f).initialize(to: autocorrelation.baseAddress! + f * (pitch.lagRange.upperBound + 2))
         }
         slotSums = .allocate(capacity: 24); slotSums.initialize(repeating: 0, count: 24)
         slotRolloff = .allocate(capacity: slots); slotRolloff.initialize(repeating: 0, count: slots)
@@ -308,272 +251,15 @@ public final class SpectralAnalyzer {
 
     /// Zeroed storage for ``slots`` slots of `count` floats; the buffer returned is slot 0 (its
     /// `deallocate` frees all of them).
-    private static func slotStorage(count: Int) -> UnsafeMutableBufferPointer<Float> {
+    static func slotStorage(count: Int) -> UnsafeMutableBufferPointer<Float> {
         let storage = UnsafeMutablePointer<Float>.allocate(capacity: slots * count)
         storage.initialize(repeating: 0, count: slots * count)
         return UnsafeMutableBufferPointer(start: storage, count: count)
     }
 
-    /// Fills the window's history with zeros so that frame 0's hop starts at sample 0.
-    private func prime() {
-        let history = windowLength - hopLength
-        frameStart = 0
-        ring.update(repeating: 0, count: history)
-        fill = history
-    }
-
-    /// Pushes `input` and calls `body` for each frame it completes, in order, four at a time:
-    /// frames wait until four are complete (the last up to three of a stream come with
-    /// ``flush(_:)``), so that they go through the four-frame path whatever the push size.
-    /// Never allocates.
-    ///
-    /// The input is copied into the ring as far as it fits; the frames it completes are then
-    /// analysed in order, their window dot products and hop energies (sequential eight-lane
-    /// sums, latency-bound one at a time) taken four frames at a time by
-    /// `cdsp_detection_frame_dots`, bit-identical to `cdsp_spectral_dot` per frame. Four
-    /// complete frames whose windows are finite go through the rest of the analysis together
-    /// (`analyzeFour`: the same operations per frame, bit for bit, the callbacks in frame
-    /// order after the four are done); others one at a time. Frames depend only on stream
-    /// positions, so how the input is chunked changes nothing.
-    public func process(_ input: UnsafeBufferPointer<Float>, _ body: (SpectralFrame) -> Void) {
-        guard let source = input.baseAddress else { return }
-        var offset = 0
-        while offset < input.count {
-            let n = min(ringCapacity - frameStart - fill, input.count - offset)
-            cdsp_detection_copy(ring + frameStart + fill, source + offset, n)
-            fill += n
-            offset += n
-            var complete = fill >= windowLength ? (fill - windowLength) / hopLength + 1 : 0
-            complete -= complete % 4  // whole batches only; the rest wait for their fourth frame
-            while complete > 0 {
-                let batch = min(4, complete)
-                cdsp_detection_frame_dots(
-                    ring + frameStart, hopLength, batch, window.baseAddress!, windowLength, windowLength - hopLength,
-                    hopLength, batchWindowDots, batchHopEnergies)
-                if batch == 4, allFinite() {
-                    analyzeFour(body)
-                    frameStart += 4 * hopLength
-                    fill -= 4 * hopLength
-                    complete -= 4
-                    continue
-                }
-                for i in 0..<batch {
-                    analyze(
-                        UnsafeBufferPointer(start: ring + frameStart, count: windowLength), validCount: hopLength,
-                        sums: (batchWindowDots[i], batchHopEnergies[i]), body)
-                    frameStart += hopLength
-                    fill -= hopLength
-                }
-                complete -= batch
-            }
-            if frameStart + windowLength > ringCapacity {
-                ring.update(from: ring + frameStart, count: fill)
-                frameStart = 0
-            }
-        }
-    }
-
-    /// Ends the stream: emits the frame of a final partial hop (zero-padded; its
-    /// ``SpectralFeatures/validCount`` is the real sample count), then resets.
-    public func flush(_ body: (SpectralFrame) -> Void) {
-        // Complete frames still waiting for their batch, one at a time.
-        while fill >= windowLength {
-            analyze(UnsafeBufferPointer(start: ring + frameStart, count: windowLength), validCount: hopLength, body)
-            frameStart += hopLength
-            fill -= hopLength
-        }
-        let valid = fill - (windowLength - hopLength)
-        if valid > 0 {
-            (ring + frameStart + fill).update(repeating: 0, count: windowLength - fill)
-            analyze(UnsafeBufferPointer(start: ring + frameStart, count: windowLength), validCount: valid, body)
-        }
-        reset()
-    }
-
-    /// Forgets the stream; the next ``process(_:_:)`` starts at frame 0.
-    public func reset() {
-        frameStart = 0
-        frameIndex = 0
-        hasPrevious = false
-        previousBandLevels.update(repeating: 0)
-        prime()
-    }
-
-    /// `out[i] = FastLog.decibels(x[i] + offset)` for `i < count`: eight values per step with
-    /// ``FastLog``'s SIMD8 `decibels` (bit-identical to the scalar function), the tail one at a
-    /// time.
-    @inline(__always)
-    static func decibels(_ x: UnsafePointer<Float>, plus offset: Float, count: Int, into out: UnsafeMutablePointer<Float>) {
-        var i = 0
-        while i + 8 <= count {
-            let v = UnsafeRawPointer(x + i).loadUnaligned(as: SIMD8<Float>.self) + offset
-            UnsafeMutableRawPointer(out + i).storeBytes(of: FastLog.decibels(v), as: SIMD8<Float>.self)
-            i += 8
-        }
-        while i < count {
-            out[i] = FastLog.decibels(x[i] + offset)
-            i += 1
-        }
-    }
-
-    /// Whether the four frames whose sums `cdsp_detection_frame_dots` just took all have a
-    /// finite mean and hop energy (the one-frame path's test; a non-finite frame goes that way).
-    @inline(__always)
-    private func allFinite() -> Bool {
-        var finite = true
-        for f in 0..<4 {
-            finite = finite && (batchWindowDots[f] / windowSum).isFinite && batchHopEnergies[f].isFinite
-        }
-        return finite
-    }
-
-    /// Analyses the four complete frames at `ring + frameStart + f·hop` (`f < 4`, every one
-    /// finite: ``allFinite()``, sums in `batchWindowDots`/`batchHopEnergies`), then calls `body`
-    /// for each in order. Each frame goes through exactly ``analyze(_:validCount:sums:_:)``'s
-    /// operations in its order, in its own slot's buffers; the latency-bound kernels after the
-    /// FFT (power sums, band sums, roll-off, the autocorrelation's prefix sum) run the four
-    /// frames side by side (`CDSPDetection.h`), so every feature is bit-identical to the
-    /// one-frame path's. The flux, which links a frame to the one before, is taken in frame
-    /// order.
-    private func analyzeFour(_ body: (SpectralFrame) -> Void) {
-        let n = windowLength
-        let bins = n / 2 + 1
-        let hop = hopLength
-        let hopStart = n - hop
-        let binHz = Float(sampleRate) / Float(n)
-        let bandCount = configuration.bandCount
-        let totals = slotSums + 8, weighted = slotSums + 12, targets = slotSums + 16, f1s = slotSums + 20
-
-        for f in 0..<4 {
-            let frame = ring + frameStart + f * hop
-            var features = SpectralFeatures()
-            features.index = frameIndex
-            features.time = Double(frameIndex) * Double(hopLength) / sampleRate
-            features.validCount = hop
-            frameIndex += 1
-            let hopEnergy = batchHopEnergies[f]
-            let crossings = cdsp_spectral_sign_changes(frame + hopStart, hop, frame[hopStart].bitPattern >> 31)
-            features.hopPower = hopEnergy / Float(hop)
-            features.zeroCrossingRate = hop > 1 ? Float(crossings) / Float(hop - 1) : 0
-            let mean = batchWindowDots[f] / windowSum
-            cdsp_spectral_window(frame, window.baseAddress!, mean, n, windowedSlots[f]!)
-            fft.executeForward(set: f)
-            slotFeatures[f] = features
-        }
-
-        let half = halfSine.count > 0
-        if half {
-            // |Y|² contiguous for the half-size twiddle below (the one-frame path leaves it in the
-            // spectrum's real parts; the values are the same).
-            cdsp_detection_power4_magnitudes(spectrumSlots, bins, 2 * powerScale, powerSlots, magnitudeSlots, slotSums)
-        } else {
-            cdsp_detection_power4(spectrumSlots, bins, 2 * powerScale, powerSlots, slotSums)
-        }
-        for f in 0..<4 {
-            let power = powerSlots[f]!
-            var total = slotSums[2 * f]
-            var weightedFrequency = slotSums[2 * f + 1]
-            power[0] *= 0.5
-            power[bins - 1] *= 0.5
-            total -= power[0] + power[bins - 1]
-            weightedFrequency -= power[bins - 1] * Float(bins - 1)
-            weightedFrequency *= binHz
-            slotFeatures[f].framePower = total
-            totals[f] = total
-            weighted[f] = weightedFrequency
-            targets[f] = 0.85 * total
-        }
-
-        cdsp_detection_band_sums4(powerInputSlots, bandBins.baseAddress!, bandCount, bandPowerSlots)
-        for f in 0..<4 {
-            var flux: Float = 0
-            Self.decibels(bandPowerSlots[f]!, plus: 1e-10, count: bandCount, into: bandLevels.baseAddress!)
-            for b in 0..<bandCount {
-                let level = bandLevels[b]
-                if hasPrevious { flux += max(0, level - previousBandLevels[b]) }
-                previousBandLevels[b] = level
-            }
-            slotFeatures[f].fluxDB = hasPrevious ? flux / Float(bandCount) : 0
-            hasPrevious = true
-        }
-
-        cdsp_detection_rolloff4(powerInputSlots, bins, targets, slotRolloff)
-        let lagCount = lagRange.upperBound + 2
-        var allVoiced = true, anyVoiced = false
-        for f in 0..<4 {
-            let total = totals[f]
-            guard total > 1e-14 else { allVoiced = false; continue }
-            anyVoiced = true
-            let power = powerInputSlots[f]!
-            slotFeatures[f].centroidHz = weighted[f] / total
-            slotFeatures[f].rolloffHz = Float(slotRolloff[f]) * binHz
-
-            var logSums: (Float, Float, Float) = (0, 0, 0)
-            withUnsafeMutablePointer(to: &logSums) {
-                $0.withMemoryRebound(to: Float.self, capacity: 3) {
-                    cdsp_spectral_log_sums(power, analysisBins.lowerBound, analysisBins.upperBound, $0)
-                }
-            }
-            let (bandSum, logSum, weightedLogSum) = logSums
-            let count = Float(analysisBins.count)
-            let meanLog = logSum / count
-            let logMean = FastLog.log2(bandSum / count)
-            slotFeatures[f].flatness = min(1, max(0, exp2(meanLog - logMean)))
-            let entropyBits = FastLog.log2(bandSum) - weightedLogSum / bandSum
-            slotFeatures[f].entropy = min(1, max(0, entropyBits / FastLog.log2(count)))
-
-            if !half {
-                cdsp_spectral_mirror(spectrumSlots[f]!, n, lagInputSlots[f]!)
-                autocorrelationFFT.executeForward(set: f)
-                cdsp_spectral_real_parts(lagSpectrumSlots[f]!, lagCount, autocorrelationSlots[f]!)
-            }
-        }
-        if half && anyVoiced {
-            // All four frames twiddled (a silent frame's result is not used), the transforms and
-            // lags only for the frames with power.
-            cdsp_detection_half_twiddle4(
-                magnitudeInputSlots, n / 2, halfSine.baseAddress!, halfCosine.baseAddress!, lagInputSlots, f1s)
-            for f in 0..<4 where totals[f] > 1e-14 { autocorrelationFFT.executeForward(set: f) }
-            if allVoiced {
-                cdsp_detection_half_lags4(lagSpectrumSlots, f1s, lagCount, autocorrelationSlots)
-            } else {
-                for f in 0..<4 where totals[f] > 1e-14 {
-                    cdsp_spectral_half_lags(lagSpectrumSlots[f]!, f1s[f], lagCount, autocorrelationSlots[f]!)
-                }
-            }
-        }
-
-        for f in 0..<4 {
-            if totals[f] > 1e-14 {
-                let autocorrelation = autocorrelationSlots[f]!
-                let r0 = autocorrelation[0]
-                if r0 > 0 {
-                    var bestRho: Float = 0
-                    let bestLag = cdsp_spectral_pitch_pick(
-                        autocorrelation, windowAutocorrelation.baseAddress!, octaveCost.baseAddress!,
-                        lagRange.lowerBound, lagRange.upperBound, 1 / r0, &bestRho)
-                    if bestLag > 0 {
-                        slotFeatures[f].harmonicity = min(1, bestRho)
-                        let left = autocorrelation[bestLag - 1], centre = autocorrelation[bestLag]
-                        let right = autocorrelation[bestLag + 1]
-                        let denominator = left - 2 * centre + right
-                        let offset = denominator < 0 ? 0.5 * (left - right) / denominator : 0
-                        slotFeatures[f].pitchHz = Float(sampleRate) / (Float(bestLag) + max(-0.5, min(0.5, offset)))
-                    }
-                }
-            }
-            body(SpectralFrame(
-                features: slotFeatures[f],
-                powerSpectrum: UnsafeBufferPointer(start: powerInputSlots[f]!, count: bins),
-                bandPowers: UnsafeBufferPointer(start: bandPowerSlots[f]!, count: bandCount),
-                windowedSamples: UnsafeBufferPointer(start: windowedSlots[f]!, count: n),
-                binWidthHz: binHz))
-        }
-    }
-
     /// Analyses one frame. `sums` are its window dot product `Σ x·w` and hop energy (over
     /// `validCount` samples) when already taken (``process(_:_:)``); `nil` takes them here.
-    private func analyze(
+    func analyze(
         _ frame: UnsafeBufferPointer<Float>, validCount: Int, sums: (windowDot: Float, hopEnergy: Float)? = nil,
         _ body: (SpectralFrame) -> Void
     ) {
@@ -677,42 +363,8 @@ public final class SpectralAnalyzer {
             let entropyBits = FastLog.log2(bandSum) - weightedLogSum / bandSum
             features.entropy = min(1, max(0, entropyBits / FastLog.log2(count)))
 
-            // Autocorrelation = inverse DFT of |Y|² (circular; the window's tails make the wrap
-            // negligible over the pitch lags), normalised and corrected for the window. |Y|² is
-            // real and even, so its inverse DFT is a DCT-I of its N/2 + 1 values:
-            // r(τ) = P₀ + (−1)^τ P_{N/2} + 2 Σ_{k=1}^{N/2−1} P_k cos(2πkτ/N). When 4 | N, that
-            // is an N/2-point real FFT of a pre-twiddled sequence plus a prefix sum over the lags
-            // needed (Numerical Recipes `cosft1`; Makhoul 1980); otherwise the forward DFT of the
-            // mirrored N-point sequence. Either is cheaper than FFTW's c2r.
-            let lagCount = lagRange.upperBound + 2
-            if halfSine.count > 0 {
-                var f1: Float = 0
-                cdsp_spectral_half_twiddle(
-                    spectrum, n / 2, halfSine.baseAddress!, halfCosine.baseAddress!,
-                    autocorrelationFFT.forwardInput.baseAddress!, &f1)
-                autocorrelationFFT.executeForward()
-                cdsp_spectral_half_lags(autocorrelationFFT.interleavedSpectrum.baseAddress!, f1, lagCount, autocorrelation.baseAddress!)
-            } else {
-                cdsp_spectral_mirror(spectrum, n, autocorrelationFFT.forwardInput.baseAddress!)
-                autocorrelationFFT.executeForward()
-                cdsp_spectral_real_parts(autocorrelationFFT.interleavedSpectrum.baseAddress!, lagCount, autocorrelation.baseAddress!)
-            }
-            let r0 = autocorrelation[0]
-            if r0 > 0 {
-                // Boersma's octave cost (0.01 per octave) favours the shortest period: the local
-                // maximum with the highest rho − cost above 0 (the shortest lag on ties).
-                var bestRho: Float = 0
-                let bestLag = cdsp_spectral_pitch_pick(
-                    autocorrelation.baseAddress!, windowAutocorrelation.baseAddress!, octaveCost.baseAddress!,
-                    lagRange.lowerBound, lagRange.upperBound, 1 / r0, &bestRho)
-                if bestLag > 0 {
-                    features.harmonicity = min(1, bestRho)
-                    let left = autocorrelation[bestLag - 1], centre = autocorrelation[bestLag], right = autocorrelation[bestLag + 1]
-                    let denominator = left - 2 * centre + right
-                    let offset = denominator < 0 ? 0.5 * (left - right) / denominator : 0
-                    features.pitchHz = Float(sampleRate) / (Float(bestLag) + max(-0.5, min(0.5, offset)))
-                }
-            }
+            autocorrelate()
+            pickPitch(autocorrelation.baseAddress!, into: &features)
         }
         body(SpectralFrame(
             features: features,

@@ -2,7 +2,7 @@
 import Testing
 
 // The level and loudness front-end C kernels (`cdsp_level_measure`, `cdsp_level_load_mono`,
-// `cdsp_level_load_stereo` in CDSPKernels/Levels.c) against the Swift loops they replaced,
+// `cdsp_level_load_stereo` in CDSPKernels/MeteringLevels.c) against the Swift loops they replaced,
 // kept here as the reference: bit-identical results on random and adversarial input (NaN,
 // ±Inf, −0, subnormals, full scale, values at the clip threshold), at every length around the
 // 8-lane and 4096-sample block boundaries.

@@ -24,22 +24,6 @@ import TestSupport
         return out
     }
 
-    /// A stream that visits the edge cases: noise, a tone, silence, NaN and ±Inf bursts,
-    /// near-overflow samples, then noise again.
-    static func hostileStream() -> [Float] {
-        var g = SplitMix64(seed: 5)
-        var x: [Float] = []
-        for _ in 0..<16_000 { x.append(Float.random(in: -0.1...0.1, using: &g)) }
-        for i in 0..<16_000 { x.append(0.3 * Float(sin(2 * Double.pi * 220 * Double(i) / 16_000))) }
-        x += [Float](repeating: 0, count: 8000)
-        for i in 0..<4000 { x.append(i % 97 == 0 ? .nan : Float.random(in: -0.5...0.5, using: &g)) }
-        for i in 0..<4000 { x.append(i % 131 == 0 ? (i % 2 == 0 ? .infinity : -.infinity) : 0.01) }
-        for _ in 0..<4000 { x.append(3e38 * Float.random(in: -1...1, using: &g)) }
-        for _ in 0..<4000 { x.append(Float.random(in: -1e-30...1e-30, using: &g)) }
-        for _ in 0..<16_000 { x.append(Float.random(in: -0.2...0.2, using: &g)) }
-        return x
-    }
-
     static let clips = [
         "speech_en-us_16k.wav", "eval_music_guitar_16k.flac", "eval_overlap_16k.flac", "eval_noise_babble_16k.flac",
         "speech_clipped_16k.wav", "silence_16k.wav", "music_drums_44k1.flac",
@@ -48,7 +32,7 @@ import TestSupport
     @Test("cues equal the reference loops bit for bit", arguments: [false, true])
     func cuesMatchTheReference(_ full: Bool) throws {
         var streams: [(String, [Float])] = try Self.clips.map { ($0, try DetectionHarness.mono16k($0)) }
-        streams.append(("hostile stream", Self.hostileStream()))
+        streams.append(("hostile stream", TestSignals.hostileStream()))
         let analyzer = try SpectralAnalyzer()
         let tracker = CueTracker(analyzer: analyzer, music: full, multipleSpeakers: full)
         let reference = ReferenceCueTracker(analyzer: analyzer, music: full, multipleSpeakers: full)

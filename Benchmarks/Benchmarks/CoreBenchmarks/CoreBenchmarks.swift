@@ -2,7 +2,7 @@
 // reference kernel where one applies. Every `process`-style benchmark also records
 // mallocs: CI checks that they stay at zero (Thresholds/).
 import Benchmark
-import CReferenceKernels
+import CBenchReferences
 import DSPAnalysis
 import DSPCore
 import DSPSpectral
@@ -55,7 +55,7 @@ let benchmarks: @Sendable () -> Void = {
     }
     Benchmark("Conversion.Float32_to_Int16_1024_(C_reference)", configuration: frameConfiguration) { benchmark in
         for _ in benchmark.scaledIterations {
-            blackHole(ref_float_to_int16(input.baseAddress, int16Frame.baseAddress, frame))
+            blackHole(cbs_ref_float_to_int16(input.baseAddress, int16Frame.baseAddress, frame))
         }
     }
     Benchmark("Conversion.Int16_to_Float32_1024_(SpeechDSP)", configuration: frameConfiguration) { benchmark in
@@ -66,7 +66,7 @@ let benchmarks: @Sendable () -> Void = {
     }
     Benchmark("Conversion.Int16_to_Float32_1024_(C_reference)", configuration: frameConfiguration) { benchmark in
         for _ in benchmark.scaledIterations {
-            ref_int16_to_float(int16Frame.baseAddress, floatFrame.baseAddress, frame)
+            cbs_ref_int16_to_float(int16Frame.baseAddress, floatFrame.baseAddress, frame)
             blackHole(floatFrame[0])
         }
     }
@@ -87,7 +87,7 @@ let benchmarks: @Sendable () -> Void = {
     }
     Benchmark("Metering.level_1024_(C_reference)", configuration: frameConfiguration) { benchmark in
         for _ in benchmark.scaledIterations {
-            blackHole(ref_measure_level(input.baseAddress, frame, 1.0))
+            blackHole(cbs_ref_measure_level(input.baseAddress, frame, 1.0))
         }
     }
 
@@ -108,7 +108,7 @@ let benchmarks: @Sendable () -> Void = {
         let out = UnsafeMutableBufferPointer<Int16>.allocate(capacity: outOfCacheCount)
         out.initialize(repeating: 0)
         benchmark.startMeasurement()
-        blackHole(ref_float_to_int16(big.baseAddress, out.baseAddress, outOfCacheCount))
+        blackHole(cbs_ref_float_to_int16(big.baseAddress, out.baseAddress, outOfCacheCount))
         benchmark.stopMeasurement()
         big.deallocate()
         out.deallocate()
@@ -123,7 +123,7 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("Metering.level_100M_(C_reference)", configuration: bulkConfiguration) { benchmark in
         let big = makeSignal(count: outOfCacheCount)
         benchmark.startMeasurement()
-        blackHole(ref_measure_level(big.baseAddress, outOfCacheCount, 1.0))
+        blackHole(cbs_ref_measure_level(big.baseAddress, outOfCacheCount, 1.0))
         benchmark.stopMeasurement()
         big.deallocate()
     }

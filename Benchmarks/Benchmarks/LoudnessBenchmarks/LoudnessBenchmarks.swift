@@ -3,7 +3,7 @@
 // loudness range; libebur128 in its default (exact) mode, which allocates a list node per
 // 100 ms block — so its mallocCountTotal is not 0, and ours must be.
 import Benchmark
-import CLibEBUR128
+import CBenchReferences
 import DSPAnalysis
 
 /// Deterministic programme-like audio: a swept tone with noise under a slow envelope that
@@ -55,20 +55,18 @@ let benchmarks: @Sendable () -> Void = {
                 blackHole(meter.integratedLUFS)
                 blackHole(meter.loudnessRangeLU)
             }
-            var mode = EBUR128_MODE_I.rawValue | EBUR128_MODE_LRA.rawValue | EBUR128_MODE_SAMPLE_PEAK.rawValue
-            if truePeak { mode |= EBUR128_MODE_TRUE_PEAK.rawValue }
-            let reference = ebur128_init(UInt32(channels), UInt(rate), Int32(mode))
+            // libebur128 through CBenchReferences' dlopen binding: ebur128_init with
+            // EBUR128_MODE_I | EBUR128_MODE_LRA and the sample- or true-peak mode (skipped when
+            // the library is absent).
+            guard let reference = cbs_peer_loudness_create(UInt32(channels), UInt(rate), truePeak ? 1 : 0, nil, 0) else { continue }
             Benchmark("Loudness.\(name)\(suffix)_1024_push_(libebur128)", configuration: configuration) { benchmark in
                 var offset = 0
                 for _ in benchmark.scaledIterations {
-                    _ = ebur128_add_frames_float(reference, audio.baseAddress! + offset, pushFrames)
+                    _ = cbs_peer_loudness_add(reference, audio.baseAddress! + offset, pushFrames)
                     offset = (offset + pushFrames * channels) % (audioFrames * channels)
                 }
-                var value = 0.0
-                _ = ebur128_loudness_global(reference, &value)
-                blackHole(value)
-                _ = ebur128_loudness_range(reference, &value)
-                blackHole(value)
+                blackHole(cbs_peer_loudness_integrated(reference))
+                blackHole(cbs_peer_loudness_range(reference))
             }
         }
     }

@@ -4,7 +4,7 @@
 // time is per push and × real time = (1024 / inputRate) / time. SpeechDSP's benchmarks record
 // mallocs per push (CI: 0).
 import Benchmark
-import CPeerResamplers
+import CBenchReferences
 import DSPCore
 
 let benchmarks: @Sendable () -> Void = {
@@ -40,22 +40,23 @@ let benchmarks: @Sendable () -> Void = {
             }
         }
 
-        let peers: [(String, () -> OpaquePointer?)] = [
-            ("libsoxr_HQ", { peer_soxr_create(Double(inputRate), 16_000, 4) }),
-            ("libsoxr_VHQ", { peer_soxr_create(Double(inputRate), 16_000, 6) }),
-            ("libsamplerate_best", { peer_src_create(Double(inputRate), 16_000, 0) }),
-            ("libsamplerate_medium", { peer_src_create(Double(inputRate), 16_000, 1) }),
-            ("libsamplerate_fastest", { peer_src_create(Double(inputRate), 16_000, 2) }),
-            ("speexdsp_q3", { peer_speex_create(UInt32(inputRate), 16_000, 3) }),
-            ("speexdsp_q5", { peer_speex_create(UInt32(inputRate), 16_000, 5) }),
-            ("speexdsp_q10", { peer_speex_create(UInt32(inputRate), 16_000, 10) }),
+        // The peers through CBenchReferences' dlopen bindings (skipped when a library is absent).
+        let peers: [(String, cbs_peer_library, Int32)] = [
+            ("libsoxr_HQ", CBS_PEER_SOXR, Int32(CBS_SOXR_HQ)),
+            ("libsoxr_VHQ", CBS_PEER_SOXR, Int32(CBS_SOXR_VHQ)),
+            ("libsamplerate_best", CBS_PEER_SAMPLERATE, Int32(CBS_SRC_SINC_BEST_QUALITY)),
+            ("libsamplerate_medium", CBS_PEER_SAMPLERATE, Int32(CBS_SRC_SINC_MEDIUM_QUALITY)),
+            ("libsamplerate_fastest", CBS_PEER_SAMPLERATE, Int32(CBS_SRC_SINC_FASTEST)),
+            ("speexdsp_q3", CBS_PEER_SPEEXDSP, 3),
+            ("speexdsp_q5", CBS_PEER_SPEEXDSP, 5),
+            ("speexdsp_q10", CBS_PEER_SPEEXDSP, 10),
         ]
-        for (name, make) in peers {
-            guard let peer = make() else { continue }
+        for (name, library, quality) in peers {
+            guard let peer = cbs_peer_resampler_create(library, quality, UInt32(inputRate), 16_000, 1, nil, 0) else { continue }
             var offset = 0
             Benchmark("Resample.\(label)_to_16k_(\(name))", configuration: configuration) { benchmark in
                 for _ in benchmark.scaledIterations {
-                    blackHole(peer_process(peer, input.baseAddress! + offset, push, output.baseAddress, output.count))
+                    blackHole(cbs_peer_resampler_process(peer, input.baseAddress! + offset, push, output.baseAddress, output.count))
                     offset = offset + 2 * push > count ? 0 : offset + push
                 }
             }

@@ -77,15 +77,61 @@ size_t cdsp_spectral_pitch_pick(
     const float *ac, const float *window_ac, const float *octave_cost, size_t min_lag, size_t max_lag,
     float inverse_r0, float *best_rho);
 
-// MARK: - DSPDetection.CompiledModel (the small networks' first layer)
+// MARK: - Several frames at once (SpectralFrames.c, SpectralBatch.c)
+//
+// SpectralAnalyzer's per-frame sums and post-FFT work for up to four frames side by side, under
+// the contract above: the one-frame kernels' floating-point operations in their order,
+// contraction off, so every clone gives the same bits.
 
-/// First-layer pre-activations of `rows` rows over `n` inputs `x`, eight rows per vector:
-/// `pre[j] = bias[j] + ((s0 + s1) + (s2 + s3))` where `s_r` adds `w[j][i] · x[i]` from 0 for
-/// `i ≡ r (mod 4)`, `i < 4⌊n/4⌋`, ascending, and the tail `i ≥ 4⌊n/4⌋` continues `s0` — the
-/// Swift row loop's order, bit for bit. Weights are stored by groups of eight rows, transposed:
-/// `wt[(g·n + i)·8 + l] = w[8g + l][i]`, and `bias` holds `8⌈rows/8⌉` values (rows past `rows`
-/// zero-padded; only `pre[0 ..< rows]` is written).
-void cdsp_model_rows(const float *wt, const float *bias, const float *x, size_t n, size_t rows, float *pre);
+/// `cdsp_spectral_dot` for up to four frames at once: for `i < frames` (1…4), with
+/// `f_i = first + i·stride`, `window_dots[i] = cdsp_spectral_dot(f_i, window, n)` and
+/// `hop_energies[i] = cdsp_spectral_dot(f_i + hop_start, f_i + hop_start, hop_count)`, bit for
+/// bit (each its own eight lanes over blocks of eight, the lanes summed in order, then the
+/// tail). The frames' sums run side by side, so their sequential adds overlap instead of
+/// waiting for one another.
+void cdsp_spectral_frame_dots(
+    const float *first, size_t stride, size_t frames, const float *window, size_t n, size_t hop_start,
+    size_t hop_count, float *window_dots, float *hop_energies);
+
+/// Copies `count` floats from `source` to `destination` (the ranges must not overlap), eight
+/// at a time with unaligned vector loads and stores. SpectralAnalyzer's ring takes each input
+/// sample through it once: glibc's `memcpy` uses `rep movsb` for these kilobyte-sized copies,
+/// which perf showed at about twice this loop's cost on the AMD machine (ring and input are at
+/// arbitrary float offsets).
+void cdsp_spectral_copy(float *destination, const float *source, size_t count);
+
+// MARK: - Four frames' post-FFT work (SpectralBatch.c)
+//
+// Each kernel is four copies of a one-frame kernel above run side by side: frame `f`'s outputs
+// are bit for bit the one-frame kernel's on frame `f`'s inputs. The four frames' buffers must
+// not overlap (except read-only inputs).
+
+/// `cdsp_spectral_power(spectra[f], bins, scale, powers[f], sums + 2f)` for `f < 4`.
+void cdsp_spectral_power4(float *const spectra[4], size_t bins, float scale, float *const powers[4], float sums[8]);
+
+/// `cdsp_spectral_power4` with `|Y_f[k]|²` written to `magnitudes[f][k]` (`k < bins`)
+/// instead of back into the spectra, which are left unchanged: the same `powers` and `sums`.
+void cdsp_spectral_power4_magnitudes(
+    float *const spectra[4], size_t bins, float scale, float *const powers[4], float *const magnitudes[4], float sums[8]);
+
+/// `cdsp_spectral_half_twiddle` for four frames whose `f[j]` (`j = 0 … m`) are the contiguous
+/// `magnitudes[f][j]` (from `cdsp_spectral_power4_magnitudes`) rather than the real parts of an
+/// interleaved spectrum: `ys[f]` and `f1s[f]` bit for bit as that kernel gives them.
+void cdsp_spectral_half_twiddle4(
+    const float *const magnitudes[4], size_t m, const float *sine, const float *cosine, float *const ys[4], float f1s[4]);
+
+/// `cdsp_spectral_band_sums(powers[f], edges, count, outs[f])` for `f < 4`: each band's sum
+/// from 0 in ascending bins, one value at a time.
+void cdsp_spectral_band_sums4(const float *const powers[4], const ptrdiff_t *edges, size_t count, float *const outs[4]);
+
+/// The spectral roll-off bin of four frames: `out[f]` is the first `k < bins` at which the
+/// running sum `c = c + powers[f][k]` (from 0, ascending `k`) is `≥ targets[f]`, or `bins − 1`
+/// when there is none (a NaN target or sum never compares true).
+void cdsp_spectral_rolloff4(const float *const powers[4], size_t bins, const float targets[4], ptrdiff_t out[4]);
+
+/// `cdsp_spectral_half_lags(spectra[f], f1[f], count, acs[f])` for `f < 4`: the four frames'
+/// prefix sums (the odd lags) side by side.
+void cdsp_spectral_half_lags4(const float *const spectra[4], const float f1[4], size_t count, float *const acs[4]);
 
 #ifdef __cplusplus
 }

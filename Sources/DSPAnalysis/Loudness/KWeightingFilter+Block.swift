@@ -1,5 +1,5 @@
 // The K-weighting that LoudnessMeter runs: the block state-space C kernel
-// (`cdsp_kweighting_*` in CDSPKernels/KWeighting.c) for a set of channels.
+// (`cdsp_kweighting_*` in CDSPKernels/LoudnessKWeighting.c) for a set of channels.
 
 internal import CDSPKernels
 

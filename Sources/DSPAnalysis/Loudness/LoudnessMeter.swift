@@ -441,7 +441,7 @@ public final class LoudnessMeter: StreamingProcessor {
     /// ``ringSum(last:before:)`` for four windows at once (four ring positions), each with its
     /// own four lanes in the same order: the same four sums, bit for bit, but the four
     /// sequential chains run side by side instead of one after the other (the C kernel
-    /// `cdsp_loudness_window_sums4`, CDSPKernels/ScoringLoudness.c; Swift's SIMD code for it
+    /// `cdsp_loudness_window_sums4`, CDSPKernels/LoudnessWindows.c; Swift's SIMD code for it
     /// shuffled the lanes about).
     @inline(__always)
     private func ringSums(last count: Int, before ends: UnsafePointer<Int>) -> SIMD4<Double> {

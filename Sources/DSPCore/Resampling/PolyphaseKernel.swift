@@ -60,7 +60,7 @@ enum PolyphaseKernel {
 
     // The optimizer's performance checks cannot see into C, so a call to a C function is an
     // "unknown callee" to `@_noAllocation`. This wrapper is the audited boundary: the C kernel
-    // allocates nothing, takes no locks and touches no global state (see CDSPKernels.h), so it
+    // allocates nothing, takes no locks and touches no global state (see CDSPResampling.h), so it
     // is excluded from the analysis; everything around it stays checked. Never inlined, so the
     // exclusion stays attached to exactly this call.
 

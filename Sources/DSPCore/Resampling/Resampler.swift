@@ -1,4 +1,5 @@
-// Streaming polyphase FIR resampler for rational ratios L/M.
+// Streaming polyphase FIR resampler for rational ratios L/M: the public type, its state and
+// the cascade of stages (the stages' code is in Resampler+*Stage.swift).
 
 /// Converts interleaved Float audio between two integer sample rates by an exact rational
 /// ratio, streaming, without allocating after construction.
@@ -458,22 +459,17 @@ public final class Resampler: StreamingProcessor {
         if firstStagePointer != nil { withFirstStage { $0.reset() } }
     }
 
-    // MARK: Internals
+    // MARK: Cascade
+    //
+    // How the stages chain: input frames → (half-band or polyphase first stage, if any) →
+    // polyphase stage. The stages themselves: Resampler+HalfBandStage.swift,
+    // Resampler+FirstStage.swift, Resampler+PolyphaseStage.swift.
 
     /// Polyphase-stage frames that `frames` more input frames complete.
     @inline(__always)
     func stageFrameCount(_ frames: Int) -> Int {
         if firstStagePointer != nil { return withFirstStage { $0.dueOutputs(afterFrames: frames) } }
         return halfBandTaps == 0 ? frames : (pendingEven + frames) / 2
-    }
-
-    /// Outputs (skipped ones included) that become due once `frames` more stage frames are written:
-    /// those k ≥ 0 with nextFrame + ⌊(nextPhase + k·M) / L⌋ < writeIndex + frames.
-    @inline(__always)
-    func dueOutputs(afterFrames frames: Int) -> Int {
-        let ahead = writeIndex + frames - nextFrame
-        guard ahead > 0 else { return 0 }
-        return stepDivisor.quotient(ahead * layout.phaseCount - nextPhase + layout.step - 1)
     }
 
     /// The most input frames that can be written without producing more than `outputCapacity`
@@ -510,22 +506,6 @@ public final class Resampler: StreamingProcessor {
         return Swift.min(2 * stage + 1 - pendingEven, 2 * (halfBandCapacity - pairIndex) - pendingEven)
     }
 
-    /// Moves the newest 2K − 1 pairs (and a partial one) of every channel's half-band
-    /// history to the front.
-    @inline(__always)
-    func compactHalfBand() {
-        let kept = halfBandTaps - 1
-        let shift = pairIndex - kept
-        guard shift > 0 else { return }
-        for channel in 0..<channelCount {
-            let even = halfBandHistory + channel * 2 * (halfBandCapacity + 16)
-            let odd = even + halfBandCapacity + 16
-            PolyphaseKernel.copy(even, even + shift, kept + 1)
-            PolyphaseKernel.copy(odd, odd + shift, kept + 1)
-        }
-        pairIndex -= shift
-    }
-
     /// What a flush does: `walked` outputs to advance over (skipped ones included) and
     /// `emitted` of them written. `extraFrames` (a first stage's view): input frames its owner
     /// will still push before flushing it (the owner's zero-padded partial frame).
@@ -560,223 +540,5 @@ public final class Resampler: StreamingProcessor {
         let last = layout.prototypeLength - 1
         let count = base <= last ? (last - base) / m + 1 : 0
         return (count, count)
-    }
-
-    /// Moves the newest T − 1 frames of every channel to the front of its history.
-    func compact() {
-        let kept = layout.tapsPerPhase - 1
-        let shift = writeIndex - kept
-        guard shift > 0 else { return }
-        for channel in 0..<channelCount {
-            let base = history + channel * historyCapacity
-            PolyphaseKernel.copy(base, base + shift, kept)
-        }
-        writeIndex -= shift
-        nextFrame -= shift
-    }
-
-    /// Writes `frameCount` interleaved frames from `source` (zeros if nil) into the history —
-    /// which must have room — then computes every due output, at most `limit` walked
-    /// (skipped ones included), into `output`. Returns the frames written to `output`.
-    @inline(__always)
-    func push(_ source: UnsafePointer<Float>?, frameCount: Int, into output: UnsafeMutablePointer<Float>, limit: Int) -> Int {
-        let channels = channelCount
-        let capacity = historyCapacity
-        let start = writeIndex
-        var added = frameCount
-        // A mono staggered stage reads a push straight from the caller's buffer: only the first
-        // chunk's worth of frames (read by the chunks that start in the history) is copied
-        // now, and after the kernel the frames later calls read (``copyDirectTail``).
-        var direct: UnsafePointer<Float>? = nil
-        if firstStagePointer != nil, let source {
-            added = firstStagePush(source, frameCount: frameCount)
-        } else if halfBandTaps > 0 {
-            added = halfBandPush(source, frameCount: frameCount)
-        } else if let source {
-            if channels == 1 {
-                if let staggered, frameCount > staggered.maxSpan {
-                    PolyphaseKernel.copy(history + start, source, staggered.maxSpan)
-                    direct = source
-                } else {
-                    PolyphaseKernel.copy(history + start, source, frameCount)
-                }
-            } else {
-                PolyphaseKernel.deinterleave(source, channels, frameCount, history + start, capacity)
-            }
-        } else {
-            for channel in 0..<channels {
-                PolyphaseKernel.zero(history + channel * capacity + start, frameCount)
-            }
-        }
-        let end = start + added
-        writeIndex = end
-        if source != nil { streamFrames += frameCount }
-
-        var frame = nextFrame
-        var phase = nextPhase
-        var skip = skipRemaining
-        var walked = 0
-        let l = layout.phaseCount
-        let m = layout.step
-        // Leading outputs to drop (trimsLeadingDelay): at most d of them per stream.
-        while skip > 0 && frame < end && walked < limit {
-            skip -= 1
-            walked += 1
-            PolyphaseKernel.advance(&frame, &phase, frameStep, phaseStep, l)
-        }
-        // Every remaining due output (frame + ⌊(phase + k·M)/L⌋ < end), up to the limit, in one
-        // call of the dispatched C kernel.
-        var written = 0
-        if frame < end && walked < limit {
-            written = Swift.min(stepDivisor.quotient(((end - frame) * l - phase) + m - 1), limit - walked)
-        }
-        if written > 0 {
-            let taps = layout.tapsPerPhase
-            if let staggered {
-                // Groups of 8 slots; the first output is lane slot mod 8 of its group.
-                let slot = phaseDivisor.remainder(phase * slotStep)
-                let lane = slot & 7
-                let lo = frame - (taps - 1)
-                for channel in 0..<channels {
-                    let x = UnsafePointer(history + channel * capacity)
-                    PolyphaseKernel.polyphaseGroups(
-                        staggered, x, direct ?? x, split: direct == nil ? end : start, lo - staggered.laneOffsets[slot],
-                        lo, end, slot >> 3, (lane + written + 7) >> 3, lane, written, output + channel, channels)
-                }
-            } else if usesSmallKernel {
-                PolyphaseKernel.polyphaseSmall(
-                    bank, taps, history + (frame - (taps - 1)), capacity, channels,
-                    phase, phaseDivisor.remainder(phase * slotStep), frameStep, phaseStep, l, written, output)
-            } else {
-                PolyphaseKernel.polyphase(
-                    bank, taps, history + (frame - (taps - 1)), capacity, channels,
-                    phase, phaseDivisor.remainder(phase * slotStep), frameStep, phaseStep, l, written, output)
-            }
-            let advance = phase + written * m
-            frame += phaseDivisor.quotient(advance)
-            phase = phaseDivisor.remainder(advance)
-        }
-        nextFrame = frame
-        nextPhase = phase
-        skipRemaining = skip
-        streamOutputFrames += written
-        if let direct, let staggered { copyDirectTail(direct, start: start, headEnd: start + staggered.maxSpan, end: end) }
-        return written
-    }
-
-    /// After a push read straight from `source` (history frames `start ..< end`, of which
-    /// `start ..< headEnd` were copied), copies the frames from `headEnd` on that later calls
-    /// can read: those from the next output's window start, ``nextFrame`` − (T − 1). No call
-    /// reads a frame below that, so the frames left unwritten (and whatever compaction moves
-    /// of them) are never read.
-    @inline(__always)
-    func copyDirectTail(_ source: UnsafePointer<Float>, start: Int, headEnd: Int, end: Int) {
-        let first = Swift.max(headEnd, nextFrame - (layout.tapsPerPhase - 1))
-        guard first < end else { return }
-        PolyphaseKernel.copy(history + first, source + (first - start), end - first)
-    }
-
-    /// Calls `body` with the first stage, unretained (the caller has checked ``firstStagePointer != nil``).
-    @inline(__always)
-    func withFirstStage<R>(_ body: (Resampler) -> R) -> R {
-        Unmanaged<Resampler>.fromOpaque(firstStagePointer.unsafelyUnwrapped)._withUnsafeGuaranteedRef(body)
-    }
-
-    /// Runs `n` interleaved input frames through the polyphase first stage into the history at
-    /// ``writeIndex`` (de-interleaving through the scratch for several channels), which must
-    /// have room for every output they make due (``roomFrames()``). Returns the stage frames.
-    /// Calls the first stage's ``push(_:frameCount:into:limit:)`` directly: ``makeRoom()`` has
-    /// made its room, ``roomFrames()`` bounded `n` by it, and whole frames leave it no carry.
-    @inline(__always)
-    func firstStagePush(_ source: UnsafePointer<Float>, frameCount n: Int) -> Int {
-        if channelCount == 1 {
-            let output = history + writeIndex
-            return withFirstStage { $0.push(source, frameCount: n, into: output, limit: Int.max) }
-        }
-        let scratch = firstStageScratch
-        let frames = withFirstStage { $0.push(source, frameCount: n, into: scratch, limit: Int.max) }
-        scatterFirstStage(frames)
-        return frames
-    }
-
-    /// Flushes the polyphase first stage's tail into the history (compacting first if needed)
-    /// and advances ``writeIndex`` past it.
-    @inline(__always)
-    func appendFirstStageTail() {
-        guard firstStagePointer != nil else { return }
-        let channels = channelCount
-        let pending = withFirstStage { $0.pendingFlushOutputCount } / channels
-        if historyCapacity - writeIndex < pending { compact() }
-        let room = historyCapacity - writeIndex
-        let frames: Int
-        if channels == 1 {
-            let output = UnsafeMutableBufferPointer(start: history + writeIndex, count: room)
-            frames = withFirstStage { $0.flush(into: output) }
-        } else {
-            let scratch = UnsafeMutableBufferPointer(start: firstStageScratch, count: room * channels)
-            frames = withFirstStage { $0.flush(into: scratch) } / channels
-            scatterFirstStage(frames)
-        }
-        writeIndex += frames
-    }
-
-    /// Copies `frames` interleaved frames from the first stage's scratch into the planar
-    /// history at ``writeIndex``.
-    @inline(__always)
-    func scatterFirstStage(_ frames: Int) {
-        PolyphaseKernel.deinterleave(firstStageScratch, channelCount, frames, history + writeIndex, historyCapacity)
-    }
-
-    /// Writes `n` interleaved input frames (zeros if `source` is nil) into the half-band
-    /// history, then decimates every completed pair into the polyphase history at
-    /// ``writeIndex`` (which the caller then advances). Returns the stage frames written.
-    @inline(__always)
-    func halfBandPush(_ source: UnsafePointer<Float>?, frameCount n: Int) -> Int {
-        let channels = channelCount
-        let oddOffset = halfBandCapacity + 16
-        let first = pairIndex
-        let pending = pendingEven
-        let leading = pending == 1 && n > 0 ? 1 : 0
-        let pairs = (n - leading) / 2
-        let trailing = n - leading - 2 * pairs
-        for channel in 0..<channels {
-            let even = halfBandHistory + channel * 2 * oddOffset
-            let odd = even + oddOffset
-            var p = first
-            if let source {
-                let s = source + channel
-                if leading == 1 {
-                    odd[p] = s[0]
-                    p += 1
-                }
-                PolyphaseKernel.splitEvenOdd(s + leading * channels, channels, pairs, even + p, odd + p)
-                p += pairs
-                if trailing == 1 { even[p] = s[(n - 1) * channels] }
-            } else {
-                if leading == 1 {
-                    odd[p] = 0
-                    p += 1
-                }
-                PolyphaseKernel.zero(even + p, pairs)
-                PolyphaseKernel.zero(odd + p, pairs)
-                p += pairs
-                if trailing == 1 { even[p] = 0 }
-            }
-        }
-        let completed = (pending + n) / 2
-        pendingEven = (pending + n) % 2
-        if completed > 0 {
-            // Output for pair j: ½·even[j + 1 − K] + Σ_t tap[t]·odd[j + 1 − 2K + t].
-            let k = halfBandTaps / 2
-            for channel in 0..<channels {
-                let even = halfBandHistory + channel * 2 * oddOffset
-                PolyphaseKernel.halfBand(
-                    even + (first + 1 - k), even + oddOffset + (first + 1 - halfBandTaps), halfBandCoefficients,
-                    halfBandTaps, completed, history + channel * historyCapacity + writeIndex)
-            }
-        }
-        pairIndex = first + completed
-        stageFrames += completed
-        return completed
     }
 }

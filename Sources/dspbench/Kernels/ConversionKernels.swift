@@ -1,6 +1,6 @@
 // conversion: Float32 → Int16, Int16 → Float32, Float32 → Int16 with TPDF dither; each beside
 // a plain C loop with the same semantics.
-import CBenchSupport
+import CBenchReferences
 import DSPCore
 
 enum ConversionKernels {

@@ -1,6 +1,6 @@
 // metering: LevelMeter (one block) and LevelAnalyzer (streaming, per-frame levels + summary),
 // each beside a plain C loop with the same semantics.
-import CBenchSupport
+import CBenchReferences
 import DSPAnalysis
 import DSPCore
 

@@ -1,5 +1,5 @@
-// Which peer libraries this machine has, found at run time with dlopen (CBenchSupport/Peers.c).
-import CBenchSupport
+// Which peer libraries this machine has, found at run time with dlopen (CBenchReferences/Peers.c).
+import CBenchReferences
 
 /// A peer library dspbench can load.
 enum PeerLibrary: CaseIterable {

@@ -1,5 +1,5 @@
 // libebur128 behind a Swift handle.
-import CBenchSupport
+import CBenchReferences
 
 /// A libebur128 state measuring integrated loudness and loudness range, with true peak or
 /// sample peak; owned.

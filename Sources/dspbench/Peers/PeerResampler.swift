@@ -1,5 +1,5 @@
 // Peer resamplers (libsoxr, libsamplerate, speexdsp) behind one Swift handle.
-import CBenchSupport
+import CBenchReferences
 import Foundation
 
 /// A peer configuration to compare with: library, quality argument and labels.

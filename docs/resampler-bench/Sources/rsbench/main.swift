@@ -4,7 +4,7 @@
 // (--rates=24000,22050: those input rates instead; --to=44100: that output rate instead of 16 kHz); SpeechDSP (`.default`, or every preset with --all) and libsoxr SOXR_HQ alternate, one warm-up
 // each, then `runs` rounds; the best thread-CPU time of each is kept and the ratio printed
 // (ours/soxr > 1: SpeechDSP faster). Construction is not timed. --info prints the designs.
-import CPeer
+import CBenchReferences
 import DSPCore
 import Glibc
 
@@ -62,12 +62,12 @@ for inputRate in rates {
         // Created once, outside the timing, like ours (soxr_create designs its filters: timing
         // it, as this harness did until 2026-11-23 23:45 UTC, charged soxr ~0.1 ms per run and
         // inflated ours/soxr by up to ~10 % for short inputs); each run starts from soxr_clear.
-        let p = peer_soxr_create(Double(inputRate), Double(outputRate), 4)!
+        let p = cbs_peer_resampler_create(CBS_PEER_SOXR, Int32(CBS_SOXR_HQ), UInt32(inputRate), UInt32(outputRate), 1, nil, 0)!
         kernels.append(("soxr HQ", {
-            peer_reset(p)
+            cbs_peer_resampler_reset(p)
             var o = 0
             while o + push <= count {
-                _ = peer_process(p, input.baseAddress! + o, push, output.baseAddress, output.count)
+                _ = cbs_peer_resampler_process(p, input.baseAddress! + o, push, output.baseAddress, output.count)
                 o += push
             }
         }))

@@ -1,0 +1,21 @@
+// The dispatched kernel of DSPDetection's probability models (ProbabilityModel, Models.c): the
+// small networks' first layer, under the bit-for-bit contract of CDSPSpectral.h (the Swift
+// loop's operations in its order, contraction off).
+#pragma once
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// First-layer pre-activations of `rows` rows over `n` inputs `x`, eight rows per vector:
+/// `pre[j] = bias[j] + ((s0 + s1) + (s2 + s3))` where `s_r` adds `w[j][i] · x[i]` from 0 for
+/// `i ≡ r (mod 4)`, `i < 4⌊n/4⌋`, ascending, and the tail `i ≥ 4⌊n/4⌋` continues `s0` — the
+/// Swift row loop's order, bit for bit. Weights are stored by groups of eight rows, transposed:
+/// `wt[(g·n + i)·8 + l] = w[8g + l][i]`, and `bias` holds `8⌈rows/8⌉` values (rows past `rows`
+/// zero-padded; only `pre[0 ..< rows]` is written).
+void cdsp_model_rows(const float *wt, const float *bias, const float *x, size_t n, size_t rows, float *pre);
+
+#ifdef __cplusplus
+}
+#endif

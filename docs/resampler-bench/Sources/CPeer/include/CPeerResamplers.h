@@ -1,1 +1,0 @@
-../../../../../Benchmarks/Sources/CPeerResamplers/include/CPeerResamplers.h
