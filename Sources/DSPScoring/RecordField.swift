@@ -130,42 +130,63 @@ struct RecordField<Part: RecordPart>: Sendable {
     /// The value of a computed field.
     let computed: (@Sendable (Part) -> String)?
 
-    private init<Value: Codable & Sendable>(
-        _ name: String, _ path: Path<Value>, kind: RecordValueKind, presence: RecordPresence = .required,
-        schema: RecordSchemaTerms, csv: RecordCSVColumn?, child: (any RecordPart.Type)? = nil, analysis: Bool = false
+    /// A stored field: the parts common to every kind, with the kind's own coding closures.
+    private init(
+        _ name: String, offsetOf path: PartialKeyPath<Part>, kind: RecordValueKind, presence: RecordPresence,
+        schema: RecordSchemaTerms, csv: RecordCSVColumn?, child: (any RecordPart.Type)?, analysis: Bool, isOptional: Bool,
+        coding: (decode: @Sendable (inout Part, KeyedDecodingContainer<RecordKey>) throws -> Void,
+                 encode: @Sendable (Part, inout KeyedEncodingContainer<RecordKey>) throws -> Void),
+        clear: (@Sendable (inout Part) -> Void)?
     ) {
         info = RecordFieldInfo(
             name: name, kind: kind, presence: presence, schema: schema, csvColumn: csv.map { Self.column($0, name) },
             child: child, isAnalysisResult: analysis)
         guard let offset = MemoryLayout<Part>.offset(of: path) else { preconditionFailure("\(name): not a stored property") }
         self.offset = offset
-        isOptional = false
-        let key = RecordKey(stringValue: name)
-        decode = { part, container in part[keyPath: path] = try container.decode(Value.self, forKey: key) }
-        encode = { part, container in try container.encode(part[keyPath: path], forKey: key) }
-        clear = nil
+        self.isOptional = isOptional
+        decode = coding.decode
+        encode = coding.encode
+        self.clear = clear
         computed = nil
     }
 
+    /// A non-optional field: always read and written.
+    private init<Value: Codable & Sendable>(
+        _ name: String, _ path: Path<Value>, kind: RecordValueKind, schema: RecordSchemaTerms, csv: RecordCSVColumn?,
+        child: (any RecordPart.Type)? = nil
+    ) {
+        let key = RecordKey(stringValue: name)
+        self.init(
+            name, offsetOf: path, kind: kind, presence: .required, schema: schema, csv: csv, child: child, analysis: false,
+            isOptional: false,
+            coding: (
+                { part, container in part[keyPath: path] = try container.decode(Value.self, forKey: key) },
+                { part, container in try container.encode(part[keyPath: path], forKey: key) }
+            ),
+            clear: nil)
+    }
+
+    /// An optional field: read if present; written as `null` or left out, as `presence` says.
     private init<Value: Codable & Sendable>(
         _ name: String, _ path: Path<Value?>, kind: RecordValueKind, presence: RecordPresence,
         schema: RecordSchemaTerms, csv: RecordCSVColumn?, child: (any RecordPart.Type)? = nil, analysis: Bool = false
     ) {
-        info = RecordFieldInfo(
-            name: name, kind: kind, presence: presence, schema: schema, csvColumn: csv.map { Self.column($0, name) },
-            child: child, isAnalysisResult: analysis)
-        guard let offset = MemoryLayout<Part>.offset(of: path) else { preconditionFailure("\(name): not a stored property") }
-        self.offset = offset
-        isOptional = true
         let key = RecordKey(stringValue: name)
-        decode = { part, container in part[keyPath: path] = try container.decodeIfPresent(Value.self, forKey: key) }
-        if presence.alwaysWritten {
-            encode = { part, container in try container.encode(part[keyPath: path], forKey: key) }
-        } else {
-            encode = { part, container in try container.encodeIfPresent(part[keyPath: path], forKey: key) }
-        }
-        clear = { part in part[keyPath: path] = nil }
-        computed = nil
+        let written = presence.alwaysWritten
+        self.init(
+            name, offsetOf: path, kind: kind, presence: presence, schema: schema, csv: csv, child: child, analysis: analysis,
+            isOptional: true,
+            coding: (
+                { part, container in part[keyPath: path] = try container.decodeIfPresent(Value.self, forKey: key) },
+                { part, container in
+                    if written {
+                        try container.encode(part[keyPath: path], forKey: key)
+                    } else {
+                        try container.encodeIfPresent(part[keyPath: path], forKey: key)
+                    }
+                }
+            ),
+            clear: { part in part[keyPath: path] = nil })
     }
 
     private init(_ name: String, computed: @escaping @Sendable (Part) -> String, schema: RecordSchemaTerms) {
