@@ -5,40 +5,34 @@ extension FileScore {
     /// on the file mixed to mono and resampled to 16 kHz).
     public struct Detection: Codable, Equatable, Sendable {
         /// Fraction of the file's duration inside speech segments, 0…1.
-        public var speechRatio: Double
+        public var speechRatio: Double = 0
         /// Fraction inside music segments, 0…1 (`null` when music detection was off).
         public var musicRatio: Double?
         /// Fraction inside multi-speaker segments, 0…1 (`null` when that detection was off).
         public var multiSpeakerRatio: Double?
         /// Total speech, seconds.
-        public var speechSeconds: Double
+        public var speechSeconds: Double = 0
         /// Number of speech segments.
-        public var speechSegments: Int
+        public var speechSegments: Int = 0
         /// Median of the tracked background-noise level over the frames with sound, dBFS;
         /// `null` for digital silence.
         public var noiseFloorDBFS: Double?
 
-        enum CodingKeys: String, CodingKey {
-            case speechRatio = "speech_ratio"
-            case musicRatio = "music_ratio"
-            case multiSpeakerRatio = "multi_speaker_ratio"
-            case speechSeconds = "speech_seconds"
-            case speechSegments = "speech_segments"
-            case noiseFloorDBFS = "noise_floor_dbfs"
-        }
-
-        /// Encodes every field, writing `null` rather than omitting a key.
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(speechRatio, forKey: .speechRatio)
-            try container.encode(musicRatio, forKey: .musicRatio)
-            try container.encode(multiSpeakerRatio, forKey: .multiSpeakerRatio)
-            try container.encode(speechSeconds, forKey: .speechSeconds)
-            try container.encode(speechSegments, forKey: .speechSegments)
-            try container.encode(noiseFloorDBFS, forKey: .noiseFloorDBFS)
-        }
+        static let record = RecordDescription<Self>([
+            .number("speech_ratio", \.speechRatio, minimum: 0, maximum: 1, csv: .column, "Fraction of the duration inside speech segments."),
+            .number("music_ratio", \.musicRatio, null: "when music detection was off", minimum: 0, maximum: 1, csv: .column,
+                    "Fraction inside music segments; null when music detection was off."),
+            .number("multi_speaker_ratio", \.multiSpeakerRatio, null: "when that detection was off", minimum: 0, maximum: 1, csv: .column,
+                    "Fraction inside segments where two or more people talk at once; null when that detection was off."),
+            .number("speech_seconds", \.speechSeconds, minimum: 0, csv: .column, "Total speech, seconds."),
+            .integer("speech_segments", \.speechSegments, minimum: 0, csv: .column, "Number of speech segments."),
+            .number("noise_floor_dbfs", \.noiseFloorDBFS, null: "for digital silence", csv: .column,
+                    "Median tracked background-noise level over frames with sound, dBFS; null for digital silence."),
+        ])
     }
 }
+
+extension FileScore.Detection: RecordPart {}
 
 extension FileScore.Detection {
     /// The record's fields from a detector summary; ratios of detections that were off are

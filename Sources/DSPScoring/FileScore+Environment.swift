@@ -11,41 +11,37 @@ extension FileScore {
         /// The noise category the file spent most time in: `very_quiet`, `quiet`, `moderate`,
         /// `loud` or `very_loud` (default thresholds 35/45/55/65 dB on the analyzer's scale,
         /// dBFS + 90).
-        public var noiseCategory: String
+        public var noiseCategory: String = ""
         /// The most frequent measurement key, e.g. `"45_false_true"` (noise level rounded down
         /// to 5 dB, music, several speakers).
-        public var categoryKey: String
+        public var categoryKey: String = ""
         /// Mean speech clarity (0…1) over the measurements that held speech; `null` if none did.
         public var speechClarity: Double?
         /// Mean frequency complexity (normalised spectral entropy, 0…1) over the measurements.
-        public var frequencyComplexity: Double
+        public var frequencyComplexity: Double = 0
         /// The recognizer recommended for most of the file: `fast` or `accurate`.
-        public var recommendation: String
+        public var recommendation: String = ""
         /// Measurements made.
-        public var measurements: Int
+        public var measurements: Int = 0
 
-        enum CodingKeys: String, CodingKey {
-            case noiseDBFS = "noise_dbfs"
-            case noiseCategory = "noise_category"
-            case categoryKey = "category_key"
-            case speechClarity = "speech_clarity"
-            case frequencyComplexity = "frequency_complexity"
-            case recommendation, measurements
-        }
-
-        /// Encodes every field, writing `null` rather than omitting a key.
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(noiseDBFS, forKey: .noiseDBFS)
-            try container.encode(noiseCategory, forKey: .noiseCategory)
-            try container.encode(categoryKey, forKey: .categoryKey)
-            try container.encode(speechClarity, forKey: .speechClarity)
-            try container.encode(frequencyComplexity, forKey: .frequencyComplexity)
-            try container.encode(recommendation, forKey: .recommendation)
-            try container.encode(measurements, forKey: .measurements)
-        }
+        static let record = RecordDescription<Self>([
+            .number("noise_dbfs", \.noiseDBFS, null: "when every measurement was digital silence",
+                    "Median background-noise level of the measurements, dBFS (the noise, not the speech)."),
+            .identifier("noise_category", \.noiseCategory, values: ["very_quiet", "quiet", "moderate", "loud", "very_loud"],
+                        "Category the file spent most time in (thresholds 35/45/55/65 dB on dBFS + 90)."),
+            .text("category_key", \.categoryKey,
+                  "Most frequent measurement key: noise level rounded down to 5 dB, music, several speakers, e.g. 45_false_true."),
+            .number("speech_clarity", \.speechClarity, null: "when no measurement held speech", minimum: 0, maximum: 1,
+                    "Mean clarity (logistic map of the speech-to-noise ratio) over measurements with speech."),
+            .number("frequency_complexity", \.frequencyComplexity, minimum: 0, maximum: 1, "Mean normalised spectral entropy."),
+            .identifier("recommendation", \.recommendation, values: ["fast", "accurate"],
+                        "Recognizer recommended (with hysteresis) for most of the file."),
+            .integer("measurements", \.measurements, minimum: 0),
+        ])
     }
 }
+
+extension FileScore.Environment: RecordPart {}
 
 /// What a file's environment measurements add up to.
 struct EnvironmentMeasurements {

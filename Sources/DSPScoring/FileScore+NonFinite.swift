@@ -3,39 +3,18 @@
 
 extension FileScore {
     /// The JSON key path of the first analysis number that is NaN or ±∞ (e.g.
-    /// `"loudness.loudness_range_lu"`), or `nil` when every one is finite. `duration` and the
-    /// provenance are not analysis results and are not looked at.
+    /// `"loudness.loudness_range_lu"`), or `nil` when every one is finite: the analysis parts in
+    /// table order, each one's numbers in key order. `duration` and the provenance are not
+    /// analysis results and are not looked at.
     public var firstNonFiniteField: String? {
-        func bad(_ value: Double?) -> Bool { value.map { !$0.isFinite } ?? false }
-        if let l = levels {
-            let fields: [(String, Double?)] = [
-                ("dc_offset", l.dcOffset), ("loudest_frame_rms_dbfs", l.loudestFrameRMSDBFS), ("peak_dbfs", l.peakDBFS),
-                ("quietest_frame_rms_dbfs", l.quietestFrameRMSDBFS), ("rms_dbfs", l.rmsDBFS), ("rms_dbfs_aes17", l.rmsDBFSAES17),
-            ]
-            if let (name, _) = fields.first(where: { bad($0.1) }) { return "levels." + name }
+        withUnsafeBytes(of: self) { raw in
+            for field in Self.record.fields where field.info.isAnalysisResult {
+                if let key = field.info.child!.firstNonFiniteKey(at: raw.baseAddress! + field.offset, optional: field.isOptional) {
+                    return field.info.name + "." + key
+                }
+            }
+            return nil
         }
-        if let l = loudness {
-            let fields: [(String, Double?)] = [
-                ("integrated_lufs", l.integratedLUFS), ("loudness_range_lu", l.loudnessRangeLU),
-                ("max_momentary_lufs", l.maxMomentaryLUFS), ("max_short_term_lufs", l.maxShortTermLUFS),
-                ("true_peak_dbtp", l.truePeakDBTP),
-            ]
-            if let (name, _) = fields.first(where: { bad($0.1) }) { return "loudness." + name }
-        }
-        if let d = detection {
-            let fields: [(String, Double?)] = [
-                ("multi_speaker_ratio", d.multiSpeakerRatio), ("music_ratio", d.musicRatio), ("noise_floor_dbfs", d.noiseFloorDBFS),
-                ("speech_ratio", d.speechRatio), ("speech_seconds", d.speechSeconds),
-            ]
-            if let (name, _) = fields.first(where: { bad($0.1) }) { return "detection." + name }
-        }
-        if let e = environment {
-            let fields: [(String, Double?)] = [
-                ("frequency_complexity", e.frequencyComplexity), ("noise_dbfs", e.noiseDBFS), ("speech_clarity", e.speechClarity),
-            ]
-            if let (name, _) = fields.first(where: { bad($0.1) }) { return "environment." + name }
-        }
-        return nil
     }
 
     /// This record as an error record (kind `"non_finite_result"`) when an analysis number is
@@ -46,10 +25,7 @@ extension FileScore {
     public func withholdingNonFiniteResults() -> FileScore {
         guard let field = firstNonFiniteField else { return self }
         var record = self
-        record.levels = nil
-        record.loudness = nil
-        record.detection = nil
-        record.environment = nil
+        for field in Self.record.fields where field.info.isAnalysisResult { field.clear!(&record) }
         record.segments = nil
         record.status = .error
         record.error = Failure(

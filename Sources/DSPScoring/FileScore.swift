@@ -7,9 +7,14 @@ import DSPCore
 /// `duration`). Levels in dBFS use `null` in JSON where the value is −∞ (digital silence) —
 /// JSON has no infinity. A file that could not be scored has `status` `"error"`, an ``error``
 /// and no levels.
+///
+/// Each part's fields are described once, in its `record` table (the JSON key, the stored
+/// property, why a value may be missing, the schema terms, the CSV column); the JSON writer,
+/// `Codable`, ``jsonSchema``, the CSV columns and ``firstNonFiniteField`` derive from the tables.
+/// A new field is its stored property plus one row.
 public struct FileScore: Codable, Equatable, Sendable {
     /// `"ok"` or `"error"`.
-    public enum Status: String, Codable, Sendable {
+    public enum Status: String, Codable, CaseIterable, Sendable {
         /// Scored.
         case ok
         /// Could not be scored; see ``FileScore/error``.
@@ -19,9 +24,19 @@ public struct FileScore: Codable, Equatable, Sendable {
     /// Why a file failed.
     public struct Failure: Codable, Equatable, Sendable {
         /// A stable machine-readable kind, e.g. `"truncated"`, `"not_found"`.
-        public var kind: String
+        public var kind: String = ""
         /// A human-readable message naming the file and the reason.
-        public var message: String
+        public var message: String = ""
+
+        static let record = RecordDescription<Self>([
+            .identifier(
+                "kind", \.kind,
+                values: [
+                    "not_found", "permission_denied", "is_directory", "empty", "truncated", "corrupt", "unsupported_format",
+                    "invalid_parameters", "io_failure", "closed", "unsupported", "too_short", "not_regular_file", "non_finite_result",
+                ], csv: .named("error_kind")),
+            .text("message", \.message),
+        ])
     }
 
     /// Whole-file levels over every sample of every channel (see ``LevelSummary``).
@@ -33,39 +48,32 @@ public struct FileScore: Codable, Equatable, Sendable {
         /// Sample peak `20·log10(max |x|)`, dBFS; `null` for silence.
         public var peakDBFS: Double?
         /// Mean of all finite samples (full-scale units).
-        public var dcOffset: Double
+        public var dcOffset: Double = 0
         /// Samples with |x| ≥ the clip threshold (default 1.0).
-        public var clippedSamples: Int
+        public var clippedSamples: Int = 0
         /// NaN/±Inf samples (float files only), excluded from the other measures.
-        public var nonFiniteSamples: Int
+        public var nonFiniteSamples: Int = 0
         /// The loudest 1024-frame block's RMS, dBFS; `null` when none is above silence.
         public var loudestFrameRMSDBFS: Double?
         /// The quietest 1024-frame block's RMS, dBFS (a rough noise floor); `null` for silence.
         public var quietestFrameRMSDBFS: Double?
 
-        enum CodingKeys: String, CodingKey {
-            case rmsDBFS = "rms_dbfs"
-            case rmsDBFSAES17 = "rms_dbfs_aes17"
-            case peakDBFS = "peak_dbfs"
-            case dcOffset = "dc_offset"
-            case clippedSamples = "clipped_samples"
-            case nonFiniteSamples = "non_finite_samples"
-            case loudestFrameRMSDBFS = "loudest_frame_rms_dbfs"
-            case quietestFrameRMSDBFS = "quietest_frame_rms_dbfs"
-        }
+        static let record = RecordDescription<Self>([
+            .number("rms_dbfs", \.rmsDBFS, null: "for digital silence (−∞)", csv: .column,
+                    "10*log10(mean x^2) over all samples of all channels, dBFS."),
+            .number("rms_dbfs_aes17", \.rmsDBFSAES17, null: "for digital silence (−∞)", csv: .column,
+                    "rms_dbfs + 3.01 dB (sine-referenced, AES17)."),
+            .number("peak_dbfs", \.peakDBFS, null: "for digital silence (−∞)", csv: .column, "Sample peak 20*log10(max |x|), dBFS."),
+            .number("dc_offset", \.dcOffset, csv: .column, "Mean sample value, full-scale units."),
+            .integer("clipped_samples", \.clippedSamples, minimum: 0, csv: .column, "Samples with |x| >= clip_threshold."),
+            .integer("non_finite_samples", \.nonFiniteSamples, minimum: 0, csv: .column,
+                     "NaN or infinite samples (float files), excluded from the levels."),
+            .number("loudest_frame_rms_dbfs", \.loudestFrameRMSDBFS, null: "when no block is above digital silence", csv: .column,
+                    "Largest RMS over frame_length-frame blocks, dBFS."),
+            .number("quietest_frame_rms_dbfs", \.quietestFrameRMSDBFS, null: "for digital silence (−∞)", csv: .column,
+                    "Smallest RMS over frame_length-frame blocks, dBFS."),
+        ])
 
-        /// Encodes every field, writing `null` (not omitting the key) for −∞ levels.
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(rmsDBFS, forKey: .rmsDBFS)
-            try container.encode(rmsDBFSAES17, forKey: .rmsDBFSAES17)
-            try container.encode(peakDBFS, forKey: .peakDBFS)
-            try container.encode(dcOffset, forKey: .dcOffset)
-            try container.encode(clippedSamples, forKey: .clippedSamples)
-            try container.encode(nonFiniteSamples, forKey: .nonFiniteSamples)
-            try container.encode(loudestFrameRMSDBFS, forKey: .loudestFrameRMSDBFS)
-            try container.encode(quietestFrameRMSDBFS, forKey: .quietestFrameRMSDBFS)
-        }
     }
 
     /// Loudness per ITU-R BS.1770-4 / EBU R128 (see ``LoudnessSummary``).
@@ -73,7 +81,7 @@ public struct FileScore: Codable, Equatable, Sendable {
         /// Integrated (gated) loudness, LUFS; `null` when every block is below the −70 LUFS gate.
         public var integratedLUFS: Double?
         /// Loudness range (EBU Tech 3342), LU.
-        public var loudnessRangeLU: Double
+        public var loudnessRangeLU: Double = 0
         /// Maximum true peak over channels (BS.1770-4 Annex 2, 4× oversampling below 96 kHz), dBTP; `null` for silence.
         public var truePeakDBTP: Double?
         /// Maximum momentary (400 ms) loudness, LUFS; `null` for silence.
@@ -81,27 +89,22 @@ public struct FileScore: Codable, Equatable, Sendable {
         /// Maximum short-term (3 s) loudness, LUFS; `null` for silence.
         public var maxShortTermLUFS: Double?
         /// The channel weighting used: `mono`, `stereo`, `5.0`, `5.1`, or `equal` (other counts).
-        public var channelLayout: String
+        public var channelLayout: String = ""
 
-        enum CodingKeys: String, CodingKey {
-            case integratedLUFS = "integrated_lufs"
-            case loudnessRangeLU = "loudness_range_lu"
-            case truePeakDBTP = "true_peak_dbtp"
-            case maxMomentaryLUFS = "max_momentary_lufs"
-            case maxShortTermLUFS = "max_short_term_lufs"
-            case channelLayout = "channel_layout"
-        }
+        static let record = RecordDescription<Self>([
+            .number("integrated_lufs", \.integratedLUFS, null: "when all blocks are below the -70 LUFS gate", csv: .column,
+                    "Integrated (gated) loudness, LUFS; null when all blocks are below the -70 LUFS gate."),
+            .number("loudness_range_lu", \.loudnessRangeLU, minimum: 0, csv: .column, "Loudness range (EBU Tech 3342), LU."),
+            .number("true_peak_dbtp", \.truePeakDBTP, null: "when the true_peak analysis is off, and for digital silence (−∞)", csv: .column,
+                    "Maximum true peak over channels (4x oversampled below 96 kHz), dBTP; null when the true_peak analysis is off."),
+            .number("max_momentary_lufs", \.maxMomentaryLUFS, null: "for digital silence (−∞)",
+                    "Maximum momentary (400 ms) loudness, LUFS."),
+            .number("max_short_term_lufs", \.maxShortTermLUFS, null: "for digital silence (−∞)",
+                    "Maximum short-term (3 s) loudness, LUFS."),
+            .identifier("channel_layout", \.channelLayout, values: ["mono", "stereo", "5.0", "5.1", "equal"],
+                        "BS.1770 channel weighting used."),
+        ])
 
-        /// Encodes every field, writing `null` (not omitting the key) for −∞.
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(integratedLUFS, forKey: .integratedLUFS)
-            try container.encode(loudnessRangeLU, forKey: .loudnessRangeLU)
-            try container.encode(truePeakDBTP, forKey: .truePeakDBTP)
-            try container.encode(maxMomentaryLUFS, forKey: .maxMomentaryLUFS)
-            try container.encode(maxShortTermLUFS, forKey: .maxShortTermLUFS)
-            try container.encode(channelLayout, forKey: .channelLayout)
-        }
     }
 
     /// Where the record came from.
@@ -140,13 +143,6 @@ public struct FileScore: Codable, Equatable, Sendable {
             "library=\(library);version=\(version);frame_length=\(frameLength);clip_threshold=\(clipThreshold);analyses=\(analyses ?? "")"
         }
 
-        enum CodingKeys: String, CodingKey {
-            case library, version, analyses
-            case frameLength = "frame_length"
-            case clipThreshold = "clip_threshold"
-            case configurationHash = "config_hash"
-        }
-
         /// Creates a provenance; the hash follows from the fields.
         public init(
             library: String = "SpeechDSP", version: String = SpeechDSPVersion.current, frameLength: Int,
@@ -159,32 +155,27 @@ public struct FileScore: Codable, Equatable, Sendable {
             self.analyses = analyses
         }
 
-        /// Reads the fields (a `config_hash` present is ignored: it is recomputed).
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            library = try container.decode(String.self, forKey: .library)
-            version = try container.decode(String.self, forKey: .version)
-            frameLength = try container.decode(Int.self, forKey: .frameLength)
-            clipThreshold = try container.decode(Float.self, forKey: .clipThreshold)
-            analyses = try container.decodeIfPresent(String.self, forKey: .analyses)
-        }
+        /// A blank provenance the decoder fills in.
+        init() { self.init(frameLength: 0, clipThreshold: 0) }
 
-        /// Writes the fields and `config_hash`.
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(library, forKey: .library)
-            try container.encode(version, forKey: .version)
-            try container.encode(frameLength, forKey: .frameLength)
-            try container.encode(clipThreshold, forKey: .clipThreshold)
-            try container.encodeIfPresent(analyses, forKey: .analyses)
-            try container.encode(configurationHash, forKey: .configurationHash)
-        }
+        static let record = RecordDescription<Self>([
+            .text("library", \.library, constant: "SpeechDSP"),
+            .text("version", \.version),
+            .integer("frame_length", \.frameLength, minimum: 1),
+            .float("clip_threshold", \.clipThreshold, exclusiveMinimum: 0),
+            .text("analyses", \.analyses, absent: "in records written before the field existed",
+                  "The analyses run, comma-separated (levels, loudness, speech, music, speakers, environment)."),
+            .computed("config_hash", pattern: "^[0-9a-f]{16}$",
+                      "64-bit FNV-1a of library, version, frame_length, clip_threshold and analyses: equal hashes, same configuration.",
+                      \.configurationHash),
+        ])
+
     }
 
     /// The path as given (directories expanded to the files found in them).
-    public var audioFilepath: String
+    public var audioFilepath: String = ""
     /// Duration in seconds (frames ÷ sample rate); 0 for a failed file.
-    public var duration: Double
+    public var duration: Double = 0
     /// Sample rate in Hz (`null` when the file could not be opened).
     public var sampleRate: Int?
     /// Channel count (`null` when the file could not be opened).
@@ -204,21 +195,36 @@ public struct FileScore: Codable, Equatable, Sendable {
     /// The acoustic environment; absent where ``detection`` is, and when not asked for.
     public var environment: Environment?
     /// `ok` or `error`.
-    public var status: Status
+    public var status: Status = .ok
     /// The failure, for `status == .error`.
     public var error: Failure?
     /// Library version and configuration.
-    public var provenance: Provenance
+    public var provenance: Provenance = .init()
     /// The detection segments, when the scorer was asked to keep them (not part of the
     /// JSON record; `dspscore --timeline` and `--rttm` write them).
     public var segments: DetectionSegments? = nil
 
-    enum CodingKeys: String, CodingKey {
-        case audioFilepath = "audio_filepath"
-        case duration
-        case sampleRate = "sample_rate"
-        case channels, frames, format, levels, loudness, detection, environment, status, error, provenance
-    }
+    static let record = RecordDescription<Self>([
+        .text("audio_filepath", \.audioFilepath, csv: .column, "The path as given or found."),
+        .number("duration", \.duration, minimum: 0, csv: .column, "Seconds: frames / sample_rate; 0 for a failed file."),
+        .integer("sample_rate", \.sampleRate, absent: "when the file could not be opened", minimum: 1, csv: .column, "Hz."),
+        .integer("channels", \.channels, absent: "when the file could not be opened", minimum: 1, csv: .column),
+        .integer("frames", \.frames, absent: "when the file could not be opened", minimum: 0, csv: .column,
+                 "Sample frames (per channel) read."),
+        .text("format", \.format, absent: "when the file could not be opened", csv: .column, "Container/encoding, e.g. WAV/PCM_16."),
+        .status("status", \.status, csv: .column),
+        .object("error", \.error, absent: "when status is ok"),
+        .object("levels", \.levels, absent: "for failed files and when not asked for", analysis: true),
+        .object("loudness", \.loudness, absent: "for failed files, rates below 8 kHz, and when not asked for", analysis: true,
+                "ITU-R BS.1770-4 / EBU R128. Absent for failed files and rates below 8 kHz."),
+        .object("detection", \.detection, absent: "for failed files, when no detection was asked for, and for rates the resampler cannot take",
+                analysis: true,
+                "Voice activity, music and multiple speakers (AcousticDetector on the file mixed to mono at 16 kHz). Absent for failed files and when --analyses has none of speech, music, speakers."),
+        .object("environment", \.environment, absent: "where detection is, and when not asked for", analysis: true,
+                "The acoustic environment: EnvironmentAnalyzer fed by the detectors on 1024-sample frames at 16 kHz, measured twice a second, summarised over the file. Absent where detection is, and when --analyses lacks environment."),
+        .object("provenance", \.provenance),
+    ])
+
 }
 
 extension FileScore.Levels {
@@ -248,3 +254,9 @@ extension FileScore.Loudness {
         self.channelLayout = channelLayout
     }
 }
+
+extension FileScore: RecordPart {}
+extension FileScore.Failure: RecordPart {}
+extension FileScore.Levels: RecordPart {}
+extension FileScore.Loudness: RecordPart {}
+extension FileScore.Provenance: RecordPart {}

@@ -1,7 +1,6 @@
-// The JSON Lines record, written by hand: the bytes `JSONEncoder` writes with
-// `[.sortedKeys, .withoutEscapingSlashes]` for a `FileScore`, without its per-record set-up
-// (an encoder, a boxed value tree, a key sort per object). Tests compare the two on records of
-// every shape (ScoreFormattingJSONTests).
+// The JSON Lines record, written directly from the record's tables (RecordField.swift): the
+// bytes `JSONEncoder` writes with `[.sortedKeys, .withoutEscapingSlashes]` for a `FileScore`,
+// without its per-record set-up (an encoder, a boxed value tree, a key sort per object).
 
 extension ScoreFormatting {
     /// A record as one JSON object: the same bytes as `JSONEncoder` with
@@ -26,8 +25,35 @@ extension ScoreFormatting {
     }
 }
 
-/// Appends the JSON text of a ``FileScore`` to a byte array, keys in sorted order.
+/// Appends the JSON text of a record to a byte array, keys in sorted order, following each
+/// part's table (``RecordDescription/jsonPlan``).
+///
+/// Fields are read at their stored offsets (`MemoryLayout.offset(of:)` of the row's key path):
+/// a key-path read costs ~55 ns and a closure call ~11 ns per field on this machine, against
+/// ~2.6 ns for the direct access the hand-written writer made, and a record has ~45 fields.
 struct JSONRecordWriter {
+    /// A part's steps and keys, allocated once for the program's life (the tables are static):
+    /// reading them per record costs no reference counting.
+    struct Plan: @unchecked Sendable {
+        let steps: UnsafeBufferPointer<Step>
+        /// Every key as `"name":`, back to back; the steps index into it.
+        let keys: UnsafeBufferPointer<UInt8>
+    }
+
+    /// One field as the writer reads it: trivial values only, so walking the steps retains nothing.
+    struct Step: Sendable {
+        let kind: RecordValueKind
+        let offset: Int
+        let isOptional: Bool
+        let alwaysWritten: Bool
+        /// `"name":` is `keys[keyStart..<keyEnd]`.
+        let keyStart: Int
+        let keyEnd: Int
+        /// The row in ``RecordDescription/fields`` (for a computed value).
+        let field: Int
+        let child: (any RecordPart.Type)?
+    }
+
     var bytes: [UInt8] = []
     /// A number field held NaN or ±∞ (JSON has no such numbers).
     var failed = false
@@ -37,73 +63,60 @@ struct JSONRecordWriter {
     init() { bytes.reserveCapacity(1024) }
 
     mutating func write(_ score: FileScore) {
+        writeObject(score)
+    }
+
+    /// A part as a JSON object.
+    mutating func writeObject<Part: RecordPart>(_ part: Part) {
+        withUnsafeBytes(of: part) { raw in writeObject(Part.self, at: raw.baseAddress!) }
+    }
+
+    /// The part at `raw` as a JSON object.
+    mutating func writeObject<Part: RecordPart>(_: Part.Type, at raw: UnsafeRawPointer) {
+        let plan = Part.record.jsonPlan
+        let keys = plan.keys
         open()
-        key("audio_filepath"); string(score.audioFilepath)
-        if let channels = score.channels { key("channels"); integer(channels) }
-        if let detection = score.detection {
-            key("detection"); open()
-            key("multi_speaker_ratio"); number(detection.multiSpeakerRatio)
-            key("music_ratio"); number(detection.musicRatio)
-            key("noise_floor_dbfs"); number(detection.noiseFloorDBFS)
-            key("speech_ratio"); number(detection.speechRatio)
-            key("speech_seconds"); number(detection.speechSeconds)
-            key("speech_segments"); integer(detection.speechSegments)
-            close()
+        for step in plan.steps {
+            let at = raw + step.offset
+            switch step.kind {
+            case .object:
+                let child = step.child!
+                let missing = step.isOptional && child.isNil(at: at)
+                if missing && !step.alwaysWritten { continue }
+                key(keys, step)
+                if missing { null() } else { child.writeJSON(at: at, into: &self) }
+            case .computed:
+                key(keys, step)
+                string(Part.record.fields[step.field].computed!(raw.assumingMemoryBound(to: Part.self).pointee))
+            case .text, .identifier, .status, .integer, .number, .float:
+                let value = RecordScalar(step.kind, optional: step.isOptional, at: at)
+                if case .missing = value, !step.alwaysWritten { continue }
+                key(keys, step)
+                switch value {
+                case .missing: null()
+                case .text(let text): string(text)
+                case .integer(let value): integer(value)
+                case .number(let value): number(value)
+                case .float(let value): float(value)
+                }
+            }
         }
-        key("duration"); number(score.duration)
-        if let environment = score.environment {
-            key("environment"); open()
-            key("category_key"); string(environment.categoryKey)
-            key("frequency_complexity"); number(environment.frequencyComplexity)
-            key("measurements"); integer(environment.measurements)
-            key("noise_category"); string(environment.noiseCategory)
-            key("noise_dbfs"); number(environment.noiseDBFS)
-            key("recommendation"); string(environment.recommendation)
-            key("speech_clarity"); number(environment.speechClarity)
-            close()
-        }
-        if let error = score.error {
-            key("error"); open()
-            key("kind"); string(error.kind)
-            key("message"); string(error.message)
-            close()
-        }
-        if let format = score.format { key("format"); string(format) }
-        if let frames = score.frames { key("frames"); integer(frames) }
-        if let levels = score.levels {
-            key("levels"); open()
-            key("clipped_samples"); integer(levels.clippedSamples)
-            key("dc_offset"); number(levels.dcOffset)
-            key("loudest_frame_rms_dbfs"); number(levels.loudestFrameRMSDBFS)
-            key("non_finite_samples"); integer(levels.nonFiniteSamples)
-            key("peak_dbfs"); number(levels.peakDBFS)
-            key("quietest_frame_rms_dbfs"); number(levels.quietestFrameRMSDBFS)
-            key("rms_dbfs"); number(levels.rmsDBFS)
-            key("rms_dbfs_aes17"); number(levels.rmsDBFSAES17)
-            close()
-        }
-        if let loudness = score.loudness {
-            key("loudness"); open()
-            key("channel_layout"); string(loudness.channelLayout)
-            key("integrated_lufs"); number(loudness.integratedLUFS)
-            key("loudness_range_lu"); number(loudness.loudnessRangeLU)
-            key("max_momentary_lufs"); number(loudness.maxMomentaryLUFS)
-            key("max_short_term_lufs"); number(loudness.maxShortTermLUFS)
-            key("true_peak_dbtp"); number(loudness.truePeakDBTP)
-            close()
-        }
-        let provenance = score.provenance
-        key("provenance"); open()
-        if let analyses = provenance.analyses { key("analyses"); string(analyses) }
-        key("clip_threshold"); float(provenance.clipThreshold)
-        key("config_hash"); string(provenance.configurationHash)
-        key("frame_length"); integer(provenance.frameLength)
-        key("library"); string(provenance.library)
-        key("version"); string(provenance.version)
         close()
-        if let sampleRate = score.sampleRate { key("sample_rate"); integer(sampleRate) }
-        key("status"); string(score.status.rawValue)
-        close()
+    }
+
+    /// `"name":`, after a comma unless first in its object.
+    @inline(__always)
+    private mutating func key(_ keys: UnsafeBufferPointer<UInt8>, _ step: Step) {
+        if needsComma { bytes.append(UInt8(ascii: ",")) }
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: keys[step.keyStart..<step.keyEnd]))
+        needsComma = true
+    }
+
+    private mutating func null() {
+        bytes.append(UInt8(ascii: "n"))
+        bytes.append(UInt8(ascii: "u"))
+        bytes.append(UInt8(ascii: "l"))
+        bytes.append(UInt8(ascii: "l"))
     }
 
     private mutating func open() {
@@ -116,27 +129,9 @@ struct JSONRecordWriter {
         needsComma = true
     }
 
-    /// `"name":`, after a comma unless first in its object. Names are ASCII without escapes.
-    private mutating func key(_ name: StaticString) {
-        if needsComma { bytes.append(UInt8(ascii: ",")) }
-        bytes.append(UInt8(ascii: "\""))
-        name.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(UInt8(ascii: ":"))
-        needsComma = true
-    }
-
     private mutating func integer(_ value: Int) {
-        bytes.append(contentsOf: String(value).utf8)
-    }
-
-    /// `null`, or the number as `JSONEncoder` writes it.
-    private mutating func number(_ value: Double?) {
-        guard let value else {
-            bytes.append(contentsOf: "null".utf8)
-            return
-        }
-        number(value)
+        var text = String(value)
+        text.withUTF8 { bytes.append(contentsOf: $0) }
     }
 
     /// Swift's `description` (shortest digits that round-trip) with a trailing `.0` removed,
@@ -158,11 +153,11 @@ struct JSONRecordWriter {
     }
 
     private mutating func appendTrimmed(_ text: String) {
-        var utf8 = Substring(text).utf8
-        if utf8.count >= 2, utf8.last == UInt8(ascii: "0"), utf8[utf8.index(utf8.endIndex, offsetBy: -2)] == UInt8(ascii: ".") {
-            utf8 = utf8.dropLast(2)
+        var text = text
+        text.withUTF8 { utf8 in
+            let whole = utf8.count >= 2 && utf8[utf8.count - 1] == UInt8(ascii: "0") && utf8[utf8.count - 2] == UInt8(ascii: ".")
+            bytes.append(contentsOf: whole ? UnsafeBufferPointer(rebasing: utf8.dropLast(2)) : utf8)
         }
-        bytes.append(contentsOf: utf8)
     }
 
     /// A JSON string: `"` and `\` escaped, `\b \f \n \r \t` for those controls, `\u00xx`

@@ -32,39 +32,15 @@ public enum ScoreFormatting {
         return row
     }
 
-    /// The CSV header: the record's scalar fields. Empty cells are JSON `null` (−∞ levels, or
-    /// fields a failed file does not have).
-    public static let csvHeader = [
-        "audio_filepath", "duration", "sample_rate", "channels", "frames", "format", "status", "error_kind",
-        "rms_dbfs", "rms_dbfs_aes17", "peak_dbfs", "dc_offset", "clipped_samples", "non_finite_samples",
-        "loudest_frame_rms_dbfs", "quietest_frame_rms_dbfs",
-        "integrated_lufs", "loudness_range_lu", "true_peak_dbtp",
-        "speech_ratio", "music_ratio", "multi_speaker_ratio", "speech_seconds", "speech_segments", "noise_floor_dbfs",
-    ].joined(separator: ",")
+    /// The CSV header: the record's scalar fields that are CSV columns, in schema order (from
+    /// the record's field tables). Empty cells are JSON `null` (−∞ levels, or fields a failed
+    /// file does not have).
+    public static let csvHeader = FileScore.csvColumns.joined(separator: ",")
 
-    /// One CSV row (RFC 4180 quoting for text fields).
+    /// One CSV row (RFC 4180 quoting for free-text fields; numbers as Swift prints them).
     public static func csvRow(_ score: FileScore) -> String {
-        func quoted(_ text: String?) -> String {
-            guard let text else { return "" }
-            let needsQuotes = text.contains { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }
-            return needsQuotes ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
-        }
-        func number(_ value: Double?) -> String { value.map { "\($0)" } ?? "" }
-        func count(_ value: Int?) -> String { value.map(String.init) ?? "" }
-        let levels = score.levels
-        var cells: [String] = [
-            quoted(score.audioFilepath), number(score.duration), count(score.sampleRate),
-            count(score.channels), count(score.frames), quoted(score.format),
-            score.status.rawValue, score.error?.kind ?? "",
-        ]
-        cells += [number(levels?.rmsDBFS), number(levels?.rmsDBFSAES17), number(levels?.peakDBFS), number(levels?.dcOffset)]
-        cells += [count(levels?.clippedSamples), count(levels?.nonFiniteSamples)]
-        cells += [number(levels?.loudestFrameRMSDBFS), number(levels?.quietestFrameRMSDBFS)]
-        let loudness = score.loudness
-        cells += [number(loudness?.integratedLUFS), number(loudness?.loudnessRangeLU), number(loudness?.truePeakDBTP)]
-        let detection = score.detection
-        cells += [number(detection?.speechRatio), number(detection?.musicRatio), number(detection?.multiSpeakerRatio)]
-        cells += [number(detection?.speechSeconds), count(detection?.speechSegments), number(detection?.noiseFloorDBFS)]
+        var cells: [String] = []
+        withUnsafeBytes(of: score) { FileScore.appendCSVCells(at: $0.baseAddress!, optional: false, to: &cells) }
         return cells.joined(separator: ",")
     }
 

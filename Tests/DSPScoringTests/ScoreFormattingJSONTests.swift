@@ -3,8 +3,10 @@ import Foundation
 import Testing
 import TestSupport
 
-/// `ScoreFormatting.jsonLine` writes the record by hand; these tests hold it to the bytes
-/// `JSONEncoder` writes with the options it replaced, on records of every shape.
+/// `ScoreFormatting.jsonLine` writes the record's bytes itself; these tests hold its escaping
+/// and number formatting to Foundation's `JSONEncoder` (with the options it replaced), on
+/// records of every shape. Both follow the same field tables, so the key set is checked
+/// against independent oracles elsewhere (RecordSchemaTests).
 @Suite("JSON record writer")
 struct ScoreFormattingJSONTests {
     /// What `jsonLine` did before the hand-written writer: the reference.
