@@ -26,6 +26,12 @@ extension Downmixer {
                 i += 8
             }
         case 2:
+            // The plain mean (which the compiler vectorizes), then one read-only check of the
+            // output: a non-finite value there (rare) means a non-finite input, or a finite sum
+            // beyond Float's range; only then is the block mixed again with the inputs cleaned,
+            // which gives the same values wherever the inputs were finite.
+            for j in 0..<frames { out[j] = (block[2 * j] + block[2 * j + 1]) * 0.5 }
+            if allFinite(UnsafeBufferPointer(start: out, count: frames)) { return }
             while i + 8 <= frames {
                 let a = UnsafeRawPointer(block + 2 * i).loadUnaligned(as: SIMD16<Float>.self)
                 let l = finite(a.evenHalf), r = finite(a.oddHalf)
