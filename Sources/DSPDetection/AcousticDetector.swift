@@ -252,32 +252,16 @@ public final class AcousticDetector: StreamingProcessor {
     /// hangover after they happen.
     public var outputDelay: Int { analyzer.outputDelay }
 
-    /// Frames emitted once `total` samples have been pushed: the complete hops, whole batches of
-    /// four (the spectral analyzer's batching).
-    @inline(__always)
-    func framesDue(after total: Int64) -> Int64 {
-        let complete = total / Int64(analyzer.hopLength)
-        return complete - complete % 4
-    }
-
     /// The frames the next ``process(_:into:)`` with `inputCount` samples writes (exact): the
-    /// hops it completes, in whole batches of four.
+    /// hops it completes, in whole batches of four (the spectral analyzer's).
     public func maxOutputCount(forInputCount inputCount: Int) -> Int {
-        Int(framesDue(after: samples + Int64(Swift.max(0, inputCount))) - framesDue(after: samples))
+        analyzer.maxOutputCount(forInputCount: inputCount)
     }
 
-    /// An output capacity enough for any call with up to `inputCount` samples in any state:
-    /// `⌊inputCount / hop⌋ + 4` frames.
+    /// A frame capacity enough for any call with up to `inputCount` samples in any state:
+    /// `⌊inputCount / hop⌋ + 4`.
     public func outputCapacity(forInputCount inputCount: Int) -> Int {
-        Swift.max(0, inputCount) / analyzer.hopLength + 4
-    }
-
-    /// The most samples, at most `inputCount`, whose frames fit in `room` frames.
-    func acceptedCount(_ inputCount: Int, room: Int) -> Int {
-        guard maxOutputCount(forInputCount: inputCount) > room else { return inputCount }
-        // Up to one sample before the batch that would no longer fit.
-        let due = framesDue(after: samples) + Int64(room - room % 4)
-        return Swift.max(0, Swift.min(inputCount, Int((due + 4) * Int64(analyzer.hopLength) - 1 - samples)))
+        analyzer.outputCapacity(forInputCount: inputCount)
     }
 
     /// Pushes mono samples, writing the frames they complete into `output`; takes only the
@@ -285,7 +269,7 @@ public final class AcousticDetector: StreamingProcessor {
     public func process(
         _ input: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<DetectionFrame>
     ) -> ProcessResult {
-        let take = acceptedCount(input.count, room: output.count)
+        let take = analyzer.acceptedCount(input.count, room: output.count)
         var produced = 0
         process(UnsafeBufferPointer(rebasing: input[..<take])) { frame in
             (output.baseAddress! + produced).initialize(to: frame)

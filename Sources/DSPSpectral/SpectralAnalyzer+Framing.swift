@@ -2,6 +2,7 @@
 // it into overlapping frames (four at a time, whatever the push size), the final frames and
 // the reset.
 
+import DSPCore
 internal import CDSPKernels
 
 extension SpectralAnalyzer {
@@ -20,6 +21,7 @@ extension SpectralAnalyzer {
     /// positions, so how the input is chunked changes nothing.
     public func process(_ input: UnsafeBufferPointer<Float>, _ body: (SpectralFrame) -> Void) {
         guard let source = input.baseAddress else { return }
+        samplesPushed += Int64(input.count)
         var offset = 0
         while offset < input.count {
             let n = min(ringCapacity - frameStart - fill, input.count - offset)
@@ -79,6 +81,7 @@ extension SpectralAnalyzer {
     public func reset() {
         frameStart = 0
         frameIndex = 0
+        samplesPushed = 0
         hasPrevious = false
         previousBandLevels.update(repeating: 0)
         prime()
@@ -90,5 +93,66 @@ extension SpectralAnalyzer {
         frameStart = 0
         ring.update(repeating: 0, count: history)
         fill = history
+    }
+
+    // MARK: The buffer tier (StreamingProcessor)
+
+    /// Frames emitted once `total` samples have been pushed: the complete frames, in whole
+    /// batches of four.
+    @inline(__always)
+    func framesDue(after total: Int64) -> Int64 {
+        let complete = total / Int64(hopLength)
+        return complete - complete % 4
+    }
+
+    /// The frames the next push of `inputCount` samples emits (exact): the hops it completes,
+    /// in whole batches of four.
+    public func maxOutputCount(forInputCount inputCount: Int) -> Int {
+        Int(framesDue(after: samplesPushed + Int64(Swift.max(0, inputCount))) - framesDue(after: samplesPushed))
+    }
+
+    /// A frame capacity enough for any push of up to `inputCount` samples in any state:
+    /// `⌊inputCount / hop⌋ + 4`.
+    public func outputCapacity(forInputCount inputCount: Int) -> Int {
+        Swift.max(0, inputCount) / hopLength + 4
+    }
+
+    /// The most samples, at most `inputCount`, whose frames fit in `room` frames: up to one
+    /// sample before the batch of four that would no longer fit (so a room under four takes no
+    /// sample once a batch is due).
+    public func acceptedCount(_ inputCount: Int, room: Int) -> Int {
+        guard maxOutputCount(forInputCount: inputCount) > room else { return Swift.max(0, inputCount) }
+        let due = framesDue(after: samplesPushed) + Int64(room - room % 4)
+        return Swift.max(0, Swift.min(inputCount, Int((due + 4) * Int64(hopLength) - 1 - samplesPushed)))
+    }
+
+    /// Pushes `input`, writing the features of the frames it completes into `output`; takes
+    /// only the samples whose frames fit. Never allocates.
+    public func process(
+        _ input: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<SpectralFeatures>
+    ) -> ProcessResult {
+        let take = acceptedCount(input.count, room: output.count)
+        var produced = 0
+        process(UnsafeBufferPointer(rebasing: input[..<take])) { frame in
+            output[produced] = frame.features
+            produced += 1
+        }
+        return ProcessResult(consumed: take, produced: produced)
+    }
+
+    /// At most four frames: up to three complete ones waiting for their batch and a final
+    /// partial hop.
+    public var maxFlushOutputCount: Int { 4 }
+
+    /// Ends the stream (``flush(_:)``), writing the features of the frames it emits.
+    /// - Precondition: `output` has room for ``maxFlushOutputCount`` frames.
+    public func flush(into output: UnsafeMutableBufferPointer<SpectralFeatures>) -> Int {
+        var produced = 0
+        flush { frame in
+            precondition(produced < output.count, "SpectralAnalyzer.flush: output smaller than maxFlushOutputCount (4)")
+            output[produced] = frame.features
+            produced += 1
+        }
+        return produced
     }
 }

@@ -29,12 +29,17 @@ import Darwin
 /// identical on every CPU; the window is written straight into the FFT's own buffer and the
 /// spectrum read in its interleaved layout, with no copies.
 ///
+/// Two tiers: as a ``StreamingProcessor`` it writes each frame's ``SpectralFeatures`` into a
+/// caller's buffer (``process(_:into:)``, ``flush(into:)``); ``process(_:_:)`` and
+/// ``flush(_:)`` instead lend each ``SpectralFrame`` — the features and views of the frame's
+/// spectra, valid during the call — to a closure, for consumers of the spectra themselves.
+///
 /// ```swift
 /// let analyzer = try SpectralAnalyzer()                       // 16 kHz: 64 ms every 16 ms
 /// analyzer.process(samples) { frame in print(frame.features.pitchHz) }
 /// analyzer.flush { frame in … }
 /// ```
-public final class SpectralAnalyzer {
+public final class SpectralAnalyzer: StreamingProcessor {
     /// The configuration, as validated.
     public let configuration: Configuration
     /// Window length `N`, samples.
@@ -90,6 +95,8 @@ public final class SpectralAnalyzer {
     let analysisBins: Range<Int>
     let lagRange: ClosedRange<Int>
     var frameIndex: Int64 = 0
+    /// Samples pushed this stream.
+    var samplesPushed: Int64 = 0
     /// Up to four complete frames' window dot products `Σ x·w` and hop energies `Σ x²`, taken
     /// together before the frames are analysed one by one (``process(_:_:)``).
     let batchWindowDots: UnsafeMutablePointer<Float>

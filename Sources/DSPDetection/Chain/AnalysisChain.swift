@@ -120,7 +120,7 @@ public final class AnalysisChain: StreamingProcessor {
     public func process(
         _ input: UnsafeBufferPointer<Float>, into events: UnsafeMutableBufferPointer<AnalysisEvent>
     ) -> ProcessResult {
-        let take = detector.acceptedCount(input.count, room: events.count / Self.eventsPerHop)
+        let take = detector.analyzer.acceptedCount(input.count, room: events.count / Self.eventsPerHop)
         guard take > 0 else { return ProcessResult(consumed: 0, produced: 0) }
         var writer = EventWriter(events)
         detector.process(UnsafeBufferPointer(rebasing: input[..<take])) { hop in handle(hop, &writer) }

@@ -1,0 +1,45 @@
+import DSPCore
+import DSPSpectral
+import Testing
+import TestSupport
+
+/// SpectralAnalyzer's buffer tier under the shared streaming-unit harness.
+@Suite("SpectralAnalyzer keeps the streaming contract")
+struct SpectralAnalyzerContractTests {
+    /// Every field, floats by bit pattern (NaN pitch equals NaN pitch).
+    static func same(_ a: SpectralFeatures, _ b: SpectralFeatures) -> Bool {
+        let fa = [a.hopPower, a.framePower, a.centroidHz, a.rolloffHz, a.flatness, a.entropy, a.fluxDB,
+                  a.zeroCrossingRate, a.harmonicity, a.pitchHz]
+        let fb = [b.hopPower, b.framePower, b.centroidHz, b.rolloffHz, b.flatness, b.entropy, b.fluxDB,
+                  b.zeroCrossingRate, b.harmonicity, b.pitchHz]
+        return a.index == b.index && a.time == b.time && a.validCount == b.validCount && a.isFinite == b.isFinite
+            && fa.map(\.bitPattern) == fb.map(\.bitPattern)
+    }
+
+    @Test("one frame per hop (the last partial), in batches of four, whatever the chunking")
+    func contract() throws {
+        var signal = testSignal(count: 16_000 + 77, seed: 31)
+        signal[5000] = .nan  // a non-finite window takes the one-frame path inside a batch
+        let failures = try checkStreamingUnit(
+            { try SpectralAnalyzer() }, input: signal, expectedCount: (signal.count + 255) / 256, same: Self.same)
+        #expect(failures.isEmpty, "\(failures)")
+    }
+
+    @Test("maxOutputCount is exact: frames come in whole batches of four")
+    func batches() throws {
+        let analyzer = try SpectralAnalyzer()
+        var pushed = 0
+        var rng = SplitMix64(seed: 5)
+        let signal = testSignal(count: 12_000, seed: 32)
+        while pushed < signal.count {
+            let n = Swift.min(signal.count - pushed, Int.random(in: 1...700, using: &rng))
+            let expected = analyzer.maxOutputCount(forInputCount: n)
+            #expect(expected % 4 == 0)
+            let out = UnsafeMutableBufferPointer<SpectralFeatures>.allocate(capacity: Swift.max(1, expected))
+            defer { out.deallocate() }
+            let result = signal.withUnsafeBufferPointer { analyzer.process(UnsafeBufferPointer(rebasing: $0[pushed..<pushed + n]), into: out) }
+            #expect(result.consumed == n && result.produced == expected)
+            pushed += n
+        }
+    }
+}
