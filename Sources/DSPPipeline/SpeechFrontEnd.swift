@@ -145,6 +145,9 @@ public final class SpeechFrontEnd: @unchecked Sendable {
 
     private var inputSamplesConsumed: Int64 = 0
     private var outputSamplesWritten: Int64 = 0
+    /// What the next snapshot publishes (the owner's copy) and where it is published.
+    private var live = FrontEndSnapshot()
+    private let published = SnapshotCell()
 
     /// Creates a front end; throws ``ConfigurationError`` quoting the first bad setting.
     public init(configuration: Configuration) throws(ConfigurationError) {
@@ -156,7 +159,7 @@ public final class SpeechFrontEnd: @unchecked Sendable {
         let stages = configuration.stages
         let rate = configuration.inputRate
         channelCount = configuration.channelCount
-        timeline = StreamTimeline(inputRate: rate, outputRate: Self.outputRate)
+        timeline = try StreamTimeline(inputRate: rate, outputRate: Self.outputRate)
         writesOutput = stages.contains(.output)
         let analyses: Stages = [.levels, .loudness, .detection, .environment]
         needsStream = writesOutput || !stages.isDisjoint(with: analyses)
@@ -209,8 +212,10 @@ public final class SpeechFrontEnd: @unchecked Sendable {
     public var latencySeconds: Double { conditioner?.latencySeconds ?? 0 }
 
     /// The output capacity, in Int16 samples, that guarantees the next call with `inputCount`
-    /// samples consumes them all (0 when the output stage is off). Exact for the current state;
-    /// size buffers at setup with ``outputCapacity(forInputCount:)``.
+    /// samples consumes them all (0 when the output stage is off). Exact for the current state,
+    /// so for the thread that processes the stream (like `process`, it takes the ownership
+    /// flag); size buffers at setup with ``outputCapacity(forInputCount:)``, which, like the
+    /// other bounds, reads only the configuration and is safe from any thread.
     public func maxOutputCount(forInputCount inputCount: Int) -> Int {
         exclusive { writesOutput ? streamCount(forInputCount: inputCount) : 0 }
     }
@@ -253,7 +258,9 @@ public final class SpeechFrontEnd: @unchecked Sendable {
     }
 
     /// Integrated loudness of the stream so far (BS.1770-5 gating), LUFS; nil when the loudness
-    /// stage is off. Computed on each call from the gating histogram: not for every push.
+    /// stage is off. Computed on each call from the gating histogram: not for every push. For
+    /// the thread that processes the stream (it takes the ownership flag); a monitoring thread
+    /// reads ``snapshot()`` instead.
     public var integratedLoudnessLUFS: Double? {
         exclusive { loudness?.integratedLUFS }
     }
@@ -299,6 +306,7 @@ public final class SpeechFrontEnd: @unchecked Sendable {
             }
             inputSamplesConsumed += Int64(consumed)
             outputSamplesWritten += Int64(produced)
+            publishSnapshot()
             return FrontEndResult(consumed: consumed, produced: produced, events: events.count, droppedEvents: events.droppedCount)
         }
     }
@@ -341,8 +349,9 @@ public final class SpeechFrontEnd: @unchecked Sendable {
             summary.inputFrameCount = (inputSamplesConsumed + Int64(channelCount) - 1) / Int64(channelCount)
             summary.outputSampleCount = outputSamplesWritten
             summary.durationSeconds = Double(summary.inputFrameCount) / Double(configuration.inputRate)
+            publishSnapshot()  // the ended stream's last state, until the next stream's first call
             summary.loudness = loudness?.finalize()
-            resetUnits()
+            resetUnits(publishing: false)
             return FrontEndFlushResult(
                 produced: produced, events: events.count, droppedEvents: events.droppedCount, summary: summary)
         }
@@ -351,6 +360,15 @@ public final class SpeechFrontEnd: @unchecked Sendable {
     /// Forgets the stream; the next call starts a new one. Never allocates.
     public func reset() {
         exclusive { resetUnits() }
+    }
+
+    /// The stream's state as of the end of its last ``process(_:into:events:)`` or
+    /// ``flush(into:events:)`` call (after a ``reset()``, an empty one). Safe from any thread at
+    /// any time, also while another thread is inside `process`: it never waits for the stream
+    /// and the stream never waits for it (a sequence lock over atomics). For monitoring; the
+    /// events remain the complete record.
+    public func snapshot() -> FrontEndSnapshot {
+        published.read()
     }
 
     // MARK: Internals
@@ -365,7 +383,7 @@ public final class SpeechFrontEnd: @unchecked Sendable {
         return body()
     }
 
-    private func resetUnits() {
+    private func resetUnits(publishing: Bool = true) {
         conditioner?.reset()
         converter?.reset()
         reframer?.reset()
@@ -374,6 +392,27 @@ public final class SpeechFrontEnd: @unchecked Sendable {
         chain?.reset()
         inputSamplesConsumed = 0
         outputSamplesWritten = 0
+        live = FrontEndSnapshot()
+        if publishing { published.publish(live) }
+    }
+
+    /// Brings the owner's snapshot up to date and publishes it (end of each call). The
+    /// integrated loudness is recomputed only when the stream crossed a half-second boundary.
+    private func publishSnapshot() {
+        let halfSeconds = Int64(Self.outputRate / 2)
+        let crossed = outputSamplesWritten / halfSeconds != live.outputSampleCount / halfSeconds
+        live.inputFrameCount = (inputSamplesConsumed + Int64(channelCount) - 1) / Int64(channelCount)
+        live.outputSampleCount = outputSamplesWritten
+        if let loudness {
+            live.momentaryLUFS = loudness.momentaryLUFS
+            live.shortTermLUFS = loudness.shortTermLUFS
+            if crossed || live.integratedLUFS.isNaN { live.integratedLUFS = loudness.integratedLUFS }
+        }
+        if let clipCounter {
+            live.clippedSampleCount = clipCounter.totalClipped
+            live.nonFiniteSampleCount = clipCounter.totalNonFinite
+        }
+        published.publish(live)
     }
 
     /// 16 kHz samples that `inputCount` more input samples complete.
@@ -398,9 +437,15 @@ public final class SpeechFrontEnd: @unchecked Sendable {
     private func report(_ list: Slice<UnsafeMutableBufferPointer<AnalysisEvent>>, events: FrontEndEventBuffer) {
         for event in list {
             switch event {
-            case .started(let activity, let at): events.append(.started(activity, at: timeline.time(outputSample: at)))
-            case .ended(let activity, let at): events.append(.ended(activity, at: timeline.time(outputSample: at)))
-            case .environment(let m): events.append(.environment(m, at: timeline.time(outputSample: m.endSample)))
+            case .started(let activity, let at):
+                events.append(.started(activity, at: timeline.time(outputSample: at)))
+                live.setActive(activity, true)
+            case .ended(let activity, let at):
+                events.append(.ended(activity, at: timeline.time(outputSample: at)))
+                live.setActive(activity, false)
+            case .environment(let m):
+                events.append(.environment(m, at: timeline.time(outputSample: m.endSample)))
+                live.environment = m
             }
         }
     }

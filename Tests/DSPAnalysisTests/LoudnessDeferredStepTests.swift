@@ -60,7 +60,7 @@ import TestSupport
                 }
             }
             #expect(mismatches == 0, "\(pattern): \(mismatches) pushes with differing current values")
-            _ = deferred.flush(into: UnsafeMutableBufferPointer(start: nil, count: 0))
+            _ = deferred.flush(into: room)
             _ = immediate.flush(into: room)
             // Every summary field, Doubles by their shortest round-trip text (distinct per bit pattern).
             #expect(String(describing: deferred.finalize()) == String(describing: immediate.finalize()), "\(pattern) summary")

@@ -149,4 +149,48 @@ struct FrontEndConcurrencyTests {
         result.summary = tail.summary
         #expect(result.difference(from: expected) == nil)
     }
+
+    @Test("a monitoring thread reads snapshots while the stream runs: consistent, monotonic, never blocking it")
+    func snapshotsWhileRunning() async throws {
+        let stream = StreamCase(index: 0)  // 48 kHz stereo
+        let frontEnd = try SpeechFrontEnd(configuration: stream.configuration)
+        let expected = try Self.alone(stream)
+        let done = Atomic<Bool>(false)
+        let monitor = Task.detached { () -> (reads: Int, problems: [String]) in
+            var reads = 0
+            var problems: [String] = []
+            var last = FrontEndSnapshot()
+            while !done.load(ordering: .acquiring) || reads == 0 {
+                let s = frontEnd.snapshot()
+                reads += 1
+                // One snapshot is one call's state: the counts agree with each other.
+                let due = (2 * s.inputFrameCount * 16_000 + 48_000) / (2 * 48_000)
+                if s.outputSampleCount > due || s.outputSampleCount < due - 64 {
+                    problems.append("torn: \(s.inputFrameCount) frames in, \(s.outputSampleCount) samples out")
+                }
+                if s.inputFrameCount < last.inputFrameCount || s.outputSampleCount < last.outputSampleCount {
+                    problems.append("went back: \(last.inputFrameCount) -> \(s.inputFrameCount)")
+                }
+                if let m = s.environment, m.endSample > s.outputSampleCount {
+                    problems.append("measurement at \(m.endSample) after \(s.outputSampleCount) samples")
+                }
+                last = s
+            }
+            return (reads, problems)
+        }
+        let progress = StreamProgress(frontEnd: frontEnd, stream: stream)
+        while progress.offset < progress.samples.count { _ = progress.step() }
+        let beforeFlush = frontEnd.snapshot()
+        done.store(true, ordering: .releasing)
+        let (reads, problems) = await monitor.value
+        #expect(problems.isEmpty, "\(problems.prefix(5))")
+        #expect(reads > 0)
+        // The last snapshot before the flush is the stream's state then.
+        #expect(beforeFlush.inputFrameCount == Int64(stream.samples.count / 2))
+        #expect(beforeFlush.integratedLUFS.isFinite && beforeFlush.momentaryLUFS.isFinite)
+        while progress.step() {}
+        #expect(progress.result.difference(from: expected) == nil)
+        frontEnd.reset()
+        #expect(frontEnd.snapshot() == FrontEndSnapshot() || frontEnd.snapshot().momentaryLUFS.isNaN)
+    }
 }

@@ -202,10 +202,10 @@ struct SpeechFrontEndTests {
     }
 
     @Test("timeline: exact positions and seconds after 10 hours at 48 and 44.1 kHz")
-    func timelineTenHours() {
+    func timelineTenHours() throws {
         let tenHours: Int64 = 36_000
         for rate in [48_000, 44_100, 16_000] as [Int64] {
-            let timeline = StreamTimeline(inputRate: Int(rate), outputRate: 16_000)
+            let timeline = try #require(try? StreamTimeline(inputRate: Int(rate), outputRate: 16_000))
             let end = timeline.time(outputSample: tenHours * 16_000)
             #expect(end.inputFrame == tenHours * rate)
             #expect(end.seconds == 36_000)
@@ -214,7 +214,7 @@ struct SpeechFrontEndTests {
             #expect(input.seconds == 36_000)
         }
         // 44.1 kHz: the frame at 10 h + 64 ms starts at input frame ⌊(576 001 024 × 44100) / 16000⌋.
-        let t = StreamTimeline(inputRate: 44_100, outputRate: 16_000).time(outputSample: 576_001_024)
+        let t = try #require(try? StreamTimeline(inputRate: 44_100, outputRate: 16_000)).time(outputSample: 576_001_024)
         #expect(t.inputFrame == 1_587_602_822)
         #expect(t.seconds == 36_000.064)
     }

@@ -43,3 +43,19 @@ struct SpectralAnalyzerContractTests {
         }
     }
 }
+
+@Suite("SpectralAnalyzer: capacities")
+struct SpectralAnalyzerCapacityTests {
+    @Test("process writes only inside the output; a short flush buffer stops the process")
+    func capacities() async throws {
+        let failures = try checkOutputBounds(
+            { try SpectralAnalyzer() }, input: testSignal(count: 9_000, seed: 33), rooms: [0, 3, 4, 5],
+            same: SpectralAnalyzerContractTests.same)
+        #expect(failures.isEmpty, "\(failures)")
+        await #expect(processExitsWith: .failure) {
+            let analyzer = try SpectralAnalyzer()
+            _ = [Float](repeating: 0.1, count: 1500).withUnsafeBufferPointer { analyzer.process($0) { _ in } }
+            _ = analyzer.flush(into: UnsafeMutableBufferPointer.allocate(capacity: 1))
+        }
+    }
+}

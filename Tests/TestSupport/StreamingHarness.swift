@@ -126,3 +126,62 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+
+/// Pushes `input` through a fresh unit with output buffers of exactly `room` elements (for
+/// each room in `rooms`), each followed by a guard band that must come back untouched, then
+/// flushes into a buffer of exactly ``StreamingProcessor/maxFlushOutputCount``. Returns the
+/// failures: a write past the room, a push that made no progress while the room could hold
+/// its output, or outputs that differ from a run with ample room (nothing may be lost).
+public func checkOutputBounds<P: StreamingProcessor>(
+    _ make: () throws -> P, input: [P.InputSample], rooms: [Int], same: (P.OutputSample, P.OutputSample) -> Bool
+) rethrows -> [String] {
+    var failures: [String] = []
+    let reference = runStream(try make(), input, chunking: .random, seed: 9)
+    let stride = MemoryLayout<P.OutputSample>.stride
+    let guardBytes = 64 * stride
+    for room in rooms {
+        let unit = try make()
+        var output: [P.OutputSample] = []
+        let raw = UnsafeMutableRawPointer.allocate(
+            byteCount: Swift.max(room, unit.maxFlushOutputCount) * stride + guardBytes,
+            alignment: MemoryLayout<P.OutputSample>.alignment)
+        defer { raw.deallocate() }
+        func call(_ capacity: Int, _ body: (UnsafeMutableBufferPointer<P.OutputSample>) -> Int) -> Bool {
+            raw.initializeMemory(as: UInt8.self, repeating: 0xA5, count: capacity * stride + guardBytes)
+            let typed = raw.bindMemory(to: P.OutputSample.self, capacity: capacity)
+            let n = body(UnsafeMutableBufferPointer(start: typed, count: capacity))
+            let tail = UnsafeRawBufferPointer(start: raw + capacity * stride, count: guardBytes)
+            output += UnsafeBufferPointer(start: typed, count: n)
+            return tail.allSatisfy { $0 == 0xA5 }
+        }
+        var offset = 0
+        var stalled = false
+        while offset < input.count, !stalled {
+            var consumed = 0
+            let intact = call(room) { buffer in
+                let r = input.withUnsafeBufferPointer { unit.process(UnsafeBufferPointer(rebasing: $0[offset...]), into: buffer) }
+                consumed = r.consumed
+                return r.produced
+            }
+            if !intact {
+                failures.append("room \(room): process wrote past the buffer")
+                return failures
+            }
+            if consumed == 0 {
+                stalled = true
+                if unit.maxOutputCount(forInputCount: 1) <= room {
+                    failures.append("\(P.self) room \(room): no progress although one sample's output fits")
+                }
+            }
+            offset += consumed
+        }
+        if stalled { continue }  // too small a room for this unit: covered by its precondition
+        if !call(unit.maxFlushOutputCount, { unit.flush(into: $0) }) {
+            failures.append("room \(room): flush wrote past maxFlushOutputCount")
+        }
+        if output.count != reference.count || zip(output, reference).contains(where: { !same($0, $1) }) {
+            failures.append("room \(room): \(output.count) outputs differ from the \(reference.count) with ample room")
+        }
+    }
+    return failures
+}

@@ -253,10 +253,13 @@ public final class LoudnessMeter: StreamingProcessor {
     /// from padding); the true-peak interpolator runs out against silence. Returns the
     /// readings written (0 or 1). The meter is then ready for a new stream, as after
     /// ``reset()``; the ended stream's summary is kept for ``finalize()``. Never allocates.
+    /// - Precondition: `output` has room for ``maxFlushOutputCount`` (1) reading, in every
+    ///   build configuration.
     #if hasAttribute(_noAllocation)
     @_noAllocation
     #endif
     public func flush(into output: UnsafeMutableBufferPointer<LoudnessReading>) -> Int {
+        precondition(!output.isEmpty, "LoudnessMeter.flush: output smaller than maxFlushOutputCount (1)")
         var produced = 0
         let destination = output.isEmpty ? nil : output.baseAddress
         if carryCount > 0 {

@@ -103,9 +103,10 @@ public final class Downmixer: StreamingProcessor {
         consumed += frames * channelCount
         produced += frames
         source += frames * channelCount
-        // Carry a trailing partial frame if the output had room for all whole frames.
-        let rest = input.count - consumed
-        if rest > 0, rest < channelCount {
+        // Carry what completes no frame: a trailing partial frame, or — when the room ran out —
+        // the next frame's first `channelCount − 1` samples (they need no output yet).
+        let rest = Swift.min(input.count - consumed, channelCount - 1)
+        if rest > 0 {
             partial.update(from: source, count: rest)
             partialCount = rest
             consumed += rest

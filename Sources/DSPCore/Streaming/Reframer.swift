@@ -180,6 +180,7 @@ public final class Reframer: StreamingProcessor {
     public func flush(into output: UnsafeMutableBufferPointer<Float>) -> Int {
         var produced = 0
         flush { frame, _ in
+            precondition(output.count - produced >= frameLength, "Reframer.flush: output smaller than maxFlushOutputCount")
             UnsafeMutableBufferPointer(rebasing: output[produced..<produced + frameLength])
                 .baseAddress!.update(from: frame.baseAddress!, count: frameLength)
             produced += frameLength
