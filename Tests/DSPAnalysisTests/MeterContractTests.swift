@@ -62,16 +62,14 @@ struct MeterContractTests {
     @Test("TruePeakMeter refuses each out-of-range field")
     func truePeakConfiguration() throws {
         typealias C = TruePeakMeter.Configuration
-        let refused: [(C, String, String)] = [
+        let refused: [(C, parameter: String, value: String)] = [
             (C(sampleRate: 7_999), "sampleRate", "7999"),
             (C(sampleRate: 768_001), "sampleRate", "768001"),
             (C(channelCount: 0), "channelCount", "0"),
             (C(channelCount: 65), "channelCount", "65"),
         ]
-        for (configuration, parameter, value) in refused {
-            let error = refusal { try TruePeakMeter(configuration: configuration) }
-            #expect(error?.parameter == parameter && error?.value == value, "\(configuration): \(String(describing: error))")
-        }
+        let failures = checkRefusals(refused) { try TruePeakMeter(configuration: $0) }
+        #expect(failures.isEmpty, "\(failures)")
         #expect(try TruePeakMeter(sampleRate: 44_100, channelCount: 2).configuration == C(sampleRate: 44_100, channelCount: 2))
     }
 }

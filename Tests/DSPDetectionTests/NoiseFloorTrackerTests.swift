@@ -48,7 +48,7 @@ struct NoiseFloorTrackerTests {
     @Test("refuses each out-of-range field")
     func configuration() throws {
         typealias C = NoiseFloorTracker.Configuration
-        let refused: [(C, String, String)] = [
+        let refused: [(C, parameter: String, value: String)] = [
             (C(bandCount: 0, frameSeconds: 0.016), "bandCount", "0"),
             (C(bandCount: 4097, frameSeconds: 0.016), "bandCount", "4097"),
             (C(bandCount: 8, frameSeconds: 0), "frameSeconds", "0.0"),
@@ -63,10 +63,8 @@ struct NoiseFloorTrackerTests {
             (C(bandCount: 8, frameSeconds: 0.016, bias: 0.9), "bias", "0.9"),
             (C(bandCount: 8, frameSeconds: 0.016, bias: 11), "bias", "11.0"),
         ]
-        for (configuration, parameter, value) in refused {
-            let error = refusal { try NoiseFloorTracker(configuration: configuration) }
-            #expect(error?.parameter == parameter && error?.value == value, "\(configuration): \(String(describing: error))")
-        }
+        let failures = checkRefusals(refused) { try NoiseFloorTracker(configuration: $0) }
+        #expect(failures.isEmpty, "\(failures)")
         let defaults = C(bandCount: 24, frameSeconds: 0.016)
         #expect(defaults.windowSeconds == 1.5 && defaults.smoothing == 0.7 && defaults.bias == 1.6)
         #expect(NoiseFloorTracker(bandCount: 24, frameSeconds: 0.016).configuration == defaults)

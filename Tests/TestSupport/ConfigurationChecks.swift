@@ -14,3 +14,16 @@ public func refusal<T>(_ make: () throws -> T) -> ConfigurationError? {
         preconditionFailure("not a ConfigurationError: \(error)")
     }
 }
+
+/// Builds a unit from each configuration of `cases`, each of which must be refused with a
+/// ``ConfigurationError`` naming `parameter` and quoting `value`. Returns the failures, empty
+/// when all hold.
+public func checkRefusals<Configuration, Unit>(
+    _ cases: [(Configuration, parameter: String, value: String)], _ make: (Configuration) throws -> Unit
+) -> [String] {
+    cases.compactMap { configuration, parameter, value in
+        let error = refusal { try make(configuration) }
+        guard error?.parameter != parameter || error?.value != value else { return nil }
+        return "\(configuration): expected \(parameter) = \(value) refused, got \(error.map(String.init(describing:)) ?? "no error")"
+    }
+}
