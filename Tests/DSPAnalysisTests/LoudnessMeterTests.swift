@@ -320,10 +320,11 @@ struct LoudnessTruePeakTests {
             }
             let meter = try TruePeakMeter(sampleRate: rate, channelCount: channels)
             signal.withUnsafeBufferPointer { meter.process($0) }
-            meter.flush()
-            #expect(abs(meter.truePeakDBTP - 20 * log10(0.7)) < 0.02, "\(rate) Hz ×\(factor), f = \(fraction) f_s: \(meter.truePeakDBTP)")
-            #expect(meter.samplePeakDBFS < meter.truePeakDBTP)
-            for c in 0..<channels { #expect(meter.truePeakDBTP(channel: c) == meter.truePeakDBTP) }
+            let summary = meter.finalize()
+            #expect(abs(summary.truePeakDBTP - 20 * log10(0.7)) < 0.02, "\(rate) Hz ×\(factor), f = \(fraction) f_s: \(summary.truePeakDBTP)")
+            #expect(summary.samplePeakDBFS < summary.truePeakDBTP)
+            #expect(summary.channelTruePeakDBTP == [Double](repeating: summary.truePeakDBTP, count: channels))
+            #expect(summary.frameCount == Int64(count) && summary.nonFiniteCount == 0)
         }
     }
 
@@ -337,14 +338,17 @@ struct LoudnessTruePeakTests {
         let meter = try TruePeakMeter(sampleRate: 48_000, channelCount: 1)
         signal.withUnsafeBufferPointer { meter.process($0) }
         let before = meter.truePeakDBTP
-        meter.flush()
-        #expect(meter.truePeakDBTP > before)
+        let flushed = meter.finalize()
+        #expect(flushed.truePeakDBTP > before)
+        // finalize (and flush) leave the meter as after reset().
+        #expect(meter.truePeakDBTP == -.infinity)
         // Flushing is exactly feeding tapsPerPhase / 2 zeros.
         let padded = try TruePeakMeter(sampleRate: 48_000, channelCount: 1)
         (signal + [Float](repeating: 0, count: TruePeakMeter.tapsPerPhase / 2)).withUnsafeBufferPointer { padded.process($0) }
-        #expect(padded.truePeakDBTP == meter.truePeakDBTP)
+        #expect(padded.truePeakDBTP == flushed.truePeakDBTP)
         let loud = measureLoudness(signal, .init(sampleRate: 48_000))
-        #expect(loud.summary.truePeakDBTP == meter.truePeakDBTP)
+        #expect(loud.summary.truePeakDBTP == flushed.truePeakDBTP)
+        [Float(0.5)].withUnsafeBufferPointer { meter.process($0) }
         meter.reset()
         #expect(meter.truePeakDBTP == -.infinity)
         [Float.nan, 0.5, .infinity].withUnsafeBufferPointer { meter.process($0) }
@@ -353,8 +357,8 @@ struct LoudnessTruePeakTests {
         let stereo = try TruePeakMeter(sampleRate: 48_000, channelCount: 2)
         [Float(0.1)].withUnsafeBufferPointer { stereo.process($0) }
         [Float(-0.2), 0.3].withUnsafeBufferPointer { stereo.process($0) }
-        stereo.flush()
-        #expect(stereo.truePeak(channel: 0) >= 0.3 && abs(stereo.truePeak(channel: 1) - 0.2) < 0.05)
+        let peaks = stereo.processAll([])  // flushes: one true peak per channel
+        #expect(peaks.count == 2 && peaks[0] >= 0.3 && abs(peaks[1] - 0.2) < 0.05)
     }
 }
 

@@ -61,6 +61,22 @@ struct StreamingUnitContractTests {
         #expect(failures.isEmpty, "\(failures)")
     }
 
+    @Test("Reframer: whole frames, exactly enough to cover every sample", arguments: [
+        (1024, 1024), (512, 128), (400, 160), (7, 3), (1, 1),
+    ])
+    func reframer(frame: Int, hop: Int) throws {
+        for count in [0, 1, frame - 1, frame, 5 * hop + frame + 3, 9_001] {
+            let input = testSignal(count: count, seed: 17)
+            // Frames start every hop until one reaches the last sample (one frame for a short
+            // stream, none for an empty one).
+            let frames = count == 0 ? 0 : count <= frame ? 1 : (count - frame + hop - 1) / hop + 1
+            let failures = try checkStreamingUnit(
+                { try Reframer(configuration: .init(frameLength: frame, hopLength: hop)) }, input: input,
+                expectedCount: frames * frame, same: sameBits)
+            #expect(failures.isEmpty, "\(count) samples: \(failures)")
+        }
+    }
+
     @Test("Int16Converter, with and without dither")
     func int16() throws {
         for dither in [Int16Converter.Dither.none, .triangular(seed: 11)] {

@@ -2,6 +2,24 @@ import DSPCore
 import RealModule
 internal import CDSPKernels
 
+/// A stream's true and sample peaks, from ``TruePeakMeter/finalize()``.
+public struct TruePeakSummary: Equatable, Sendable {
+    /// Largest true peak over all channels, dBTP (−∞ for silence or an empty stream).
+    public var truePeakDBTP: Double = -.infinity
+    /// Each channel's true peak, dBTP, in interleaved order (``TruePeakMeter/channelCount``
+    /// entries).
+    public var channelTruePeakDBTP: [Double] = []
+    /// Largest sample peak over all channels, dBFS (−∞ for silence or an empty stream).
+    public var samplePeakDBFS: Double = -.infinity
+    /// Frames (per channel) measured, a final partial frame completed with zeros included.
+    public var frameCount: Int64 = 0
+    /// NaN and ±Inf samples seen, measured as 0.
+    public var nonFiniteCount: Int = 0
+
+    /// Creates an empty summary.
+    public init() {}
+}
+
 /// True peak per ITU-R BS.1770-5 Annex 2: the largest magnitude of the signal reconstructed
 /// between samples, estimated by oversampling.
 ///
@@ -24,9 +42,42 @@ internal import CDSPKernels
 /// skips the FIR; the result is identical, since no output of such a block can exceed the
 /// peak already held.
 ///
-/// Streams are interleaved Float32; a buffer may end inside a frame (the partial frame is
-/// carried). ``flush()`` interpolates the last ``tapsPerPhase``/2 samples against silence.
-public final class TruePeakMeter {
+/// **Contract.** A ``StreamingProcessor`` from interleaved Float32 samples to per-channel true
+/// peaks: ``process(_:into:)`` measures and writes nothing (a buffer may end inside a frame;
+/// the partial frame is carried); ``flush(into:)`` ends the stream — a partial frame is
+/// completed with zeros and the interpolator runs out against silence (the last
+/// ``tapsPerPhase``/2 samples) — and writes the stream's result, one linear true peak per
+/// channel, then leaves the meter as after ``reset()``, keeping the ended stream's
+/// ``TruePeakSummary`` for ``finalize()``. ``process(_:)`` measures without an output buffer;
+/// ``truePeakDBTP`` and the other properties read the stream so far.
+public final class TruePeakMeter: StreamingProcessor {
+    /// Input element: interleaved Float32 samples, nominal full scale ±1.
+    public typealias InputSample = Float
+    /// Output element: a channel's true peak, linear (full scale = 1), written by
+    /// ``flush(into:)``.
+    public typealias OutputSample = Float
+
+    /// What a meter is built for.
+    public struct Configuration: Equatable, Sendable {
+        /// Sample rate, Hz; sets ``TruePeakMeter/oversamplingFactor``. Range 8 000…768 000;
+        /// default 48 000.
+        public var sampleRate: Int
+        /// Interleaved channels. Range 1…64; default 1.
+        public var channelCount: Int
+
+        /// Creates a configuration; see each property for its range and default.
+        public init(sampleRate: Int = 48_000, channelCount: Int = 1) {
+            self.sampleRate = sampleRate
+            self.channelCount = channelCount
+        }
+
+        /// Throws the first setting out of range (`sampleRate`, then `channelCount`).
+        public func validate() throws(ConfigurationError) {
+            try ConfigurationError.check("sampleRate", sampleRate, in: 8_000...768_000)
+            try ConfigurationError.check("channelCount", channelCount, in: 1...64)
+        }
+    }
+
     /// Taps per interpolator phase.
     public static let tapsPerPhase = 24
     /// Kaiser window parameter of the interpolator.
@@ -38,6 +89,8 @@ public final class TruePeakMeter {
         sampleRate < 96_000 ? 4 : (sampleRate < 192_000 ? 2 : 1)
     }
 
+    /// The settings, as validated.
+    public let configuration: Configuration
     /// Sample rate in Hz. Range 8 000…768 000.
     public let sampleRate: Int
     /// Interleaved channels. Range 1…64.
@@ -47,22 +100,57 @@ public final class TruePeakMeter {
     let frontEnd: ChannelFrontEnd
     private let carry: UnsafeMutablePointer<Float>
     private var carryCount = 0
+    /// Whole frames measured in this stream.
+    private var consumedFrames: Int64 = 0
+    /// The ended stream's per-channel true peaks (linear), valid while ``ended`` is set.
+    private let endedPeaks: UnsafeMutablePointer<Float>
+    /// A flushed stream's scalars, until ``finalize()`` or the next stream's first samples.
+    private var ended: (samplePeak: Float, frameCount: Int64, nonFiniteCount: Int)?
     private static let chunkFrames = 1024
 
     /// Creates a meter; throws if the rate or channel count is out of range.
-    public init(sampleRate: Int, channelCount: Int) throws(ConfigurationError) {
-        try ConfigurationError.check("sampleRate", sampleRate, in: 8_000...768_000)
-        try ConfigurationError.check("channelCount", channelCount, in: 1...64)
-        self.sampleRate = sampleRate
-        self.channelCount = channelCount
+    public convenience init(sampleRate: Int, channelCount: Int) throws(ConfigurationError) {
+        try self.init(configuration: Configuration(sampleRate: sampleRate, channelCount: channelCount))
+    }
+
+    /// Validates `configuration` and allocates everything (the interpolator included).
+    public init(configuration: Configuration = Configuration()) throws(ConfigurationError) {
+        try configuration.validate()
+        self.configuration = configuration
+        sampleRate = configuration.sampleRate
+        channelCount = configuration.channelCount
         frontEnd = ChannelFrontEnd(
             channelCount: channelCount, maxChunkFrames: Self.chunkFrames,
             oversampling: Self.oversamplingFactor(forSampleRate: sampleRate))
         carry = .allocate(capacity: channelCount)
         carry.initialize(repeating: 0, count: channelCount)
+        endedPeaks = .allocate(capacity: channelCount)
+        endedPeaks.initialize(repeating: 0, count: channelCount)
     }
 
-    deinit { carry.deallocate() }
+    deinit {
+        carry.deallocate()
+        endedPeaks.deallocate()
+    }
+
+    // MARK: Streaming contract
+
+    /// The peaks are read at the end of the stream: no delay is defined beyond it (0).
+    public var outputDelay: Int { 0 }
+
+    /// 0: ``process(_:into:)`` writes nothing, whatever the input.
+    public func maxOutputCount(forInputCount inputCount: Int) -> Int { 0 }
+
+    /// ``channelCount``: one true peak per channel.
+    public var maxFlushOutputCount: Int { channelCount }
+
+    /// Measures all of `input` (interleaved) and writes nothing. Never allocates.
+    public func process(
+        _ input: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<Float>
+    ) -> ProcessResult {
+        process(input)
+        return ProcessResult(consumed: input.count, produced: 0)
+    }
 
     /// Measures `input` (interleaved). Never allocates (checked by the compiler where
     /// `@_noAllocation` exists).
@@ -71,6 +159,7 @@ public final class TruePeakMeter {
     #endif
     public func process(_ input: UnsafeBufferPointer<Float>) {
         guard var source = input.baseAddress, !input.isEmpty else { return }
+        ended = nil  // a new stream has begun
         var remaining = input.count
         if carryCount > 0 {
             let n = Swift.min(channelCount - carryCount, remaining)
@@ -99,18 +188,61 @@ public final class TruePeakMeter {
     private func measure(_ frames: UnsafePointer<Float>, frames n: Int) {
         frontEnd.load(frames, frames: n)
         frontEnd.finishChunk(frames: n)
+        consumedFrames += Int64(n)
     }
 
     /// Ends the stream: a carried partial frame is completed with zeros and measured, and the
-    /// interpolator runs out against silence. The peaks stay until ``reset()``.
-    public func flush() {
+    /// interpolator runs out against silence. Writes each channel's true peak (linear, as
+    /// ``truePeak(channel:)``) when the stream had input, nothing otherwise; returns the count
+    /// written. The meter is then as after ``reset()``; the ended stream's summary is kept for
+    /// ``finalize()``. Never allocates.
+    /// - Precondition: `output.count ≥` ``maxFlushOutputCount`` when the stream had input.
+    public func flush(into output: UnsafeMutableBufferPointer<Float>) -> Int {
+        let hadInput = consumedFrames > 0 || carryCount > 0
+        precondition(!hadInput || output.count >= channelCount, "TruePeakMeter.flush: output smaller than maxFlushOutputCount")
+        endStream()
+        guard hadInput, let destination = output.baseAddress else { return 0 }
+        copyFloats(destination, endedPeaks, channelCount)
+        return channelCount
+    }
+
+    /// Runs the stream out, keeps its peaks and counts in ``endedPeaks`` and ``ended``, and
+    /// resets.
+    private func endStream() {
         if carryCount > 0 {
             zeroFloats(carry + carryCount, channelCount - carryCount)
             measure(carry, frames: 1)
             carryCount = 0
         }
         frontEnd.flushTail()
+        for c in 0..<channelCount { endedPeaks[c] = truePeak(channel: c) }
+        let summary = (frontEnd.maximumSamplePeak, consumedFrames, frontEnd.nonFiniteCount)
+        reset()
+        ended = summary
     }
+
+    /// The ended stream's summary: the one ``flush(into:)`` kept or — without a flush — the
+    /// current stream's, flushed first. The meter is left as after ``reset()``. Allocates (the
+    /// per-channel array).
+    public func finalize() -> TruePeakSummary {
+        if ended == nil { endStream() }
+        var summary = TruePeakSummary()
+        if let ended {
+            var largest: Float = 0
+            for c in 0..<channelCount {
+                largest = Swift.max(largest, endedPeaks[c])
+                summary.channelTruePeakDBTP.append(Decibels.fromAmplitude(Double(endedPeaks[c])))
+            }
+            summary.truePeakDBTP = Decibels.fromAmplitude(Double(largest))
+            summary.samplePeakDBFS = Decibels.fromAmplitude(Double(ended.samplePeak))
+            summary.frameCount = ended.frameCount
+            summary.nonFiniteCount = ended.nonFiniteCount
+        }
+        ended = nil
+        return summary
+    }
+
+    // MARK: The stream so far
 
     /// The true peak of `channel` as a linear magnitude (full scale = 1).
     public func truePeak(channel: Int) -> Float {
@@ -136,9 +268,11 @@ public final class TruePeakMeter {
         return TruePeakKernel.design(factor: kernel.factor)[phase]
     }
 
-    /// Forgets the stream.
+    /// Forgets the stream (and a flushed stream's summary).
     public func reset() {
+        ended = nil
         carryCount = 0
+        consumedFrames = 0
         frontEnd.reset()
     }
 }

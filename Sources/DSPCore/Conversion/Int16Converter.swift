@@ -16,6 +16,24 @@ public final class Int16Converter: StreamingProcessor {
         case triangular(seed: UInt64)
     }
 
+    /// What a converter is built for.
+    public struct Configuration: Equatable, Sendable {
+        /// Dither added before rounding, in LSB. Every value is valid (any seed); default
+        /// ``Dither/none``.
+        public var dither: Dither
+
+        /// Creates a configuration; `dither` defaults to ``Dither/none``.
+        public init(dither: Dither = .none) {
+            self.dither = dither
+        }
+
+        /// Throws the first setting out of range. Every dither is in range, so this never
+        /// throws; it exists so that every unit's configuration is checked the same way.
+        public func validate() throws(ConfigurationError) {}
+    }
+
+    /// The settings, as validated.
+    public let configuration: Configuration
     /// The configured dither.
     public let dither: Dither
     @usableFromInline var generatorState: UInt64
@@ -26,8 +44,15 @@ public final class Int16Converter: StreamingProcessor {
     public private(set) var lastReport = ConversionReport()
 
     /// Creates a converter.
-    public init(dither: Dither = .none) {
-        self.dither = dither
+    public convenience init(dither: Dither = .none) {
+        self.init(configuration: Configuration(dither: dither))
+    }
+
+    /// Creates a converter for `configuration`. Every configuration is valid, so unlike the
+    /// other units' this initializer does not throw.
+    public init(configuration: Configuration) {
+        self.configuration = configuration
+        dither = configuration.dither
         if case .triangular(let seed) = dither { generatorState = seed } else { generatorState = 0 }
     }
 

@@ -98,7 +98,7 @@ struct PolyphaseLayout {
     ///
     /// Identity ratios (L = M = 1) get a one-tap unit filter.
     /// `bands` overrides the preset's band edges (a first stage to an intermediate rate uses
-    /// its own, see ``Resampler/validatedLayout(inputRate:outputRate:channelCount:quality:)``).
+    /// its own, see ``Resampler/validatedLayout(_:)``).
     init(phaseCount l: Int, step m: Int, inputRate: Int, outputRate: Int, quality: Resampler.Quality, bands: Bands? = nil) {
         phaseCount = l
         step = m

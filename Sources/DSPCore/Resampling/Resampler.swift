@@ -38,6 +38,8 @@ public final class Resampler: StreamingProcessor {
     /// Output element: Float32 samples, nominal full scale ±1.
     public typealias OutputSample = Float
 
+    /// The settings, as validated.
+    public let configuration: Configuration
     /// Input sample rate, in Hz.
     public let inputRate: Int
     /// Output sample rate, in Hz.
@@ -185,18 +187,26 @@ public final class Resampler: StreamingProcessor {
         inputRate: Int, outputRate: Int, channelCount: Int = 1,
         quality: Quality = .default, trimsLeadingDelay: Bool = false
     ) throws(ConfigurationError) {
-        let plan = try Self.validatedLayout(
-            inputRate: inputRate, outputRate: outputRate, channelCount: channelCount, quality: quality)
-        self.init(
+        try self.init(configuration: Configuration(
             inputRate: inputRate, outputRate: outputRate, channelCount: channelCount, quality: quality,
-            trimsLeadingDelay: trimsLeadingDelay, layout: plan.layout, first: plan.first)
+            trimsLeadingDelay: trimsLeadingDelay))
     }
 
-    /// Builds a validated plan (``validatedLayout(inputRate:outputRate:channelCount:quality:)``).
-    init(
-        inputRate: Int, outputRate: Int, channelCount: Int, quality: Quality, trimsLeadingDelay: Bool,
-        layout: PolyphaseLayout, first: FirstStage
-    ) {
+    /// Validates `configuration` and designs the filter bank.
+    /// - Throws: ``ConfigurationError`` quoting the first invalid value (see
+    ///   ``Configuration/validate()``), or a ratio whose bank would exceed
+    ///   ``maximumCoefficientCount`` coefficients.
+    public convenience init(configuration: Configuration) throws(ConfigurationError) {
+        let plan = try Self.validatedLayout(configuration)
+        self.init(configuration: configuration, layout: plan.layout, first: plan.first)
+    }
+
+    /// Builds a validated plan (``validatedLayout(_:)``).
+    init(configuration: Configuration, layout: PolyphaseLayout, first: FirstStage) {
+        let inputRate = configuration.inputRate
+        let outputRate = configuration.outputRate
+        let channelCount = configuration.channelCount
+        let quality = configuration.quality
         var halfBand: HalfBandDesign? = nil
         var firstStage: Resampler? = nil
         var stageRate = inputRate
@@ -208,18 +218,20 @@ public final class Resampler: StreamingProcessor {
             stageRate = inputRate / 2
         case let .polyphase(rate, firstLayout):
             firstStage = Resampler(
-                inputRate: inputRate, outputRate: rate, channelCount: channelCount, quality: quality,
-                trimsLeadingDelay: false, layout: firstLayout, first: .none)
+                configuration: Configuration(
+                    inputRate: inputRate, outputRate: rate, channelCount: channelCount, quality: quality),
+                layout: firstLayout, first: .none)
             stageRate = rate
         }
         self.firstStage = firstStage
         firstStagePointer = firstStage.map { Unmanaged.passUnretained($0).toOpaque() }
         intermediateRate = halfBand == nil && firstStage == nil ? nil : stageRate
+        self.configuration = configuration
         self.inputRate = inputRate
         self.outputRate = outputRate
         self.channelCount = channelCount
         self.quality = quality
-        self.trimsLeadingDelay = trimsLeadingDelay
+        trimsLeadingDelay = configuration.trimsLeadingDelay
         var stored = layout
         stored.designTaps = []
         self.layout = stored

@@ -20,6 +20,31 @@ public final class Downmixer: StreamingProcessor {
         case channel(Int)
     }
 
+    /// What a downmixer is built for.
+    public struct Configuration: Equatable, Sendable {
+        /// Interleaved channels in the input. Range 1…64; no default.
+        public var channelCount: Int
+        /// How channels combine. Default ``Mode/average``; ``Mode/channel(_:)`` takes an index
+        /// in `0..<channelCount`.
+        public var mode: Mode
+
+        /// Creates a configuration; see each property for its range and default.
+        public init(channelCount: Int, mode: Mode = .average) {
+            self.channelCount = channelCount
+            self.mode = mode
+        }
+
+        /// Throws the first setting out of range (`channelCount`, then `mode.channel`).
+        public func validate() throws(ConfigurationError) {
+            try ConfigurationError.check("channelCount", channelCount, in: 1...64)
+            if case .channel(let index) = mode {
+                try ConfigurationError.check("mode.channel", index, in: 0...channelCount - 1)
+            }
+        }
+    }
+
+    /// The settings, as validated.
+    public let configuration: Configuration
     /// Interleaved channels in the input. Range 1…64.
     public let channelCount: Int
     /// How channels combine.
@@ -32,13 +57,16 @@ public final class Downmixer: StreamingProcessor {
     public private(set) var paddedSampleCount = 0
 
     /// Creates a downmixer; throws if the channel count or selected channel is out of range.
-    public init(channelCount: Int, mode: Mode = .average) throws(ConfigurationError) {
-        try ConfigurationError.check("channelCount", channelCount, in: 1...64)
-        if case .channel(let index) = mode {
-            try ConfigurationError.check("mode.channel", index, in: 0...channelCount - 1)
-        }
-        self.channelCount = channelCount
-        self.mode = mode
+    public convenience init(channelCount: Int, mode: Mode = .average) throws(ConfigurationError) {
+        try self.init(configuration: Configuration(channelCount: channelCount, mode: mode))
+    }
+
+    /// Validates `configuration` and allocates the partial-frame carry.
+    public init(configuration: Configuration) throws(ConfigurationError) {
+        try configuration.validate()
+        self.configuration = configuration
+        channelCount = configuration.channelCount
+        mode = configuration.mode
         partial = .allocate(capacity: channelCount)
         partial.initialize(repeating: 0, count: channelCount)
     }

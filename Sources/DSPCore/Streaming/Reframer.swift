@@ -41,8 +41,16 @@ public final class Reframer: StreamingProcessor {
             self.frameLength = frameLength
             self.hopLength = hopLength ?? frameLength
         }
+
+        /// Throws the first setting out of range (`frameLength`, then `hopLength`).
+        public func validate() throws(ConfigurationError) {
+            try ConfigurationError.check("frameLength", frameLength, in: 1...1 << 20)
+            try ConfigurationError.check("hopLength", hopLength, in: 1...frameLength)
+        }
     }
 
+    /// The settings, as validated.
+    public let configuration: Configuration
     /// Samples per frame.
     public let frameLength: Int
     /// Samples between frame starts.
@@ -61,8 +69,8 @@ public final class Reframer: StreamingProcessor {
 
     /// Creates a re-framer; throws if the geometry is out of range.
     public init(configuration: Configuration = Configuration()) throws(ConfigurationError) {
-        try ConfigurationError.check("frameLength", configuration.frameLength, in: 1...1 << 20)
-        try ConfigurationError.check("hopLength", configuration.hopLength, in: 1...configuration.frameLength)
+        try configuration.validate()
+        self.configuration = configuration
         frameLength = configuration.frameLength
         hopLength = configuration.hopLength
         storage = .allocate(capacity: frameLength)
