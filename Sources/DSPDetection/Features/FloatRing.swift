@@ -1,4 +1,9 @@
 /// A fixed-capacity ring of the last `capacity` values, with their running sum.
+///
+/// The sum is kept by adding each value and subtracting the one it replaces, and is summed
+/// afresh from the stored values each time the ring wraps, so rounding left by a huge value
+/// (1e12 among values near 1) is gone at most one wrap after the value left: the sum cannot
+/// drift, however long the stream.
 struct FloatRing {
     let storage: UnsafeMutableBufferPointer<Float>
     private(set) var count = 0
@@ -22,7 +27,17 @@ struct FloatRing {
         storage[next] = value
         sum += Double(value)
         next += 1
-        if next == capacity { next = 0 }
+        if next == capacity {
+            next = 0
+            resum()
+        }
+    }
+
+    /// Sums the values held afresh (once per wrap: one add per push, amortized).
+    private mutating func resum() {
+        var total: Double = 0
+        for i in 0..<count { total += Double(storage[i]) }
+        sum = total
     }
 
     /// The value pushed `age` pushes ago (0 = the latest); 0 when not yet there.
