@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import DSPCore
 import DSPAnalysis
+import TestSupport
 
 private func measure(_ samples: [Float], clipThreshold: Float = 1) -> FrameLevel {
     samples.withUnsafeBufferPointer { try! LevelMeter(clipThreshold: clipThreshold).measure($0) }
@@ -125,7 +126,7 @@ struct LevelAnalyzerTests {
     }
 
     private func pushes(_ total: Int, random: Bool) -> [Int] {
-        var rng = SystemRandomNumberGenerator()
+        var rng = SplitMix64(seed: UInt64(total))  // reproducible push sizes
         var left = total
         var sizes: [Int] = []
         while left > 0 {

@@ -65,11 +65,12 @@ struct FrontEndRun: Equatable, Sendable {
     var summary = FrontEndSummary()
 }
 
-/// Pushes `samples` through `frontEnd` in pushes of the sizes `nextPush` gives, then flushes.
-/// `outputRoom` limits the output buffer offered per call (nil: what maxOutputCount asks).
+/// Pushes `samples` through `frontEnd` in pushes of the sizes `nextPush` gives, then flushes
+/// (unless `flushes` is false). `outputRoom` limits the output buffer offered per call (nil:
+/// what maxOutputCount asks).
 func run(
     _ frontEnd: SpeechFrontEnd, _ samples: [Float], outputRoom: Int? = nil, eventCapacity: Int? = nil,
-    nextPush: () -> Int
+    flushes: Bool = true, nextPush: () -> Int
 ) -> FrontEndRun {
     var result = FrontEndRun()
     let outputBuffer = UnsafeMutableBufferPointer<Int16>.allocate(capacity: 1 << 20)
@@ -98,6 +99,7 @@ func run(
             offset += n
         }
     }
+    guard flushes else { return result }
     let flushed = frontEnd.flush(into: outputBuffer, events: events)
     result.output.append(contentsOf: outputBuffer[..<flushed.produced])
     result.events.append(contentsOf: events)
@@ -107,8 +109,8 @@ func run(
 }
 
 /// A run with fixed-size pushes.
-func run(_ frontEnd: SpeechFrontEnd, _ samples: [Float], push: Int) -> FrontEndRun {
-    run(frontEnd, samples) { push }
+func run(_ frontEnd: SpeechFrontEnd, _ samples: [Float], push: Int, flushes: Bool = true) -> FrontEndRun {
+    run(frontEnd, samples, flushes: flushes) { push }
 }
 
 /// Deterministic pseudo-random push sizes in `range`.
