@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Installs the system packages SpeechDSP needs (Debian/Ubuntu), when missing.
 # Library: libfftw3-dev, libsndfile1-dev, pkg-config. Tests also use the peer libraries as
-# differential oracles (libsoxr, libebur128), and SoX + numpy for goldens; the benchmarks
+# differential oracles (libsoxr, libebur128), SoX + numpy for goldens, and the reference
+# encoders flac and oggenc for the file round-trip tests (which skip without them); the benchmarks
 # compare against libsamplerate and speexdsp too.
 set -euo pipefail
 packages=(pkg-config libfftw3-dev libsndfile1-dev sox libsox-fmt-base
-          libsoxr-dev libsamplerate0-dev libspeexdsp-dev libebur128-dev)
+          libsoxr-dev libsamplerate0-dev libspeexdsp-dev libebur128-dev flac vorbis-tools)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
