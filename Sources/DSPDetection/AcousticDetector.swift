@@ -425,3 +425,13 @@ public final class AcousticDetector: StreamingProcessor {
         }
     }
 }
+
+extension AcousticDetector: MemoryAccounting {
+    /// The spectral analyzer, the cue tracker, the three models, the noise histogram and the
+    /// cue lanes.
+    public var memoryFootprint: MemoryFootprint {
+        analyzer.memoryFootprint + cues.memoryFootprint + speechNetwork.memoryFootprint + musicNetwork.memoryFootprint
+            + multiSpeakerNetwork.memoryFootprint
+            + .owned(MemoryFootprint.bytes(noiseHistogram) + MemoryFootprint.bytes(lanes))
+    }
+}

@@ -202,6 +202,24 @@ public final class SpeechFrontEnd: @unchecked Sendable {
         chainEvents.deallocate()
     }
 
+    /// What this stream's units allocated, per stage (``FrontEndMemory``). Reads only what
+    /// `init` fixed: safe from any thread.
+    public var memory: FrontEndMemory {
+        var stages: [FrontEndMemory.Stage] = []
+        func add(_ name: String, _ footprint: MemoryFootprint?) {
+            if let footprint { stages.append(.init(name: name, footprint: footprint)) }
+        }
+        add("conditioner", conditioner?.memoryFootprint)
+        add("output", converter?.memoryFootprint)
+        add("levels", reframer?.memoryFootprint)
+        add("loudness", loudness?.memoryFootprint)
+        add("clipping", clipCounter.map { _ in MemoryFootprint() })
+        add("detection", chain.map { $0.memoryFootprint + MemoryFootprint(ownedBytes: -($0.environment?.memoryFootprint.ownedBytes ?? 0)) })
+        add("environment", chain?.environment?.memoryFootprint)
+        add("buffers", .owned(MemoryFootprint.bytes(stream) + MemoryFootprint.bytes(chainEvents)))
+        return FrontEndMemory(stages: stages)
+    }
+
     // MARK: Sizes and latency
 
     /// The output is aligned with the input (the resampler's leading delay is trimmed): 0.

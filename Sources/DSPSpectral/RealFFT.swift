@@ -186,3 +186,11 @@ public final class RealFFT {
         }
     }
 }
+
+extension RealFFT: MemoryAccounting {
+    /// The spectrum scratch and the backend's buffers (FFTW's plans are not counted: FFTW
+    /// allocates them itself).
+    public var memoryFootprint: MemoryFootprint {
+        .owned(MemoryFootprint.bytes(scratch) + backend.allocatedBytes)
+    }
+}

@@ -381,3 +381,20 @@ public final class SpectralAnalyzer: StreamingProcessor {
             binWidthHz: binHz))
     }
 }
+
+extension SpectralAnalyzer: MemoryAccounting {
+    /// The input ring, the window and pitch tables, the per-slot spectra, powers, band powers,
+    /// autocorrelations and magnitudes, the slot pointer tables, and the two FFTs.
+    public var memoryFootprint: MemoryFootprint {
+        let s = Self.slots
+        let pointerTables = 10 * MemoryFootprint.bytes(UnsafeMutablePointer<Float>?.self, s)
+        let tables = MemoryFootprint.bytes(Float.self, ringCapacity) + MemoryFootprint.bytes(halfSine)
+            + MemoryFootprint.bytes(halfCosine) + MemoryFootprint.bytes(window)
+            + MemoryFootprint.bytes(windowAutocorrelation) + MemoryFootprint.bytes(octaveCost) + MemoryFootprint.bytes(bandBins)
+        let slotted = s * (MemoryFootprint.bytes(power) + MemoryFootprint.bytes(autocorrelation)
+            + MemoryFootprint.bytes(bandPowers) + MemoryFootprint.bytes(magnitudes))
+        let small = MemoryFootprint.bytes(previousBandLevels) + MemoryFootprint.bytes(bandLevels) + MemoryFootprint.bytes(Float.self, 8)
+            + MemoryFootprint.bytes(Float.self, 24) + MemoryFootprint.bytes(Int.self, s) + MemoryFootprint.bytes(SpectralFeatures.self, s)
+        return .owned(tables + slotted + small + pointerTables) + fft.memoryFootprint + autocorrelationFFT.memoryFootprint
+    }
+}

@@ -1,3 +1,4 @@
+import DSPCore
 internal import CDSPKernels
 
 /// `memmove` of `count` Floats (regions may overlap). Unlike the generic
@@ -141,5 +142,14 @@ final class ChannelFrontEnd {
         truePeaks.update(repeating: 0, count: channelCount)
         chunkPeaks.update(repeating: 0, count: channelCount)
         nonFiniteCount = 0
+    }
+}
+
+extension ChannelFrontEnd {
+    /// Bytes allocated: the per-channel scratch (history and a chunk) and three peak arrays,
+    /// and the true-peak kernel's coefficients.
+    var allocatedBytes: Int {
+        MemoryFootprint.bytes(Float.self, channelCount * stride) + 3 * MemoryFootprint.bytes(Float.self, channelCount)
+            + (kernel?.allocatedBytes ?? 0)
     }
 }

@@ -1,3 +1,4 @@
+import DSPCore
 // The K-weighting that LoudnessMeter runs: the block state-space C kernel
 // (`cdsp_kweighting_*` in CDSPKernels/LoudnessKWeighting.c) for a set of channels.
 
@@ -51,5 +52,12 @@ final class KWeightingBank {
     /// Forgets every channel's state.
     func reset() {
         channels.update(repeating: cdsp_kweighting_channel(), count: Swift.max(channelCount, 1))
+    }
+}
+
+extension KWeightingBank {
+    /// Bytes allocated: the designed coefficients and the per-channel states.
+    var allocatedBytes: Int {
+        MemoryFootprint.bytes(cdsp_kweighting.self, 1) + MemoryFootprint.bytes(cdsp_kweighting_channel.self, Swift.max(channelCount, 1))
     }
 }

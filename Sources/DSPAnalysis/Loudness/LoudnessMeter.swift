@@ -538,3 +538,14 @@ public final class LoudnessMeter: StreamingProcessor {
             momentaryLUFS: GatingHistogram.loudness(momentaryEnergy), shortTermLUFS: GatingHistogram.loudness(shortTermEnergy))
     }
 }
+
+extension LoudnessMeter: MemoryAccounting {
+    /// The channel front end (true-peak kernel included), the K-weighting bank, the channel
+    /// tables and carry, the 10 ms step ring and the two gating histograms.
+    public var memoryFootprint: MemoryFootprint {
+        let tables = MemoryFootprint.bytes(Int.self, Swift.max(filteredCount, 1)) + MemoryFootprint.bytes(Double.self, Swift.max(filteredCount, 1))
+            + MemoryFootprint.bytes(Float.self, channelCount) + MemoryFootprint.bytes(Double.self, 2 * Self.ringLength)
+            + MemoryFootprint.bytes(Int.self, Self.maxPendingSteps)
+        return .owned(frontEnd.allocatedBytes + bank.allocatedBytes + tables + 2 * GatingHistogram.allocatedBytes)
+    }
+}

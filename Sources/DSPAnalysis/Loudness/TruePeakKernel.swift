@@ -1,3 +1,4 @@
+import DSPCore
 import RealModule
 internal import CDSPKernels
 
@@ -121,4 +122,9 @@ final class TruePeakKernel {
         }
         return m.max()
     }
+}
+
+extension TruePeakKernel {
+    /// Bytes of the coefficients (three vectors per tap pair at ×4, one otherwise).
+    var allocatedBytes: Int { MemoryFootprint.bytes(SIMD8<Float>.self, (factor == 4 ? 3 : 1) * (taps / 2)) }
 }

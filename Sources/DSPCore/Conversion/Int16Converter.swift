@@ -141,3 +141,8 @@ public final class Int16Converter: StreamingProcessor {
         lastReport = ConversionReport()
     }
 }
+
+extension Int16Converter: MemoryAccounting {
+    /// Nothing beyond the instance: the dither state is a stored value.
+    public var memoryFootprint: MemoryFootprint { MemoryFootprint() }
+}

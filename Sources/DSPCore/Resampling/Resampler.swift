@@ -139,6 +139,8 @@ public final class Resampler: StreamingProcessor {
     let carry: UnsafeMutablePointer<Float>
     /// 2K: taps of the half-band's FIR over the odd input frames (0: single stage).
     let halfBandTaps: Int
+    /// Bytes allocated in `init` (the first stage and the staggered bank apart).
+    let allocatedBytes: Int
     /// Those 2K taps (oldest frame first), Float32; one unused float when single-stage.
     let halfBandCoefficients: UnsafeMutablePointer<Float>
     /// Pairs of input frames per channel in the half-band history.
@@ -288,6 +290,8 @@ public final class Resampler: StreamingProcessor {
         let halfBandFloats = Swift.max(1, channelCount * 2 * (halfBandCapacity + 16))
         halfBandHistory = .allocate(capacity: halfBandFloats)
         halfBandHistory.initialize(repeating: 0, count: halfBandFloats)
+        allocatedBytes = MemoryFootprint.bytes(Float.self, layout.coefficientCount + scratchFloats
+            + channelCount * historyCapacity + channelCount + Swift.max(1, oddTaps.count) + halfBandFloats)
         reset()
     }
 
@@ -552,5 +556,13 @@ public final class Resampler: StreamingProcessor {
         let last = layout.prototypeLength - 1
         let count = base <= last ? (last - base) / m + 1 : 0
         return (count, count)
+    }
+}
+
+extension Resampler: MemoryAccounting {
+    /// The coefficient bank (and its staggered copy), the histories and scratch, and the first
+    /// stage's, all owned by this instance.
+    public var memoryFootprint: MemoryFootprint {
+        .owned(allocatedBytes + (staggered?.allocatedBytes ?? 0)) + (firstStage?.memoryFootprint ?? MemoryFootprint())
     }
 }

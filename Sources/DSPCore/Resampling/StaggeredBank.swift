@@ -50,6 +50,8 @@ struct StaggeredBank {
     let laneOffsets: UnsafeMutablePointer<Int>
     /// The most frames in a chunk (⌊8M/L⌋ or one more).
     let maxSpan: Int
+    /// Bytes allocated in `init`.
+    let allocatedBytes: Int
 
     /// Rearranges `bank` (L rows of `taps` floats, by slot, as ``PolyphaseLayout/fill(_:inputRate:rowStep:)``
     /// writes them). `width` must come from ``width(phaseCount:step:taps:)``.
@@ -68,6 +70,7 @@ struct StaggeredBank {
         chunkOffsets = .allocate(capacity: patterns)
         spans = .allocate(capacity: patterns)
         laneOffsets = .allocate(capacity: l)
+        allocatedBytes = MemoryFootprint.bytes(Float.self, total) + 2 * MemoryFootprint.bytes(UInt32.self, patterns) + MemoryFootprint.bytes(Int.self, l)
         for slot in 0..<l { laneOffsets[slot] = frame(slot) - frame(slot - slot % 8) }
         var offset = 0
         var longest = 0

@@ -162,3 +162,8 @@ public final class Downmixer: StreamingProcessor {
         paddedSampleCount = 0
     }
 }
+
+extension Downmixer: MemoryAccounting {
+    /// The partial interleaved frame carried between calls.
+    public var memoryFootprint: MemoryFootprint { .owned(MemoryFootprint.bytes(Float.self, channelCount)) }
+}

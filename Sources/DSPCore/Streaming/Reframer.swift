@@ -203,3 +203,8 @@ public final class Reframer: StreamingProcessor {
         consumedCount = 0
     }
 }
+
+extension Reframer: MemoryAccounting {
+    /// The frame being filled.
+    public var memoryFootprint: MemoryFootprint { .owned(MemoryFootprint.bytes(Float.self, frameLength)) }
+}

@@ -191,3 +191,10 @@ public final class StreamConditioner: StreamingProcessor {
         return low
     }
 }
+
+extension StreamConditioner: MemoryAccounting {
+    /// The mono block, the downmixer and the resampler.
+    public var memoryFootprint: MemoryFootprint {
+        .owned(MemoryFootprint.bytes(mono)) + downmixer.memoryFootprint + (resampler?.memoryFootprint ?? MemoryFootprint())
+    }
+}

@@ -205,3 +205,12 @@ public final class AnalysisChain: StreamingProcessor {
         }
     }
 }
+
+extension AnalysisChain: MemoryAccounting {
+    /// The detector, the environment analyzer and the room for a last measurement (the frame
+    /// grouper is a stored value).
+    public var memoryFootprint: MemoryFootprint {
+        detector.memoryFootprint + (environment?.memoryFootprint ?? MemoryFootprint())
+            + .owned(MemoryFootprint.bytes(lastMeasurement))
+    }
+}

@@ -367,3 +367,8 @@ public final class EnvironmentAnalyzer: StreamingProcessor {
         return accurate ? .accurate : .fast
     }
 }
+
+extension EnvironmentAnalyzer: MemoryAccounting {
+    /// The ring of the window's frames.
+    public var memoryFootprint: MemoryFootprint { .owned(MemoryFootprint.bytes(Entry.self, ringCapacity)) }
+}

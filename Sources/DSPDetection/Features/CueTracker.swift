@@ -448,3 +448,16 @@ final class CueTracker {
         return min(1, max(0, best))
     }
 }
+
+extension CueTracker: MemoryAccounting {
+    /// The cue rings, peak masks, lag history and scratch, the harmonic sieve and the noise
+    /// tracker.
+    var memoryFootprint: MemoryFootprint {
+        let rings = [hopPowers, zeroCrossings, fluxes, persistence, voiced, stable, harmonicities, secondSalience,
+                     voicedHalfSecond, pitches, alternations, centroids, modulations, harmonicitiesHalfSecond,
+                     speechSNRs, fluxesHalfSecond].reduce(0) { $0 + $1.allocatedBytes }
+        return .owned(rings + MemoryFootprint.bytes(lagHistory) + MemoryFootprint.bytes(peakMasks)
+            + MemoryFootprint.bytes(fluxScratch) + MemoryFootprint.bytes(bandSNRs))
+            + sieve.memoryFootprint + noise.memoryFootprint
+    }
+}

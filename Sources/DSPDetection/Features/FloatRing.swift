@@ -1,3 +1,4 @@
+import DSPCore
 /// A fixed-capacity ring of the last `capacity` values, with their running sum.
 ///
 /// The sum is kept by adding each value and subtracting the one it replaces, and is summed
@@ -76,4 +77,9 @@ struct FloatRing {
         next = 0
         sum = 0
     }
+}
+
+extension FloatRing {
+    /// Bytes of the ring's storage.
+    var allocatedBytes: Int { MemoryFootprint.bytes(storage) }
 }

@@ -1,3 +1,4 @@
+import DSPCore
 import DSPSpectral
 
 #if canImport(Glibc)
@@ -152,3 +153,12 @@ final class HarmonicSieve {
     }
 }
 
+
+extension HarmonicSieve: MemoryAccounting {
+    /// Candidate tables (harmonic and half bins, offsets, candidates) and per-frame scratch.
+    var memoryFootprint: MemoryFootprint {
+        .owned(MemoryFootprint.bytes(candidates) + MemoryFootprint.bytes(harmonicBins) + MemoryFootprint.bytes(halfBins)
+            + MemoryFootprint.bytes(offsets) + MemoryFootprint.bytes(levels) + MemoryFootprint.bytes(prefix)
+            + MemoryFootprint.bytes(peaks) + MemoryFootprint.bytes(scores))
+    }
+}

@@ -248,3 +248,11 @@ public final class NoiseFloorTracker: StreamingProcessor {
         discardedSampleCount = 0
     }
 }
+
+extension NoiseFloorTracker: MemoryAccounting {
+    /// The per-band smoothed powers, minima, current minima, noise estimates and carry.
+    public var memoryFootprint: MemoryFootprint {
+        .owned(MemoryFootprint.bytes(smoothed) + MemoryFootprint.bytes(minima) + MemoryFootprint.bytes(current)
+            + MemoryFootprint.bytes(noise) + MemoryFootprint.bytes(Float.self, bandCount))
+    }
+}

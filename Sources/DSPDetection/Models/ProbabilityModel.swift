@@ -1,3 +1,4 @@
+import DSPCore
 internal import CDSPKernels
 #if canImport(Glibc)
 import Glibc
@@ -231,4 +232,14 @@ final class CompiledModel {
 
     /// The pre-activations of the last ``probability(_:)`` call, `rows` values (for tests).
     var lastPreActivations: [Float] { Array(preActivations[0..<rows]) }
+}
+
+extension CompiledModel: MemoryAccounting {
+    /// The scaled, transposed weights and biases (a copy of the model's, per instance) and the
+    /// evaluation scratch.
+    var memoryFootprint: MemoryFootprint {
+        .owned(MemoryFootprint.bytes(weights) + MemoryFootprint.bytes(biases) + MemoryFootprint.bytes(preActivations)
+            + MemoryFootprint.bytes(output) + MemoryFootprint.bytes(lanes) + MemoryFootprint.bytes(inputs)
+            + MemoryFootprint.bytes(activations))
+    }
 }
