@@ -37,6 +37,12 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Samples (per channel) per push.")
     var frame: Int = 1024
 
+    @Option(help: "pipeline only: interleave N front ends round-robin (48 kHz mono and 44.1 kHz stereo), beside one hot stream.")
+    var streams: Int?
+
+    @Option(help: "pipeline --streams only: threads sharing the N streams (default 1).")
+    var threads: Int = 1
+
     @Flag(help: "Also run the peers found on this machine and plain C loops, with ratios.")
     var compare = false
 
@@ -50,11 +56,22 @@ struct RunCommand: ParsableCommand {
         guard warmup >= 0 else { throw ValidationError("--warmup must be 0 or more") }
         guard (1...65_536).contains(frame) else { throw ValidationError("--frame must be in 1...65536") }
         if let seconds { guard seconds > 0, seconds <= 3600 else { throw ValidationError("--seconds must be in (0, 3600]") } }
+        if let streams {
+            guard streams >= 1, streams <= 100_000 else { throw ValidationError("--streams must be in 1...100000") }
+            guard suites == [.pipeline] else { throw ValidationError("--streams runs the pipeline suite alone: dspbench run pipeline --streams N") }
+        }
+        guard (1...256).contains(threads) else { throw ValidationError("--threads must be in 1...256") }
         if let rate { guard (8_000...768_000).contains(rate) else { throw ValidationError("--rate must be in 8000...768000 Hz") } }
     }
 
     func run() throws {
         let logger = logging.bootstrap(label: "dspbench")
+        if let streams {
+            if buildConfiguration == "debug" { logger.warning("debug build: the figures say nothing about release performance") }
+            print(try PipelineStreams.report(
+                seconds: seconds ?? 10, framesPerPush: frame, streams: streams, threads: threads, passes: repetitions))
+            return
+        }
         let chosen = suites.isEmpty ? Suite.allCases : Suite.allCases.filter(suites.contains)
 
         let audio: BenchAudio
