@@ -26,6 +26,8 @@ import RealModule
 /// bins outside it are empty, and the scans skip empty bins anyway, so results are unchanged.
 final class GatingHistogram {
     static let binCount = 10_000
+    /// Bytes one histogram allocates: a count and an energy sum per bin.
+    static let allocatedBytes = binCount * (MemoryLayout<Int>.stride + MemoryLayout<Double>.stride)
     static let lowestLUFS = -70.0
     static let binsPerLU = 100.0
     /// Energy of a −70 LUFS block: `10^((−70 + 0.691)/10)`.
