@@ -63,9 +63,9 @@ internal import CDSPKernels
 /// The log checks use libsndfile 1.x wording (tested against 1.2.0).
 ///
 /// An `AudioFileReader` is not `Sendable`: use it from one task or thread at a time. Readers on
-/// different threads are independent, except that libsndfile keeps the error of a failed
-/// `sf_open` in a global (`sf_error(NULL)`), so two opens failing at the same instant may report
-/// each other's libsndfile error (the path checks DSPIO makes itself are unaffected).
+/// different threads are independent. libsndfile reports a failed `sf_open` through a process
+/// global (`sf_error(NULL)`, `sf_strerror(NULL)`); DSPIO opens files and reads that error under
+/// one lock, so each failed open is classified by its own error whatever other threads open.
 public final class AudioFileReader {
     /// What to do when a file turns out to be truncated or damaged.
     public enum DamagePolicy: Hashable, Sendable {
@@ -136,10 +136,11 @@ public final class AudioFileReader {
     public init(path: String, damagePolicy: DamagePolicy = .reject) throws(AudioFileError) {
         try AudioFileError.checkReadablePath(path)
         var info = SF_INFO()
-        guard let handle = sf_open(path == "-" ? "./-" : path, Int32(SFM_READ), &info) else {
-            let code = sf_error(nil)
-            let message = String(cString: sf_strerror(nil))
-            throw AudioFileError.classifyReadOpenFailure(path: path, code: code, message: message)
+        let handle: OpaquePointer
+        switch SndFileOpen.open(path, mode: Int32(SFM_READ), info: &info) {
+        case .success(let opened): handle = opened
+        case .failure(let failure):
+            throw AudioFileError.classifyReadOpenFailure(path: path, code: failure.code, message: failure.message)
         }
         func fail(_ kind: AudioFileError.Kind, _ message: String) -> AudioFileError {
             sf_close(handle)

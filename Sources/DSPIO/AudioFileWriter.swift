@@ -121,9 +121,11 @@ public final class AudioFileWriter {
                 kind: .unsupportedFormat, path: path,
                 message: "libsndfile cannot write \(format) at \(sampleRate) Hz with \(channelCount) channels")
         }
-        guard let handle = sf_open(path == "-" ? "./-" : path, Int32(SFM_WRITE), &info) else {
-            let message = String(cString: sf_strerror(nil))
-            throw AudioFileError.classifyWriteOpenFailure(path: path, message: message)
+        let handle: OpaquePointer
+        switch SndFileOpen.open(path, mode: Int32(SFM_WRITE), info: &info) {
+        case .success(let opened): handle = opened
+        case .failure(let failure):
+            throw AudioFileError.classifyWriteOpenFailure(path: path, message: failure.message)
         }
         sf_command(handle, Int32(SFC_SET_NORM_FLOAT), nil, Int32(SF_TRUE))
         sf_command(handle, Int32(SFC_SET_CLIPPING), nil, Int32(SF_TRUE))
