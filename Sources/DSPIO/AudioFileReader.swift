@@ -84,7 +84,7 @@ public final class AudioFileReader {
     /// Frames per block when a frame count must be found by decoding (see ``frameCount``).
     private static let scanBlockFrames = 4096
 
-    /// The path the file was opened with.
+    /// The path the file was opened with (escaped as ``PathBytes`` describes).
     public let path: String
     /// Frames per second, in Hz.
     public let sampleRate: Int
@@ -126,7 +126,8 @@ public final class AudioFileReader {
     /// inspects libsndfile's parse log (`SFC_GET_LOG_INFO`) for truncation.
     ///
     /// - Parameters:
-    ///   - path: A file path. `"-"` means a file named `-`, not standard input.
+    ///   - path: A file path, its bytes escaped as ``PathBytes`` describes (a name that is valid
+    ///     UTF-8 is itself). `"-"` means a file named `-`, not standard input.
     ///   - damagePolicy: What to do with a truncated or damaged file; ``DamagePolicy/reject`` by
     ///     default.
     /// - Throws: ``AudioFileError`` with kind `notFound`, `permissionDenied`, `isDirectory`,

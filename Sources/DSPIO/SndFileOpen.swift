@@ -21,11 +21,12 @@ enum SndFileOpen {
         var message: String
     }
 
-    /// `sf_open(path, mode, info)`; `"-"` means a file named `-` (libsndfile would take it for
-    /// standard input).
+    /// `sf_open(path, mode, info)` on the bytes of an escaped path (``PathBytes``); `"-"` means
+    /// a file named `-` (libsndfile would take it for standard input). Callers check first that
+    /// the path holds no NUL.
     static func open(_ path: String, mode: Int32, info: inout SF_INFO) -> Result<OpaquePointer, Failure> {
         let name = path == "-" ? "./-" : path
-        return name.withCString { cName in
+        return PathBytes.withCString(name) { cName in
             // The handle leaves the lock as its address (a pointer is not `Sendable`).
             let (address, failure) = lock.withLock { _ -> (Int, Failure?) in
                 if let handle = sf_open(cName, mode, &info) { return (Int(bitPattern: handle), nil) }
