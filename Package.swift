@@ -118,7 +118,7 @@ let tests: [Target] = [
     .testTarget(name: "DSPSpectralTests", dependencies: ["DSPSpectral", "DSPCore", "CDSPKernels", "DSPIO", "TestSupport"]),
     .testTarget(name: "DSPDetectionTests", dependencies: ["DSPDetection", "DSPSpectral", "DSPCore", "DSPIO", "TestSupport"]),
     .testTarget(name: "DSPAnalysisTests", dependencies: ["DSPAnalysis", "DSPCore", "CEBUR128", "TestSupport"]),
-    .testTarget(name: "DSPIOTests", dependencies: ["DSPIO", "DSPCore"]),
+    .testTarget(name: "DSPIOTests", dependencies: ["DSPIO", "DSPCore", "TestSupport"]),
     .testTarget(name: "DSPScoringTests", dependencies: ["DSPScoring", "DSPIO", "TestSupport"], exclude: ["Goldens"]),
     // Live and file analysis agree: SpeechFrontEnd and FileScorer run the same chain.
     .testTarget(name: "OneChainTests", dependencies: ["DSPPipeline", "DSPScoring", "DSPDetection", "DSPIO", "DSPCore", "TestSupport"]),

@@ -1,6 +1,7 @@
 import DSPSpectral
 import Foundation
 import Testing
+import TestSupport
 
 /// FFTW's planner is not thread-safe: RealFFT and SpectralAnalyzer build their plans under one
 /// lock. Plans built on several threads at once must work and give the serial results bit for
@@ -20,7 +21,7 @@ struct ConcurrentPlanTests {
     @Test("8 threads × 3 rounds building RealFFT and SpectralAnalyzer plans of every size")
     func concurrentPlans() throws {
         let expected = try Self.sizes.map(Self.spectrum(size:))
-        let failures = Failures()
+        let failures = LockedList<String>()
         let group = DispatchGroup()
         for thread in 0..<8 {
             group.enter()
@@ -29,10 +30,10 @@ struct ConcurrentPlanTests {
                 for round in 0..<3 {
                     for (index, size) in Self.sizes.enumerated().shuffled(seed: thread * 3 + round) {
                         do {
-                            if try Self.spectrum(size: size) != expected[index] { failures.add("size \(size) differs") }
+                            if try Self.spectrum(size: size) != expected[index] { failures.append("size \(size) differs") }
                             _ = try SpectralAnalyzer(configuration: .init(windowLength: size >= 1024 ? size : 1024, hopLength: 256))
                         } catch {
-                            failures.add("size \(size): \(error)")
+                            failures.append("size \(size): \(error)")
                         }
                     }
                 }
@@ -40,13 +41,6 @@ struct ConcurrentPlanTests {
         }
         group.wait()
         #expect(failures.all.isEmpty, "\(failures.all.prefix(5))")
-    }
-
-    private final class Failures: @unchecked Sendable {
-        private let lock = NSLock()
-        private var items: [String] = []
-        func add(_ item: String) { lock.withLock { items.append(item) } }
-        var all: [String] { lock.withLock { items } }
     }
 }
 
