@@ -94,7 +94,7 @@ let implementation: [Target] = [
     .executableTarget(
         name: "dspscore",
         dependencies: [
-            "DSPScoring",
+            "DSPScoring", "DSPIO",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]
@@ -118,8 +118,8 @@ let tests: [Target] = [
     .testTarget(name: "DSPSpectralTests", dependencies: ["DSPSpectral", "DSPCore", "CDSPKernels", "DSPIO", "TestSupport"]),
     .testTarget(name: "DSPDetectionTests", dependencies: ["DSPDetection", "DSPSpectral", "DSPCore", "DSPIO", "TestSupport"]),
     .testTarget(name: "DSPAnalysisTests", dependencies: ["DSPAnalysis", "DSPCore", "CEBUR128", "TestSupport"]),
-    .testTarget(name: "DSPIOTests", dependencies: ["DSPIO", "DSPCore"]),
-    .testTarget(name: "DSPScoringTests", dependencies: ["DSPScoring", "TestSupport"], exclude: ["Goldens"]),
+    .testTarget(name: "DSPIOTests", dependencies: ["DSPIO", "DSPCore", "TestSupport"]),
+    .testTarget(name: "DSPScoringTests", dependencies: ["DSPScoring", "DSPIO", "TestSupport"], exclude: ["Goldens"]),
     // Live and file analysis agree: SpeechFrontEnd and FileScorer run the same chain.
     .testTarget(name: "OneChainTests", dependencies: ["DSPPipeline", "DSPScoring", "DSPDetection", "DSPIO", "DSPCore", "TestSupport"]),
     .testTarget(name: "DSPPipelineTests", dependencies: ["DSPPipeline", "DSPCore", "DSPAnalysis", "DSPDetection", "DSPIO", "TestSupport"]),

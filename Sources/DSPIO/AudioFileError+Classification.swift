@@ -29,10 +29,14 @@ extension AudioFileError {
 
     /// Checks `path` before `sf_open(…, SFM_READ, …)`: it must exist, not be a directory and not
     /// be empty. Catching these first gives precise kinds, and keeps libsndfile from opening a
-    /// directory as a file.
+    /// directory as a file. The path is an escaped byte string (``PathBytes``); one holding NUL
+    /// names no file.
     static func checkReadablePath(_ path: String) throws(AudioFileError) {
+        if path.utf8.contains(0) {
+            throw AudioFileError(kind: .notFound, path: path, message: "the path holds a NUL byte, which no file name can")
+        }
         var status = stat()
-        guard stat(path, &status) == 0 else {
+        guard PathBytes.stat(path, &status) == 0 else {
             let code = errno
             throw AudioFileError(kind: kind(forErrno: code), path: path, message: systemMessage(code))
         }
@@ -51,7 +55,7 @@ extension AudioFileError {
     static func classifyReadOpenFailure(path: String, code: Int32, message: String) -> AudioFileError {
         if code == Int32(SF_ERR_SYSTEM) {
             // Re-open to learn the errno: libsndfile's own errno may have been overwritten.
-            let descriptor = open(path, O_RDONLY)
+            let descriptor = PathBytes.open(path, O_RDONLY)
             if descriptor < 0 {
                 let systemCode = errno
                 return AudioFileError(kind: kind(forErrno: systemCode), path: path, message: message)
@@ -80,19 +84,19 @@ extension AudioFileError {
     /// as `SF_ERR_SYSTEM`; the kind comes from probing the path and its directory.
     static func classifyWriteOpenFailure(path: String, message: String) -> AudioFileError {
         var status = stat()
-        if stat(path, &status) == 0 {
+        if PathBytes.stat(path, &status) == 0 {
             if status.st_mode & S_IFMT == S_IFDIR {
                 return AudioFileError(kind: .isDirectory, path: path, message: message)
             }
-            if access(path, W_OK) != 0 {
+            if PathBytes.withCString(path, { access($0, W_OK) }) != 0 {
                 return AudioFileError(kind: .permissionDenied, path: path, message: message)
             }
         }
         let directory = parentDirectory(of: path)
-        guard stat(directory, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
+        guard PathBytes.stat(directory, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
             return AudioFileError(kind: .notFound, path: path, message: message + " (no directory \(directory))")
         }
-        if access(directory, W_OK | X_OK) != 0 {
+        if PathBytes.withCString(directory, { access($0, W_OK | X_OK) }) != 0 {
             return AudioFileError(kind: .permissionDenied, path: path, message: message)
         }
         return AudioFileError(kind: .ioFailure, path: path, message: message)
@@ -147,7 +151,7 @@ struct FileSniff {
     ]
 
     init(path: String) {
-        let descriptor = open(path, O_RDONLY)
+        let descriptor = PathBytes.open(path, O_RDONLY)
         guard descriptor >= 0 else { return }
         defer { close(descriptor) }
         var status = stat()

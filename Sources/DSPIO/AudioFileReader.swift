@@ -63,9 +63,9 @@ internal import CDSPKernels
 /// The log checks use libsndfile 1.x wording (tested against 1.2.0).
 ///
 /// An `AudioFileReader` is not `Sendable`: use it from one task or thread at a time. Readers on
-/// different threads are independent, except that libsndfile keeps the error of a failed
-/// `sf_open` in a global (`sf_error(NULL)`), so two opens failing at the same instant may report
-/// each other's libsndfile error (the path checks DSPIO makes itself are unaffected).
+/// different threads are independent. libsndfile reports a failed `sf_open` through a process
+/// global (`sf_error(NULL)`, `sf_strerror(NULL)`); DSPIO opens files and reads that error under
+/// one lock, so each failed open is classified by its own error whatever other threads open.
 public final class AudioFileReader {
     /// What to do when a file turns out to be truncated or damaged.
     public enum DamagePolicy: Hashable, Sendable {
@@ -84,7 +84,7 @@ public final class AudioFileReader {
     /// Frames per block when a frame count must be found by decoding (see ``frameCount``).
     private static let scanBlockFrames = 4096
 
-    /// The path the file was opened with.
+    /// The path the file was opened with (escaped as ``PathBytes`` describes).
     public let path: String
     /// Frames per second, in Hz.
     public let sampleRate: Int
@@ -126,7 +126,8 @@ public final class AudioFileReader {
     /// inspects libsndfile's parse log (`SFC_GET_LOG_INFO`) for truncation.
     ///
     /// - Parameters:
-    ///   - path: A file path. `"-"` means a file named `-`, not standard input.
+    ///   - path: A file path, its bytes escaped as ``PathBytes`` describes (a name that is valid
+    ///     UTF-8 is itself). `"-"` means a file named `-`, not standard input.
     ///   - damagePolicy: What to do with a truncated or damaged file; ``DamagePolicy/reject`` by
     ///     default.
     /// - Throws: ``AudioFileError`` with kind `notFound`, `permissionDenied`, `isDirectory`,
@@ -136,10 +137,11 @@ public final class AudioFileReader {
     public init(path: String, damagePolicy: DamagePolicy = .reject) throws(AudioFileError) {
         try AudioFileError.checkReadablePath(path)
         var info = SF_INFO()
-        guard let handle = sf_open(path == "-" ? "./-" : path, Int32(SFM_READ), &info) else {
-            let code = sf_error(nil)
-            let message = String(cString: sf_strerror(nil))
-            throw AudioFileError.classifyReadOpenFailure(path: path, code: code, message: message)
+        let handle: OpaquePointer
+        switch SndFileOpen.open(path, mode: Int32(SFM_READ), info: &info) {
+        case .success(let opened): handle = opened
+        case .failure(let failure):
+            throw AudioFileError.classifyReadOpenFailure(path: path, code: failure.code, message: failure.message)
         }
         func fail(_ kind: AudioFileError.Kind, _ message: String) -> AudioFileError {
             sf_close(handle)

@@ -94,7 +94,8 @@ public final class AudioFileWriter {
     /// `SFC_SET_CLIPPING`.
     ///
     /// - Parameters:
-    ///   - path: Where to create the file; an existing file is overwritten.
+    ///   - path: Where to create the file, escaped as ``PathBytes`` describes; an existing file
+    ///     is overwritten.
     ///   - format: The container and encoding, e.g. ``AudioFileFormat/wavFloat32``.
     ///   - sampleRate: Hz, in ``supportedSampleRates``.
     ///   - channelCount: Interleaved channels, in ``supportedChannelCounts``.
@@ -112,6 +113,9 @@ public final class AudioFileWriter {
                 kind: .invalidParameters, path: path,
                 message: "channel count \(channelCount) (expected \(Self.supportedChannelCounts))")
         }
+        if path.utf8.contains(0) {
+            throw AudioFileError(kind: .notFound, path: path, message: "the path holds a NUL byte, which no file name can")
+        }
         var info = SF_INFO()
         info.samplerate = Int32(sampleRate)
         info.channels = Int32(channelCount)
@@ -121,9 +125,11 @@ public final class AudioFileWriter {
                 kind: .unsupportedFormat, path: path,
                 message: "libsndfile cannot write \(format) at \(sampleRate) Hz with \(channelCount) channels")
         }
-        guard let handle = sf_open(path == "-" ? "./-" : path, Int32(SFM_WRITE), &info) else {
-            let message = String(cString: sf_strerror(nil))
-            throw AudioFileError.classifyWriteOpenFailure(path: path, message: message)
+        let handle: OpaquePointer
+        switch SndFileOpen.open(path, mode: Int32(SFM_WRITE), info: &info) {
+        case .success(let opened): handle = opened
+        case .failure(let failure):
+            throw AudioFileError.classifyWriteOpenFailure(path: path, message: failure.message)
         }
         sf_command(handle, Int32(SFC_SET_NORM_FLOAT), nil, Int32(SF_TRUE))
         sf_command(handle, Int32(SFC_SET_CLIPPING), nil, Int32(SF_TRUE))
@@ -278,7 +284,7 @@ public final class AudioFileWriter {
     /// so the `FORM` size is unchanged. Only a header that says exactly ``framesWritten`` + 1
     /// frames is changed, so a libsndfile that gets this right is left alone.
     private func repairAIFFPadFrame() throws(AudioFileError) {
-        guard let file = fopen(path, "r+b") else {
+        guard let file = PathBytes.withCString(path, { fopen($0, "r+b") }) else {
             throw AudioFileError(kind: .ioFailure, path: path, message: "cannot reopen the file to finish its AIFF header")
         }
         defer { fclose(file) }

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import DSPIO
 import Foundation
 
 /// Finds audio files under the paths a user gives.
@@ -10,30 +18,71 @@ public enum AudioFileDiscovery {
     /// Expands `paths`: files are kept as given (whatever their extension); directories are
     /// walked recursively for files with one of `extensions`, sorted by path so output order is
     /// deterministic. A path that does not exist is kept, so it gets an error record.
+    ///
+    /// Paths are escaped byte strings (DSPIO's `PathBytes`): names found in directories are read
+    /// as bytes (`readdir`) and escaped, so a name that is not UTF-8 is found, scored and
+    /// recorded as itself. Symbolic links to files are followed; symbolic links to directories
+    /// are not descended into.
     public static func expand(_ paths: [String], extensions: Set<String> = defaultExtensions) -> [String] {
         var result: [String] = []
-        let manager = FileManager.default
         for path in paths {
-            var isDirectory: ObjCBool = false
-            guard manager.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            guard kind(of: path) == .directory else {
                 result.append(path)
                 continue
             }
             var found: [String] = []
-            if let enumerator = manager.enumerator(atPath: path) {
-                while let relative = enumerator.nextObject() as? String {
-                    let ext = (relative as NSString).pathExtension.lowercased()
-                    guard extensions.contains(ext) else { continue }
-                    let full = (path as NSString).appendingPathComponent(relative)
-                    var childIsDirectory: ObjCBool = false
-                    if manager.fileExists(atPath: full, isDirectory: &childIsDirectory), !childIsDirectory.boolValue {
-                        found.append(full)
-                    }
-                }
+            walk(path, relative: "") { relative in
+                let ext = (relative as NSString).pathExtension.lowercased()
+                guard extensions.contains(ext) else { return }
+                let full = (path as NSString).appendingPathComponent(relative)
+                if kind(of: full) == .file { found.append(full) }
             }
-            result += found.sorted()
+            result += found.sorted(by: pathOrder)
         }
         return result
+    }
+
+    /// The order of sorted outputs: `String` order, then byte order between names that
+    /// `String` compares equal (canonically equivalent, e.g. NFC and NFD spellings of one name,
+    /// which are two files).
+    static func pathOrder(_ a: String, _ b: String) -> Bool {
+        if a != b { return a < b }
+        return a.utf8.lexicographicallyPrecedes(b.utf8)
+    }
+
+    private enum Kind { case missing, file, directory }
+
+    /// What `path` names after following symbolic links.
+    private static func kind(of path: String) -> Kind {
+        var status = stat()
+        guard PathBytes.stat(path, &status) == 0 else { return .missing }
+        return status.st_mode & S_IFMT == S_IFDIR ? .directory : .file
+    }
+
+    /// Calls `visit` with the path, relative to `root`, of every entry below `root/relative`
+    /// (not `.` or `..`), descending into real directories (not symbolic links to them).
+    private static func walk(_ root: String, relative: String, _ visit: (String) -> Void) {
+        let directory = relative.isEmpty ? root : (root as NSString).appendingPathComponent(relative)
+        guard let stream = PathBytes.withCString(directory, { opendir($0) }) else { return }
+        defer { closedir(stream) }
+        var names: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw -> String in
+                let bytes = raw.prefix { $0 != 0 }
+                return PathBytes.string(decoding: bytes)
+            }
+            if name == "." || name == ".." { continue }
+            names.append(name)
+        }
+        for name in names {
+            let child = relative.isEmpty ? name : (relative as NSString).appendingPathComponent(name)
+            visit(child)
+            var status = stat()
+            let full = (root as NSString).appendingPathComponent(child)
+            if PathBytes.withCString(full, { lstat($0, &status) }) == 0, status.st_mode & S_IFMT == S_IFDIR {
+                walk(root, relative: child, visit)
+            }
+        }
     }
 }
 

@@ -172,7 +172,10 @@ public struct FileScore: Codable, Equatable, Sendable {
 
     }
 
-    /// The path as given (directories expanded to the files found in them).
+    /// The path as given (directories expanded to the files found in them). A file name that is
+    /// not UTF-8 is written losslessly in DSPIO's `PathBytes` escaping: each byte that is not
+    /// part of valid UTF-8 is the scalar U+10FF00 + byte (U+10FF80 … U+10FFFF), and so are the
+    /// bytes of those scalars themselves; any other valid UTF-8 name is itself.
     public var audioFilepath: String = ""
     /// Duration in seconds (frames ÷ sample rate); 0 for a failed file.
     public var duration: Double = 0
@@ -205,7 +208,9 @@ public struct FileScore: Codable, Equatable, Sendable {
     public var segments: DetectionSegments? = nil
 
     static let record = RecordDescription<Self>([
-        .text("audio_filepath", \.audioFilepath, csv: .column, "The path as given or found."),
+        .text(
+            "audio_filepath", \.audioFilepath, csv: .column,
+            "The path as given or found. A name that is not UTF-8 is escaped losslessly: each byte that is not part of valid UTF-8 is the character U+10FF00 + byte (U+10FF80-U+10FFFF), and so are the bytes of those characters themselves; any other valid UTF-8 name is itself."),
         .number("duration", \.duration, minimum: 0, csv: .column, "Seconds: frames / sample_rate; 0 for a failed file."),
         .integer("sample_rate", \.sampleRate, absent: "when the file could not be opened", minimum: 1, csv: .column, "Hz."),
         .integer("channels", \.channels, absent: "when the file could not be opened", minimum: 1, csv: .column),

@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import DSPIO
 
 // What the scorer refuses before analysing: files too short to analyse, and paths that are not
 // regular files. Error paths only.
@@ -50,7 +51,7 @@ extension FileScorer {
     /// are not audio files. Missing paths and directories are left to `AudioFileReader`.
     static func nonRegularFileFailure(path: String) -> FileScore.Failure? {
         var status = stat()
-        guard stat(path, &status) == 0 else { return nil }
+        guard PathBytes.stat(path, &status) == 0 else { return nil }
         let type = status.st_mode & S_IFMT
         guard type != S_IFREG && type != S_IFDIR else { return nil }
         let name =

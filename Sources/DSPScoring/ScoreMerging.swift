@@ -5,8 +5,10 @@ import Foundation
 /// Every line must decode as a ``FileScore``; every record must have the first record's
 /// configuration (``FileScore/Provenance/configurationHash``: library, version, frame length,
 /// clip threshold, analyses — shards scored another way are not merged); a path recorded twice
-/// must have identical records (otherwise the merge fails: two shards disagreed). Records are returned sorted by `audio_filepath` — the order a run over the
-/// same directories produces — or in the order of `order` when given. Lines are kept verbatim.
+/// must have identical records (otherwise the merge fails: two shards disagreed). Paths are
+/// compared byte for byte (``PathKey``). Records are returned sorted by `audio_filepath` — the
+/// order a run over the same directories produces — or in the order of `order` when given.
+/// Lines are kept verbatim.
 public enum ScoreMerging {
     /// Why a merge failed.
     public struct MergeError: Error, Equatable, CustomStringConvertible {
@@ -32,7 +34,7 @@ public enum ScoreMerging {
     ///   sorted. Paths in it without a record are an error (a shard is missing).
     public static func merge(_ inputs: [(label: String, text: String)], order: [String]? = nil) throws(MergeError) -> [String] {
         let decoder = JSONDecoder()
-        var records: [String: (line: String, record: FileScore, source: String)] = [:]
+        var records: [PathKey: (line: String, record: FileScore, source: String)] = [:]
         var configuration: (hash: String, description: String, source: String)? = nil
         for (label, text) in inputs {
             for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
@@ -53,7 +55,7 @@ public enum ScoreMerging {
                 } else {
                     configuration = (hash, record.provenance.configurationDescription, label)
                 }
-                if let existing = records[record.audioFilepath] {
+                if let existing = records[PathKey(record.audioFilepath)] {
                     guard existing.record == record else {
                         throw MergeError(
                             source: label, line: number + 1,
@@ -61,19 +63,19 @@ public enum ScoreMerging {
                     }
                     continue
                 }
-                records[record.audioFilepath] = (line, record, label)
+                records[PathKey(record.audioFilepath)] = (line, record, label)
             }
         }
         var result: [String] = []
         if let order {
             for path in order {
-                guard let entry = records.removeValue(forKey: path) else {
+                guard let entry = records.removeValue(forKey: PathKey(path)) else {
                     throw MergeError(source: "order", line: 0, message: "no record for \(path)")
                 }
                 result.append(entry.line)
             }
         }
-        result += records.keys.sorted().map { records[$0]!.line }
+        result += records.keys.sorted { AudioFileDiscovery.pathOrder($0.path, $1.path) }.map { records[$0]!.line }
         return result
     }
 }

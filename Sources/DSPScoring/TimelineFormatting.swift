@@ -16,12 +16,19 @@ public enum TimelineFormatting {
 
     /// One NIST RTTM line per speech segment:
     /// `SPEAKER <file-id> 1 <start> <duration> <NA> <NA> speech <NA> <NA>`, where the file id
-    /// is the file name without its extension, spaces replaced by `_` (RTTM fields are
-    /// space-separated).
+    /// is the file name without its extension, spaces (and any other white space or control
+    /// character) replaced by `_` (RTTM fields are space-separated, one line per segment). A
+    /// name that is not UTF-8 appears in its escaped form (DSPIO's `PathBytes`), as in the
+    /// record's `audio_filepath`.
     public static func rttmLines(_ score: FileScore) -> [String] {
         guard let segments = score.segments else { return [] }
         let name = ((score.audioFilepath as NSString).lastPathComponent as NSString).deletingPathExtension
-        let id = name.isEmpty ? "unnamed" : name.replacingOccurrences(of: " ", with: "_")
+        let id =
+            name.isEmpty
+            ? "unnamed"
+            : String(String.UnicodeScalarView(name.unicodeScalars.map { scalar in
+                scalar.properties.isWhitespace || scalar.properties.generalCategory == .control ? "_" : scalar
+            }))
         return segments.speech.map { s in
             "SPEAKER \(id) 1 \(seconds(s.start)) \(seconds(s.end - s.start)) <NA> <NA> speech <NA> <NA>"
         }

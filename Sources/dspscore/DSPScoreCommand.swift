@@ -1,12 +1,20 @@
 // dspscore: score audio corpora — one record per file, in input order, as a table, JSON Lines
 // or CSV. Thin: argument parsing and I/O here, the work in DSPScoring.
 import ArgumentParser
+import DSPIO
 import DSPScoring
 import Foundation
 import Logging
 
 @main
 struct DSPScore: ParsableCommand {
+    /// Parses the raw `argv` bytes, each argument escaped as DSPIO's `PathBytes` describes:
+    /// `CommandLine.arguments` replaces invalid UTF-8 with U+FFFD, so a file named in latin-1
+    /// could not be found.
+    static func main() {
+        main(Array(PathBytes.commandLineArguments().dropFirst()))
+    }
+
     static let configuration = CommandConfiguration(
         commandName: "dspscore",
         abstract: "Score audio files for corpus work: duration, rate, channels, levels, clipping, loudness, speech, music, multiple speakers.",
@@ -117,7 +125,7 @@ struct Score: ParsableCommand {
             var failed = 0
             let start = Date()
             var summary = ScoringProgress(filesTotal: 0)
-            while let line = readLine() {
+            while let line = RawInput.readLine() {
                 let path = line.trimmingCharacters(in: .whitespaces)
                 guard !path.isEmpty, !path.hasPrefix("#"), shard?.contains(path) ?? true else { continue }
                 let record = scorer.score(path: path)
@@ -134,10 +142,10 @@ struct Score: ParsableCommand {
 
         var inputs = paths
         if let filesFrom {
-            inputs += ScoringInputs.paths(fromLines: try String(contentsOfFile: filesFrom, encoding: .utf8))
+            inputs += ScoringInputs.paths(fromLines: try RawInput.contents(of: filesFrom))
         }
         if let manifest {
-            let text = try String(contentsOfFile: manifest, encoding: .utf8)
+            let text = try RawInput.contents(of: manifest, asText: true)
             inputs += try ScoringInputs.paths(
                 fromManifest: text, manifestDirectory: (manifest as NSString).deletingLastPathComponent)
         }
@@ -147,10 +155,10 @@ struct Score: ParsableCommand {
         if files.isEmpty { logger.warning("no audio files found") }
 
         // Resuming: ok records of the earlier run are kept verbatim, in input order.
-        var kept: [String: String] = [:]
+        var kept: [PathKey: String] = [:]
         if resume, let path = self.output {
             for candidate in [path, path + ".partial"] {
-                if let text = try? String(contentsOfFile: candidate, encoding: .utf8) {
+                if let text = try? RawInput.contents(of: candidate, asText: true) {
                     kept.merge(ScoreResume.completedRecords(fromJSONL: text)) { _, new in new }
                 }
             }
@@ -158,11 +166,11 @@ struct Score: ParsableCommand {
         }
         let output = try RecordWriter(format: format, path: self.output.map { $0 + ".partial" })
         output.header()
-        let pending = files.indices.filter { kept[files[$0]] == nil }
+        let pending = files.indices.filter { kept[PathKey(files[$0])] == nil }
         var nextFull = 0
         func writeKept(upTo end: Int) {
             while nextFull < end {
-                if let line = kept[files[nextFull]] { output.writeLine(line) }
+                if let line = kept[PathKey(files[nextFull])] { output.writeLine(line) }
                 nextFull += 1
             }
         }
@@ -213,8 +221,8 @@ struct Merge: ParsableCommand {
     var order: String?
 
     func run() throws {
-        let texts = try inputs.map { (label: $0, text: try String(contentsOfFile: $0, encoding: .utf8)) }
-        let orderPaths = try order.map { ScoringInputs.paths(fromLines: try String(contentsOfFile: $0, encoding: .utf8)) }
+        let texts = try inputs.map { (label: $0, text: try RawInput.contents(of: $0, asText: true)) }
+        let orderPaths = try order.map { ScoringInputs.paths(fromLines: try RawInput.contents(of: $0)) }
         do {
             for line in try ScoreMerging.merge(texts, order: orderPaths) { print(line) }
         } catch {
@@ -236,11 +244,7 @@ final class RecordWriter {
         self.format = format
         partialPath = path
         if let path {
-            if !FileManager.default.fileExists(atPath: path) {
-                FileManager.default.createFile(atPath: path, contents: nil)
-            }
-            handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
-            try handle.truncate(atOffset: 0)
+            handle = try RawInput.create(path)
         } else {
             handle = FileHandle.standardOutput
         }
@@ -271,8 +275,7 @@ final class RecordWriter {
         guard let partialPath, let path else { return }
         try handle.synchronize()
         try handle.close()
-        if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
-        try FileManager.default.moveItem(atPath: partialPath, toPath: path)
+        try RawInput.move(partialPath, to: path)
     }
 }
 
@@ -285,8 +288,7 @@ final class SegmentWriters {
         func open(_ path: String?) throws -> FileHandle? {
             guard let path else { return nil }
             if path == "-" { return FileHandle.standardOutput }
-            FileManager.default.createFile(atPath: path, contents: nil)
-            return try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+            return try RawInput.create(path)
         }
         self.timeline = try open(timeline)
         self.rttm = try open(rttm)
@@ -332,5 +334,54 @@ final class Progress {
         } else {
             FileHandle.standardError.write(Data((state.jsonEvent(final: final) + "\n").utf8))
         }
+    }
+}
+
+/// Files and standard input as bytes: paths are escaped byte strings (DSPIO's `PathBytes`), and
+/// what is read is escaped the same way, so a list of paths or a manifest that holds a name
+/// that is not UTF-8 (a latin-1 file list, say) names that file.
+enum RawInput {
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// The bytes of the file at `path`, escaped: every byte as a name's byte (`--files-from`,
+    /// `--order`) or, with `asText`, as text in which escapes are already escapes (JSON Lines).
+    static func contents(of path: String, asText: Bool = false) throws -> String {
+        let descriptor = PathBytes.open(path, O_RDONLY)
+        guard descriptor >= 0 else { throw Failure(description: "\(path): \(String(cString: strerror(errno)))") }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        let data = try handle.readToEnd() ?? Data()
+        return asText ? PathBytes.text(decoding: data) : PathBytes.string(decoding: data)
+    }
+
+    /// Creates (or truncates) the file at `path` for writing.
+    static func create(_ path: String) throws -> FileHandle {
+        let descriptor = PathBytes.open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o666)
+        guard descriptor >= 0 else { throw Failure(description: "\(path): \(String(cString: strerror(errno)))") }
+        return FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+    }
+
+    /// `rename(2)`: replaces `target` atomically.
+    static func move(_ source: String, to target: String) throws {
+        let result = PathBytes.withCString(source) { from in PathBytes.withCString(target) { to in rename(from, to) } }
+        guard result == 0 else { throw Failure(description: "\(target): \(String(cString: strerror(errno)))") }
+    }
+
+    /// One line of standard input without its line break (`\n` or `\r\n`), escaped; nil at the end.
+    /// Standard input as a C stream (used from the main thread only).
+    nonisolated(unsafe) static let input = fdopen(STDIN_FILENO, "r")
+
+    static func readLine() -> String? {
+        guard let input else { return nil }
+        var line: UnsafeMutablePointer<CChar>? = nil
+        var capacity = 0
+        defer { free(line) }
+        let count = getline(&line, &capacity, input)
+        guard count >= 0, let line else { return nil }
+        var bytes = UnsafeRawBufferPointer(start: line, count: count)[...]
+        if bytes.last == 0x0A { bytes = bytes.dropLast() }
+        if bytes.last == 0x0D { bytes = bytes.dropLast() }
+        return PathBytes.string(decoding: bytes)
     }
 }

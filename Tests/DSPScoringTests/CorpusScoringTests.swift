@@ -165,7 +165,7 @@ struct ScoreResumeTests {
         let text = [ok, failed, other].joined(separator: "\n") + "\n" + String(other.prefix(40))
         let kept = ScoreResume.completedRecords(fromJSONL: text)
         #expect(kept.count == 2)
-        #expect(kept[testAudio.appendingPathComponent("silence_16k.wav").path] == ok)
+        #expect(kept[PathKey(testAudio.appendingPathComponent("silence_16k.wav").path)] == ok)
         #expect(kept["/nonexistent.wav"] == nil)
         #expect(ScoreResume.completedRecords(fromJSONL: "").isEmpty)
     }

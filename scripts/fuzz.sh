@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Runs the libFuzzer target Fuzz/TARGET.swift for SECONDS (0: no time limit; pass -runs=N).
+#   scripts/fuzz.sh TARGET SECONDS [libFuzzer options…]
+# Builds the library modules the target imports with coverage and AddressSanitizer
+# (swift build -Xswiftc -sanitize=fuzzer,address into .build-fuzz: command-line flags, nothing
+# in Package.swift), links Fuzz/TARGET.swift against their objects with swiftc
+# -sanitize=fuzzer,address, and runs it on a copy of the seed corpus Fuzz/corpus/TARGET/ (new
+# inputs go to .build-fuzz/corpus/TARGET, findings to .build-fuzz/artifacts/). Exits non-zero on
+# a finding (crash, assertion, sanitizer report, leak, timeout, out-of-memory). Leaks inside
+# third-party libraries that cannot be fixed here are suppressed in Fuzz/lsan.supp, each explained.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if [ $# -lt 2 ]; then echo "usage: $0 TARGET SECONDS [libFuzzer options…]" >&2; exit 2; fi
+target=$1 seconds=$2
+shift 2
+source=Fuzz/$target.swift
+[ -f "$source" ] || { echo "fuzz.sh: no $source" >&2; exit 2; }
+scratch=.build-fuzz
+bin=$scratch/release
+sanitize=(-Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xcc -fsanitize=fuzzer-no-link,address)
+
+# The package's modules the target imports (`import X` lines), built with coverage.
+modules=$(sed -n -E 's/^(@testable |@_implementationOnly )?import ([A-Za-z_][A-Za-z0-9_]*).*/\2/p' "$source" | sort -u)
+targets=$(swift package dump-package | python3 -c '
+import json, sys
+package = json.load(sys.stdin)
+kinds = {t["name"]: t["type"] for t in package["targets"]}
+print(" ".join(name for name, kind in kinds.items() if kind in ("regular", "system-target")))
+print(" ".join(name.replace("-", "_") for name, kind in kinds.items() if kind in ("executable", "test")))')
+libraries=$(echo "$targets" | sed -n 1p)
+programs=$(echo "$targets" | sed -n 2p)
+for module in $modules; do
+    if [[ " $libraries " == *" $module "* ]]; then
+        swift build -c release --scratch-path "$scratch" "${sanitize[@]}" --target "$module" 2>&1 | grep -v -E '^\[|^Building|warning:' || true
+        test -d "$bin/$module.build" || { echo "fuzz.sh: building $module failed" >&2; exit 2; }
+    fi
+done
+
+# Link: the objects of every library target built (not executables or tests), the module maps
+# of the C targets, and the system libraries they link.
+objects=()
+for directory in "$bin"/*.build; do
+    name=$(basename "$directory" .build)
+    [[ " $programs " == *" $name "* ]] && continue
+    while IFS= read -r -d '' object; do objects+=("$object"); done < <(find "$directory" -name '*.o' -print0)
+done
+maps=()
+for map in "$bin"/*.build/module.modulemap Sources/*/module.modulemap Sources/*/include/module.modulemap \
+    "$scratch"/checkouts/*/Sources/*/include/module.modulemap; do
+    [ -f "$map" ] && maps+=(-Xcc "-fmodule-map-file=$map")
+done
+exe=$scratch/fuzz-$target
+swiftc -O -sanitize=fuzzer,address -parse-as-library -swift-version 6 "$source" -module-name "Fuzz_$target" \
+    -I "$bin/Modules" "${maps[@]}" "${objects[@]}" \
+    $(pkg-config --libs sndfile fftw3f) -lm -o "$exe"
+
+# Run on the committed seeds plus what earlier runs found.
+mkdir -p "$scratch/corpus/$target" "$scratch/artifacts"
+options=(-timeout=20 -rss_limit_mb=3072 -max_len=16384 -print_final_stats=1
+    "-artifact_prefix=$scratch/artifacts/$target-")
+[ "$seconds" -gt 0 ] && options+=("-max_total_time=$seconds")
+echo "fuzz.sh: $exe ${options[*]} $* $scratch/corpus/$target Fuzz/corpus/$target" >&2
+export LSAN_OPTIONS="suppressions=$PWD/Fuzz/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+exec "$exe" "${options[@]}" "$@" "$scratch/corpus/$target" "Fuzz/corpus/$target"
