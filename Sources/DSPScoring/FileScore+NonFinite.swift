@@ -8,8 +8,10 @@ extension FileScore {
     /// analysis results and are not looked at.
     public var firstNonFiniteField: String? {
         withUnsafeBytes(of: self) { raw in
+            guard let base = raw.baseAddress else { return nil }
             for field in Self.record.fields where field.info.isAnalysisResult {
-                if let key = field.info.child!.firstNonFiniteKey(at: raw.baseAddress! + field.offset, optional: field.isOptional) {
+                guard let child = field.info.child else { continue }
+                if let key = child.firstNonFiniteKey(at: base + field.offset, optional: field.isOptional) {
                     return field.info.name + "." + key
                 }
             }
@@ -25,7 +27,7 @@ extension FileScore {
     public func withholdingNonFiniteResults() -> FileScore {
         guard let field = firstNonFiniteField else { return self }
         var record = self
-        for field in Self.record.fields where field.info.isAnalysisResult { field.clear!(&record) }
+        for field in Self.record.fields where field.info.isAnalysisResult { field.clear?(&record) }
         record.segments = nil
         record.status = .error
         record.error = Failure(

@@ -27,9 +27,9 @@ extension RecordPart {
             cells += Array(repeating: "", count: csvColumns.count)
             return
         }
-        let part = optional ? raw.load(as: Self?.self)! : raw.load(as: Self.self)
+        guard let part = optional ? raw.load(as: Self?.self) : raw.load(as: Self.self) else { return }
         withUnsafeBytes(of: part) { storage in
-            let base = storage.baseAddress!
+            guard let base = storage.baseAddress else { return }
             for field in record.fields {
                 if let child = field.info.child {
                     child.appendCSVCells(at: base + field.offset, optional: field.isOptional, to: &cells)
@@ -59,10 +59,11 @@ extension RecordPart {
 
     static func firstNonFiniteKey(at raw: UnsafeRawPointer, optional: Bool) -> String? {
         guard !(optional && isNil(at: raw)) else { return nil }
-        let part = optional ? raw.load(as: Self?.self)! : raw.load(as: Self.self)
+        guard let part = optional ? raw.load(as: Self?.self) : raw.load(as: Self.self) else { return nil }
         return withUnsafeBytes(of: part) { storage in
+            guard let base = storage.baseAddress else { return nil }
             for step in record.jsonPlan.steps where step.kind == .number || step.kind == .float {
-                switch RecordScalar(step.kind, optional: step.isOptional, at: storage.baseAddress! + step.offset) {
+                switch RecordScalar(step.kind, optional: step.isOptional, at: base + step.offset) {
                 case .number(let value) where !value.isFinite: return record.fields[step.field].info.name
                 case .float(let value) where !value.isFinite: return record.fields[step.field].info.name
                 default: continue
