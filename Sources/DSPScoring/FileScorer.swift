@@ -89,6 +89,14 @@ public final class FileScorer {
             self.recordsSegments = recordsSegments
         }
 
+        /// The provenance records scored with these settings carry (its
+        /// ``FileScore/Provenance/configurationHash`` identifies the configuration).
+        public var provenance: FileScore.Provenance {
+            FileScore.Provenance(
+                frameLength: frameLength, clipThreshold: clipThreshold,
+                analyses: Analyses.names.filter { analyses.contains($0.1) }.map(\.0).joined(separator: ","))
+        }
+
         /// Checks the settings ``FileScorer/init(configuration:)`` checks, in its order, with
         /// the same errors — ``frameLength``, ``blockFrames``, ``clipThreshold`` — without
         /// building a scorer (whose detector plans FFTs). The analyzers' own settings are fixed
@@ -142,11 +150,7 @@ public final class FileScorer {
         events.deallocate()
     }
 
-    private var provenance: FileScore.Provenance {
-        FileScore.Provenance(
-            frameLength: configuration.frameLength, clipThreshold: configuration.clipThreshold,
-            analyses: Analyses.names.filter { configuration.analyses.contains($0.1) }.map(\.0).joined(separator: ","))
-    }
+    private var provenance: FileScore.Provenance { configuration.provenance }
 
     /// Scores the file at `path`.
     public func score(path: String) -> FileScore {

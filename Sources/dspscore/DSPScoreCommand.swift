@@ -149,10 +149,19 @@ struct Score: ParsableCommand {
         // Resuming: ok records of the earlier run are kept verbatim, in input order.
         var kept: [String: String] = [:]
         if resume, let path = self.output {
-            for candidate in [path, path + ".partial"] {
-                if let text = try? String(contentsOfFile: candidate, encoding: .utf8) {
-                    kept.merge(ScoreResume.completedRecords(fromJSONL: text)) { _, new in new }
+            for candidate in [path, path + ".partial"] where FileManager.default.fileExists(atPath: candidate) {
+                guard let data = FileManager.default.contents(atPath: candidate) else {
+                    throw ValidationError("--resume: cannot read \(candidate)")
                 }
+                let earlier: ScoreResume.Kept
+                do {
+                    earlier = try ScoreResume.completedRecords(fromJSONL: Array(data), source: candidate, provenance: configuration.provenance)
+                } catch {
+                    FileHandle.standardError.write(Data("dspscore --resume: \(error)\n".utf8))
+                    throw ExitCode(1)
+                }
+                for diagnostic in earlier.diagnostics { logger.warning("resume: \(diagnostic)") }
+                kept.merge(earlier.records) { _, new in new }
             }
             logger.info("resuming: \(kept.count) files already scored")
         }
@@ -213,7 +222,10 @@ struct Merge: ParsableCommand {
     var order: String?
 
     func run() throws {
-        let texts = try inputs.map { (label: $0, text: try String(contentsOfFile: $0, encoding: .utf8)) }
+        let texts = try inputs.map { input in
+            guard let data = FileManager.default.contents(atPath: input) else { throw ValidationError("cannot read \(input)") }
+            return (label: input, bytes: Array(data))
+        }
         let orderPaths = try order.map { ScoringInputs.paths(fromLines: try String(contentsOfFile: $0, encoding: .utf8)) }
         do {
             for line in try ScoreMerging.merge(texts, order: orderPaths) { print(line) }
