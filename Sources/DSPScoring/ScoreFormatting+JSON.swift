@@ -46,6 +46,8 @@ struct JSONRecordWriter {
         let offset: Int
         let isOptional: Bool
         let alwaysWritten: Bool
+        /// −∞ is written as `null` (a ``RecordPresence/omittedOrNull(absent:null:)`` level).
+        let minusInfinityIsNull: Bool
         /// `"name":` is `keys[keyStart..<keyEnd]`.
         let keyStart: Int
         let keyEnd: Int
@@ -96,6 +98,7 @@ struct JSONRecordWriter {
                 if case .missing = value, !step.alwaysWritten { continue }
                 key(keys, step)
                 switch value {
+                case .number(let value) where step.minusInfinityIsNull && value == -.infinity: null()
                 case .missing: null()
                 case .text(let text): string(text)
                 case .integer(let value): integer(value)

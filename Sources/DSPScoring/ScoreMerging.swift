@@ -52,6 +52,9 @@ public enum ScoreMerging {
                 } catch {
                     throw MergeError(source: label, line: number + 1, message: "not a dspscore record (\(Self.reason(error)))")
                 }
+                if let field = record.firstSchemaViolation {
+                    throw MergeError(source: label, line: number + 1, message: "\(field) is outside the schema's range")
+                }
                 let hash = record.provenance.configurationHash
                 if let configuration {
                     guard configuration.hash == hash else {

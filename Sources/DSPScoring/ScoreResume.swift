@@ -44,6 +44,10 @@ public enum ScoreResume {
                 kept.diagnostics.append("\(label): not a dspscore record; dropped")
                 continue
             }
+            if let field = record.firstSchemaViolation {
+                kept.diagnostics.append("\(label): \(field) is outside the schema's range; dropped")
+                continue
+            }
             guard record.provenance.configurationHash == hash else {
                 throw ResumeError(
                     source: source, line: number + 1,
