@@ -19,8 +19,8 @@ source="Fuzz/$target.swift"
 scratch=.build-fuzz
 flags=(-c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xcc -fsanitize=fuzzer-no-link,address)
 
-# The library (DSPScoring and what it imports) is built for the fuzz targets.
-# DSPIO, DSPSpectral, the C kernels and swift-numerics).
+# The library (DSPScoring and the modules it imports: DSPCore, DSPAnalysis, DSPDetection, DSPIO,
+# DSPSpectral, the C kernels, swift-numerics) is built for the fuzz targets.
 mkdir -p "$scratch"
 swift build --scratch-path "$scratch" "${flags[@]}" --target DSPScoring >"$scratch/build.log" 2>&1 || {
     cat "$scratch/build.log" >&2; exit 2; }
