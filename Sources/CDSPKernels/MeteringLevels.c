@@ -29,11 +29,30 @@ CDSP_INLINE float lanemax8(v8 v) {
     return m;
 }
 
-CDSP_INLINE void level_measure(const float *x, size_t count, float clip_threshold, cdsp_level_sums *out) {
+/// The wide pass over one block whose Float lane sums overflowed (samples beyond ~1.8e19, which
+/// only float files hold): Σ x² and Σ x of its finite samples in Double, in sample order.
+CDSP_INLINE void wide_sums(const float *x, size_t start, size_t end, double *sum_squares, double *sum) {
+    double squares = 0, sums = 0;
+    for (size_t i = start; i < end; i++) {
+        double v = (double)x[i];
+        if (!__builtin_isfinite(v)) continue;
+        squares += v * v;
+        sums += v;
+    }
+    *sum_squares += squares;
+    *sum += sums;
+}
+
+/// `symmetric` (a constant at each call, so each case compiles to its own loop): the clip levels
+/// are ±clip_high and one comparison of |x| counts both (float files: the loop before the rails
+/// existed, at its speed); otherwise x ≥ clip_high or x ≤ clip_low.
+CDSP_INLINE void level_measure(const float *x, size_t count, float clip_high, float clip_low, const int symmetric,
+                               cdsp_level_sums *out) {
     double sum_squares = 0, sum = 0;
     float peak = 0;
     int64_t clipped = 0, non_finite = 0;
-    const v8 threshold = splat8(clip_threshold);
+    const v8 high = splat8(clip_high);
+    const v8 low = splat8(clip_low);
     const v8 zero = splat8(0.0f);
     const v8 infinity = splat8(__builtin_inff());
     size_t index = 0;
@@ -46,7 +65,13 @@ CDSP_INLINE void level_measure(const float *x, size_t count, float clip_threshol
         for (; index < block_end; index += 8) {
             v8 v = ld8(x + index);
             v8 magnitude = select8(v < zero, -v, v);
-            clips -= (magnitude >= threshold);  // a true comparison lane is −1
+            // A true comparison lane is −1.
+            if (symmetric) {
+                clips -= magnitude >= high;
+            } else {
+                clips -= v >= high;
+                clips -= v <= low;
+            }
             squares += v * v;
             sums += v;
             poison += v * zero;  // 0 for finite v, NaN for NaN or ±Inf
@@ -69,17 +94,27 @@ CDSP_INLINE void level_measure(const float *x, size_t count, float clip_threshol
                 v = select8(finite, v, zero);
                 magnitude = select8(finite, magnitude, zero);
                 bad += 1 + finite;  // +1 where not finite
-                clips -= (magnitude >= threshold);
+                // A zeroed sample is neither (high > 0 > low).
+                clips -= symmetric ? (magnitude >= high) : ((v >= high) | (v <= low));
                 squares += v * v;
                 sums += v;
                 peaks = select8(magnitude > peaks, magnitude, peaks);
             }
         }
-        for (int lane = 0; lane < 8; lane++) {
-            sum_squares += (double)squares[lane];
-            sum += (double)sums[lane];
-            peak = peaks[lane] >= peak ? peaks[lane] : peak;  // Swift.max(peak, lane)
+        // Finite lane sums (the case of every real recording) are combined lane by lane; a
+        // lane that overflowed Float (+∞, or NaN from +∞ − ∞) sends the block to the wide pass.
+        i8 overflow_lanes = ((squares + sums) * zero) != ((squares + sums) * zero);
+        int overflow = 0;
+        for (int j = 0; j < 8; j++) overflow |= overflow_lanes[j];
+        if (overflow) {
+            wide_sums(x, block_start, block_end, &sum_squares, &sum);
+        } else {
+            for (int lane = 0; lane < 8; lane++) {
+                sum_squares += (double)squares[lane];
+                sum += (double)sums[lane];
+            }
         }
+        for (int lane = 0; lane < 8; lane++) peak = peaks[lane] >= peak ? peaks[lane] : peak;  // Swift.max(peak, lane)
         clipped += lanesum_i8(clips);
         non_finite += lanesum_i8(bad);
     }
@@ -92,10 +127,11 @@ CDSP_INLINE void level_measure(const float *x, size_t count, float clip_threshol
         }
         float magnitude = __builtin_fabsf(v);
         float square = v * v;
-        sum_squares += (double)square;
+        // x·x overflows Float beyond ~1.8e19: then the square in Double.
+        sum_squares += square < __builtin_inff() ? (double)square : (double)v * (double)v;
         sum += (double)v;
         peak = magnitude >= peak ? magnitude : peak;
-        if (magnitude >= clip_threshold) clipped += 1;
+        if (symmetric ? magnitude >= clip_high : (v >= clip_high || v <= clip_low)) clipped += 1;
     }
     out->sum_squares = sum_squares;
     out->sum = sum;
@@ -105,8 +141,12 @@ CDSP_INLINE void level_measure(const float *x, size_t count, float clip_threshol
 }
 
 CDSP_DISPATCH_V3
-void cdsp_level_measure(const float *x, size_t count, float clip_threshold, cdsp_level_sums *out) {
-    level_measure(x, count, clip_threshold, out);
+void cdsp_level_measure(const float *x, size_t count, float clip_high, float clip_low, cdsp_level_sums *out) {
+    if (clip_low == -clip_high) {
+        level_measure(x, count, clip_high, clip_low, 1, out);
+    } else {
+        level_measure(x, count, clip_high, clip_low, 0, out);
+    }
 }
 
 CDSP_INLINE float load_mono(const float *x, size_t count, float *dst, int64_t *bad) {

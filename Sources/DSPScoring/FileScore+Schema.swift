@@ -5,7 +5,7 @@ extension FileScore {
     /// from the record's field tables (types, `null`s, required keys, ranges, descriptions).
     public static let jsonSchema = RecordSchemaText.document(
         id: "https://speechdsp.example/schemas/dspscore-record.json", title: "dspscore record",
-        description: "One audio file scored by SpeechDSP's dspscore. Levels are in dB relative to digital full scale; null stands for -infinity (digital silence).",
+        description: "One audio file scored by SpeechDSP's dspscore. Levels are in dB relative to digital full scale. Every number is a true value or an explicit absence with one meaning: a dB level is null exactly when it is -infinity (digital silence; for integrated_lufs, no block above the -70 LUFS gate); other nullable fields state their one reason; an analysis asked for but not done is left out and named in not_measured; a NaN, infinite or out-of-range result makes the record an error (non_finite_result, out_of_range_result).",
         fields: FileScore.record.infos)
 }
 
@@ -86,7 +86,7 @@ enum RecordSchemaText {
             case .text, .identifier, .status, .computed: "string"
             case .object: "object"
             }
-            if case .nullable = field.presence { type = "\"type\": [\(quoted(name)), \"null\"]" } else { type = "\"type\": \(quoted(name))" }
+            if field.presence.allowsNull { type = "\"type\": [\(quoted(name)), \"null\"]" } else { type = "\"type\": \(quoted(name))" }
         }
         return [head + type + tail]
     }

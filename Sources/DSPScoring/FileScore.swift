@@ -4,9 +4,18 @@ import DSPCore
 /// One file's record: what `dspscore` writes per input file.
 ///
 /// Field names are the JSON keys (snake_case, NeMo/Lhotse style `audio_filepath` and
-/// `duration`). Levels in dBFS use `null` in JSON where the value is −∞ (digital silence) —
-/// JSON has no infinity. A file that could not be scored has `status` `"error"`, an ``error``
-/// and no levels.
+/// `duration`). A file that could not be scored has `status` `"error"`, an ``error`` and no
+/// levels.
+///
+/// **Every number is a true value or an explicit absence with one meaning.** A level in dB
+/// (dBFS, LUFS, dBTP) is `null` exactly when it is −∞ — digital silence, or for
+/// `integrated_lufs` no 400 ms block above the −70 LUFS gate — which JSON cannot write; other
+/// nullable fields (`music_ratio`, `speech_clarity`, …) state their one reason in their row.
+/// An analysis that was asked for but could not be done is left out and named in
+/// ``notMeasured`` with the reason (the rate, the length, no finite sample); one not asked for
+/// is left out and absent from `provenance.analyses`. An analysis result that is NaN, +∞ or
+/// outside its field's range makes the record an error (`non_finite_result`,
+/// `out_of_range_result`) naming the field, so no `ok` record carries one.
 ///
 /// Each part's fields are described once, in its `record` table (the JSON key, the stored
 /// property, why a value may be missing, the schema terms, the CSV column); the JSON writer,
@@ -34,8 +43,51 @@ public struct FileScore: Codable, Equatable, Sendable {
                 values: [
                     "not_found", "permission_denied", "is_directory", "empty", "truncated", "corrupt", "unsupported_format",
                     "invalid_parameters", "io_failure", "closed", "unsupported", "too_short", "not_regular_file", "non_finite_result",
-                ], csv: .named("error_kind")),
+                    "out_of_range_result",
+                ], csv: .named("error_kind"),
+                "unsupported: no analysis asked for can be done on the file (its rate, or no finite sample); "
+                    + "too_short: written by earlier builds for files under 64 ms, which are now scored; "
+                    + "non_finite_result / out_of_range_result: an analysis result was NaN or infinite / outside its range."),
             .text("message", \.message),
+        ])
+    }
+
+    /// Why an analysis that was asked for is not in the record: one reason per analysis, `nil`
+    /// for the analyses that were done (or not asked for).
+    public struct NotMeasured: Codable, Equatable, Sendable {
+        /// The reasons.
+        public enum Reason: String, CaseIterable, Sendable {
+            /// The analysis does not take the file's sample rate (loudness below 8 kHz; detection
+            /// where the resampler cannot reach 16 kHz).
+            case unsupportedSampleRate = "unsupported_sample_rate"
+            /// The file is shorter than the analysis needs (loudness: one 400 ms block;
+            /// detection: one 64 ms frame at 16 kHz; environment: one measurement).
+            case tooShort = "too_short"
+            /// Every sample is NaN or infinite, so nothing about the signal can be said.
+            case noFiniteSamples = "no_finite_samples"
+        }
+
+        /// Why ``FileScore/levels`` is absent.
+        public var levels: String?
+        /// Why ``FileScore/loudness`` is absent.
+        public var loudness: String?
+        /// Why ``FileScore/detection`` is absent.
+        public var detection: String?
+        /// Why ``FileScore/environment`` is absent.
+        public var environment: String?
+
+        /// Whether no reason is set.
+        public var isEmpty: Bool { levels == nil && loudness == nil && detection == nil && environment == nil }
+
+        static let record = RecordDescription<Self>([
+            .identifier("levels", \.levels, absent: "when levels were measured or not asked for", values: Reason.allCases.map(\.rawValue),
+                        csv: .named("levels_not_measured")),
+            .identifier("loudness", \.loudness, absent: "when loudness was measured or not asked for", values: Reason.allCases.map(\.rawValue),
+                        csv: .named("loudness_not_measured")),
+            .identifier("detection", \.detection, absent: "when detection ran or none was asked for", values: Reason.allCases.map(\.rawValue),
+                        csv: .named("detection_not_measured")),
+            .identifier("environment", \.environment, absent: "when the environment was measured or not asked for",
+                        values: Reason.allCases.map(\.rawValue), csv: .named("environment_not_measured")),
         ])
     }
 
@@ -82,7 +134,9 @@ public struct FileScore: Codable, Equatable, Sendable {
         public var integratedLUFS: Double?
         /// Loudness range (EBU Tech 3342), LU.
         public var loudnessRangeLU: Double = 0
-        /// Maximum true peak over channels (BS.1770-4 Annex 2, 4× oversampling below 96 kHz), dBTP; `null` for silence.
+        /// Maximum true peak over channels (BS.1770-4 Annex 2, 4× oversampling below 96 kHz),
+        /// dBTP; −∞ for digital silence (written `null`); `nil` (left out) when the true_peak
+        /// analysis is off — the convention of ``LoudnessSummary/truePeakDBTP``.
         public var truePeakDBTP: Double?
         /// Maximum momentary (400 ms) loudness, LUFS; `null` for silence.
         public var maxMomentaryLUFS: Double?
@@ -95,8 +149,8 @@ public struct FileScore: Codable, Equatable, Sendable {
             .number("integrated_lufs", \.integratedLUFS, null: "when all blocks are below the -70 LUFS gate", csv: .column,
                     "Integrated (gated) loudness, LUFS; null when all blocks are below the -70 LUFS gate."),
             .number("loudness_range_lu", \.loudnessRangeLU, minimum: 0, csv: .column, "Loudness range (EBU Tech 3342), LU."),
-            .number("true_peak_dbtp", \.truePeakDBTP, null: "when the true_peak analysis is off, and for digital silence (−∞)", csv: .column,
-                    "Maximum true peak over channels (4x oversampled below 96 kHz), dBTP; null when the true_peak analysis is off."),
+            .level("true_peak_dbtp", \.truePeakDBTP, absent: "when the true_peak analysis is off", null: "for digital silence (−∞)", csv: .column,
+                   "Maximum true peak over channels (4x oversampled below 96 kHz), dBTP; null for digital silence (-inf); absent when the true_peak analysis is off."),
             .number("max_momentary_lufs", \.maxMomentaryLUFS, null: "for digital silence (−∞)",
                     "Maximum momentary (400 ms) loudness, LUFS."),
             .number("max_short_term_lufs", \.maxShortTermLUFS, null: "for digital silence (−∞)",
@@ -189,14 +243,19 @@ public struct FileScore: Codable, Equatable, Sendable {
     public var format: String?
     /// Levels; absent for failed files.
     public var levels: Levels?
-    /// Loudness; absent for failed files and for rates the loudness meter does not take
-    /// (below 8 kHz).
+    /// Loudness; absent for failed files, when not asked for, and when ``notMeasured`` says why
+    /// (rates below 8 kHz, files shorter than 400 ms, no finite sample).
     public var loudness: Loudness?
     /// Speech, music and multi-speaker detection; absent for failed files, when no detection
-    /// was asked for, and for sample rates the resampler cannot bring to 16 kHz.
+    /// was asked for, and when ``notMeasured`` says why (a rate the resampler cannot bring to
+    /// 16 kHz, a file shorter than 64 ms, no finite sample).
     public var detection: Detection?
-    /// The acoustic environment; absent where ``detection`` is, and when not asked for.
+    /// The acoustic environment; absent where ``detection`` is, when not asked for, and when
+    /// ``notMeasured`` says why.
     public var environment: Environment?
+    /// The analyses asked for that are not in the record, each with its reason; `nil` when every
+    /// analysis asked for was done.
+    public var notMeasured: NotMeasured?
     /// `ok` or `error`.
     public var status: Status = .ok
     /// The failure, for `status == .error`.
@@ -219,23 +278,27 @@ public struct FileScore: Codable, Equatable, Sendable {
         .text("format", \.format, absent: "when the file could not be opened", csv: .column, "Container/encoding, e.g. WAV/PCM_16."),
         .status("status", \.status, csv: .column),
         .object("error", \.error, absent: "when status is ok"),
-        .object("levels", \.levels, absent: "for failed files and when not asked for", analysis: true),
-        .object("loudness", \.loudness, absent: "for failed files, rates below 8 kHz, and when not asked for", analysis: true,
-                "ITU-R BS.1770-4 / EBU R128. Absent for failed files and rates below 8 kHz."),
-        .object("detection", \.detection, absent: "for failed files, when no detection was asked for, and for rates the resampler cannot take",
+        .object("levels", \.levels, absent: "for failed files, when not asked for, and when not_measured.levels says why", analysis: true,
+                "Levels over every finite sample of every channel. Absent for failed files, when not asked for, and when not_measured.levels says why."),
+        .object("loudness", \.loudness, absent: "for failed files, when not asked for, and when not_measured.loudness says why", analysis: true,
+                "ITU-R BS.1770-4 / EBU R128. Absent for failed files, when not asked for, and when not_measured.loudness says why (rate below 8 kHz, shorter than 400 ms)."),
+        .object("detection", \.detection, absent: "for failed files, when no detection was asked for, and when not_measured.detection says why",
                 analysis: true,
-                "Voice activity, music and multiple speakers (AcousticDetector on the file mixed to mono at 16 kHz). Absent for failed files and when --analyses has none of speech, music, speakers."),
-        .object("environment", \.environment, absent: "where detection is, and when not asked for", analysis: true,
-                "The acoustic environment: EnvironmentAnalyzer fed by the detectors on 1024-sample frames at 16 kHz, measured twice a second, summarised over the file. Absent where detection is, and when --analyses lacks environment."),
+                "Voice activity, music and multiple speakers (AcousticDetector on the file mixed to mono at 16 kHz). Absent for failed files, when --analyses has none of speech, music, speakers, and when not_measured.detection says why."),
+        .object("environment", \.environment, absent: "where detection is, when not asked for, and when not_measured.environment says why", analysis: true,
+                "The acoustic environment: EnvironmentAnalyzer fed by the detectors on 1024-sample frames at 16 kHz, measured twice a second, summarised over the file. Absent where detection is, when --analyses lacks environment, and when not_measured.environment says why."),
+        .object("not_measured", \.notMeasured, absent: "when every analysis asked for was done",
+                "Analyses asked for (provenance.analyses) that are not in the record, each with its reason: unsupported_sample_rate, too_short, no_finite_samples."),
         .object("provenance", \.provenance),
     ])
 
 }
 
 extension FileScore.Levels {
-    /// Levels from a stream summary; −∞ becomes `nil`.
+    /// Levels from a stream summary; −∞ becomes `nil` (written `null`). NaN and +∞ are kept, so
+    /// ``FileScore/withholdingNonFiniteResults()`` turns the record into an error naming them.
     public init(_ summary: LevelSummary) {
-        func finite(_ value: Double) -> Double? { value.isFinite ? value : nil }
+        func finite(_ value: Double) -> Double? { value == -.infinity ? nil : value }
         rmsDBFS = finite(summary.overall.rmsDBFS)
         rmsDBFSAES17 = finite(summary.overall.rmsDBFSSineReferenced)
         peakDBFS = finite(summary.overall.peakDBFS)
@@ -248,12 +311,15 @@ extension FileScore.Levels {
 }
 
 extension FileScore.Loudness {
-    /// Loudness from a meter summary; −∞ becomes `nil`.
+    /// Loudness from a meter summary; −∞ becomes `nil` (written `null`), except in
+    /// ``truePeakDBTP``, which keeps −∞ (also written `null`) and is `nil` only when not
+    /// measured. NaN and +∞ are kept, so ``FileScore/withholdingNonFiniteResults()`` turns the
+    /// record into an error naming them.
     public init(_ summary: LoudnessSummary, channelLayout: String) {
-        func finite(_ value: Double?) -> Double? { value.flatMap { $0.isFinite ? $0 : nil } }
+        func finite(_ value: Double) -> Double? { value == -.infinity ? nil : value }
         integratedLUFS = finite(summary.integratedLUFS)
         loudnessRangeLU = summary.loudnessRangeLU
-        truePeakDBTP = finite(summary.truePeakDBTP)
+        truePeakDBTP = summary.truePeakDBTP
         maxMomentaryLUFS = finite(summary.maxMomentaryLUFS)
         maxShortTermLUFS = finite(summary.maxShortTermLUFS)
         self.channelLayout = channelLayout
@@ -263,5 +329,6 @@ extension FileScore.Loudness {
 extension FileScore: RecordPart {}
 extension FileScore.Failure: RecordPart {}
 extension FileScore.Levels: RecordPart {}
+extension FileScore.NotMeasured: RecordPart {}
 extension FileScore.Loudness: RecordPart {}
 extension FileScore.Provenance: RecordPart {}

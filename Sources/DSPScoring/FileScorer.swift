@@ -89,6 +89,14 @@ public final class FileScorer {
             self.recordsSegments = recordsSegments
         }
 
+        /// The provenance records scored with these settings carry (its
+        /// ``FileScore/Provenance/configurationHash`` identifies the configuration).
+        public var provenance: FileScore.Provenance {
+            FileScore.Provenance(
+                frameLength: frameLength, clipThreshold: clipThreshold,
+                analyses: Analyses.names.filter { analyses.contains($0.1) }.map(\.0).joined(separator: ","))
+        }
+
         /// Checks the settings ``FileScorer/init(configuration:)`` checks, in its order, with
         /// the same errors — ``frameLength``, ``blockFrames``, ``clipThreshold`` — without
         /// building a scorer (whose detector plans FFTs). The analyzers' own settings are fixed
@@ -142,11 +150,7 @@ public final class FileScorer {
         events.deallocate()
     }
 
-    private var provenance: FileScore.Provenance {
-        FileScore.Provenance(
-            frameLength: configuration.frameLength, clipThreshold: configuration.clipThreshold,
-            analyses: Analyses.names.filter { configuration.analyses.contains($0.1) }.map(\.0).joined(separator: ","))
-    }
+    private var provenance: FileScore.Provenance { configuration.provenance }
 
     /// Scores the file at `path`.
     public func score(path: String) -> FileScore {
@@ -169,7 +173,7 @@ public final class FileScorer {
             record.sampleRate = reader.sampleRate
             record.channels = reader.channelCount
             record.format = reader.format.description
-            if let failure = tooShortFailure(path: path, frames: reader.frameCount, sampleRate: reader.sampleRate) {
+            if let failure = emptyFailure(path: path, frames: reader.frameCount) {
                 record.error = failure
                 return record
             }
@@ -177,7 +181,8 @@ public final class FileScorer {
             do {
                 analyzer = try LevelAnalyzer(configuration: .init(
                     sampleRate: reader.sampleRate, channelCount: reader.channelCount,
-                    frameLength: configuration.frameLength, clipThreshold: configuration.clipThreshold))
+                    frameLength: configuration.frameLength, clipThreshold: configuration.clipThreshold,
+                    fullScale: Self.fullScale(of: reader.format.encoding)))
             } catch {
                 record.error = .init(kind: "unsupported", message: "\(path): \(error)")
                 return record
@@ -188,6 +193,10 @@ public final class FileScorer {
                     sampleRate: reader.sampleRate, channelLayout: layout,
                     measuresTruePeak: configuration.analyses.contains(.truePeak))) : nil
             let measuresLevels = configuration.analyses.contains(.levels)
+            var notMeasured = FileScore.NotMeasured()
+            if configuration.analyses.contains(.loudness) && loudness == nil {
+                notMeasured.loudness = FileScore.NotMeasured.Reason.unsupportedSampleRate.rawValue
+            }
             ensureCapacity(channels: reader.channelCount)
             chain?.reset()
             var detection = DetectionRun(records: configuration.recordsSegments)
@@ -195,6 +204,7 @@ public final class FileScorer {
                 // A rate the resampler does not take (outside 1 kHz…768 kHz or an unreasonable
                 // ratio): the file is still scored, without `detection`.
                 detection.conditioner = try? conditioner(rate: reader.sampleRate, channels: reader.channelCount, to: chain.sampleRate)
+                if detection.conditioner == nil { notMeasured.detection = FileScore.NotMeasured.Reason.unsupportedSampleRate.rawValue }
             }
             var frames = 0
             while true {
@@ -202,7 +212,8 @@ public final class FileScorer {
                 if count == 0 { break }
                 let block = UnsafeBufferPointer(rebasing: buffer[..<count])
                 frames += count / reader.channelCount
-                if measuresLevels { analyzer.process(block) { _ in } }
+                // Always measured: the levels also tell whether the file holds any finite sample.
+                analyzer.process(block) { _ in }
                 loudness?.process(block)
                 if let chain, let conditioner = detection.conditioner {
                     detect(block, conditioner, chain, &detection, observe)
@@ -211,20 +222,54 @@ public final class FileScorer {
             let summary = analyzer.finalize()
             record.frames = frames
             record.duration = Double(frames) / Double(reader.sampleRate)
-            if measuresLevels { record.levels = FileScore.Levels(summary) }
+            let noFiniteSample = summary.overall.sampleCount == 0
+            if measuresLevels {
+                if noFiniteSample {
+                    notMeasured.levels = FileScore.NotMeasured.Reason.noFiniteSamples.rawValue
+                } else {
+                    record.levels = FileScore.Levels(summary)
+                }
+            }
             if let loudness {
-                record.loudness = FileScore.Loudness(loudness.finalize(), channelLayout: layoutName)
+                let result = loudness.finalize()
+                if noFiniteSample {
+                    notMeasured.loudness = FileScore.NotMeasured.Reason.noFiniteSamples.rawValue
+                } else if frames < minimumLoudnessFrames(sampleRate: reader.sampleRate) {
+                    notMeasured.loudness = FileScore.NotMeasured.Reason.tooShort.rawValue
+                } else {
+                    record.loudness = FileScore.Loudness(result, channelLayout: layoutName)
+                }
             }
             if let chain, let conditioner = detection.conditioner {
                 let summary = finishDetection(conditioner, chain, &detection, observe)
-                record.detection = FileScore.Detection(
-                    summary.detection, music: configuration.analyses.contains(.music),
-                    multipleSpeakers: configuration.analyses.contains(.speakers))
-                if let environment = summary.environment { record.environment = detection.measurements.record(environment) }
-                if configuration.recordsSegments {
-                    detection.segments.duration = record.duration
-                    record.segments = detection.segments
+                let reason: FileScore.NotMeasured.Reason? =
+                    noFiniteSample ? .noFiniteSamples : frames < minimumFrames(sampleRate: reader.sampleRate) ? .tooShort : nil
+                if let reason {
+                    notMeasured.detection = reason.rawValue
+                } else {
+                    record.detection = FileScore.Detection(
+                        summary.detection, music: configuration.analyses.contains(.music),
+                        multipleSpeakers: configuration.analyses.contains(.speakers))
+                    if let environment = summary.environment { record.environment = detection.measurements.record(environment) }
+                    if configuration.recordsSegments {
+                        detection.segments.duration = record.duration
+                        record.segments = detection.segments
+                    }
                 }
+            }
+            if configuration.analyses.contains(.environment) && record.environment == nil {
+                notMeasured.environment = notMeasured.detection ?? FileScore.NotMeasured.Reason.tooShort.rawValue
+            }
+            record.notMeasured = notMeasured.isEmpty ? nil : notMeasured
+            if record.levels == nil && record.loudness == nil && record.detection == nil && record.environment == nil {
+                // Nothing asked for could be measured: the file is unsupported, with the reasons.
+                let reasons = [("levels", notMeasured.levels), ("loudness", notMeasured.loudness), ("detection", notMeasured.detection)]
+                    .compactMap { name, reason in reason.map { "\(name): \($0)" } }.joined(separator: ", ")
+                record.error = .init(
+                    kind: "unsupported",
+                    message: "\(path): no analysis asked for can be done at \(reader.sampleRate) Hz, \(frames) frames (\(reasons))")
+                record.levels = nil
+                return record
             }
             record.status = .ok
         } catch {

@@ -71,6 +71,12 @@ public struct ReportHistogram: Equatable, Sendable {
 /// per measure, the first ``keptErrorCount`` errors) — not with the number of records. Lines are
 /// parsed as generic JSON, so records with fields this version does not know (or lacks) are
 /// summarised by the fields they have.
+///
+/// Any line is taken without trapping: a line that is not a JSON object with an
+/// `audio_filepath` string, or whose known fields have the wrong JSON type or a value outside
+/// the schema's range (a `sample_rate` of 1e30, a negative or fractional `clipped_samples`, a
+/// non-finite number), is left out of every figure and counted as unreadable, with a
+/// diagnostic naming the line and the field (``diagnostics``).
 public struct CorpusSummary: Sendable {
     /// One file in a worst-files list.
     public struct Entry: Equatable, Sendable {
@@ -113,6 +119,11 @@ public struct CorpusSummary: Sendable {
     public private(set) var unreadableLines: [Int] = []
     /// The count of such lines.
     public private(set) var unreadableLineCount = 0
+    /// Why the first ``keptDiagnosticCount`` unreadable lines were left out, e.g.
+    /// `"line 7: sample_rate: 1e+30 is not an integer in 1...1000000"`.
+    public private(set) var diagnostics: [String] = []
+    /// Diagnostics kept (all unreadable lines are counted).
+    public static let keptDiagnosticCount = 20
     /// Records (files).
     public private(set) var files = 0
     /// Records with `status` `ok`.
@@ -187,18 +198,43 @@ public struct CorpusSummary: Sendable {
     /// Creates an empty summary.
     public init() {}
 
-    /// Adds one JSON Lines line (blank lines are skipped).
+    /// Adds one JSON Lines line (blank lines are skipped); a line that is not a usable record
+    /// is counted as unreadable with a diagnostic (see ``diagnostics``).
     public mutating func add(line: some StringProtocol, number: Int) {
-        guard line.contains(where: { !$0.isWhitespace }) else { return }
+        add(lineBytes: Array(line.utf8), number: number)
+    }
+
+    /// Adds one line given as bytes, as read from a file: a line that is not valid UTF-8 is
+    /// unreadable.
+    /// `source` (an input's name) goes before the line number in diagnostics.
+    public mutating func add(lineBytes bytes: [UInt8], number: Int, source: String = "") {
+        guard bytes.contains(where: { !Self.isJSONWhitespace($0) }) else { return }
         lines += 1
-        guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-            object["audio_filepath"] is String
-        else {
-            unreadableLineCount += 1
-            if unreadableLines.count < 20 { unreadableLines.append(number) }
-            return
+        guard String(validating: bytes, as: UTF8.self) != nil else {
+            return unreadable(number, "not valid UTF-8", source)
         }
-        add(record: object)
+        let parsed: Any
+        do {
+            parsed = try JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])
+        } catch {
+            return unreadable(number, "not JSON", source)
+        }
+        guard let object = parsed as? [String: Any] else { return unreadable(number, "not a JSON object", source) }
+        guard object["audio_filepath"] is String else { return unreadable(number, "no audio_filepath string", source) }
+        if let problem = RecordCheck.problem(in: object) { return unreadable(number, problem, source) }
+        addChecked(object)
+    }
+
+    private static func isJSONWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+    }
+
+    private mutating func unreadable(_ number: Int, _ reason: String, _ source: String = "") {
+        unreadableLineCount += 1
+        if unreadableLines.count < Self.keptDiagnosticCount { unreadableLines.append(number) }
+        if diagnostics.count < Self.keptDiagnosticCount {
+            diagnostics.append((source.isEmpty ? "" : source + ":") + "line \(number): \(reason)")
+        }
     }
 
     /// Adds a summary of all lines of `text`.
@@ -208,8 +244,14 @@ public struct CorpusSummary: Sendable {
         }
     }
 
-    /// Adds one decoded record.
+    /// Adds one decoded record. A record whose known fields fail the checks ``add(line:number:)``
+    /// makes (``RecordCheck``) is counted as unreadable instead.
     public mutating func add(record: [String: Any]) {
+        if let problem = RecordCheck.problem(in: record) { return unreadable(lines, problem) }
+        addChecked(record)
+    }
+
+    private mutating func addChecked(_ record: [String: Any]) {
         let path = record["audio_filepath"] as? String ?? ""
         files += 1
         if let provenance = record["provenance"] as? [String: Any] {
@@ -229,11 +271,11 @@ public struct CorpusSummary: Sendable {
         let duration = Self.number(record["duration"]) ?? 0
         audioSeconds += duration
         durationClasses[Self.durationEdges.firstIndex { duration < $0 } ?? Self.durationEdges.count] += 1
-        if let rate = Self.number(record["sample_rate"]) {
-            bySampleRate[Int(rate), default: Tally()].add(duration)
+        if let rate = Self.integer(record["sample_rate"]) {
+            bySampleRate[rate, default: Tally()].add(duration)
         }
-        if let channels = Self.number(record["channels"]) {
-            byChannels[Int(channels), default: Tally()].add(duration)
+        if let channels = Self.integer(record["channels"]) {
+            byChannels[channels, default: Tally()].add(duration)
         }
         byFormat[record["format"] as? String ?? "?", default: Tally()].add(duration)
 
@@ -244,10 +286,10 @@ public struct CorpusSummary: Sendable {
             rmsDBFS.add(rms)
             peakDBFS.add(Self.number(levels["peak_dbfs"]))
             if rms == nil { silentFiles += 1 }
-            let clipped = Int(Self.number(levels["clipped_samples"]) ?? 0)
+            let clipped = Self.integer(levels["clipped_samples"]) ?? 0
             if clipped > 0 {
                 clippedFiles += 1
-                clippedSamples += clipped
+                clippedSamples = clippedSamples.addingReportingOverflow(clipped).overflow ? .max : clippedSamples + clipped
                 let samples = (Self.number(record["frames"]) ?? 0) * (Self.number(record["channels"]) ?? 1)
                 Self.insert(
                     Entry(path: path, value: Double(clipped), detail: samples > 0 ? Double(clipped) / samples : nil),
@@ -286,11 +328,20 @@ public struct CorpusSummary: Sendable {
         }
     }
 
-    /// A JSON number as `Double`; `nil` for `null`, absent or non-numbers.
+    /// A JSON number as `Double`; `nil` for `null`, absent, non-numbers (`true` and `false`
+    /// included) and non-finite values.
     static func number(_ value: Any?) -> Double? {
-        guard let value, !(value is NSNull), !(value is String) else { return nil }
-        if let number = value as? NSNumber { return number.doubleValue }
-        return value as? Double
+        guard let number = RecordCheck.jsonNumber(value), number.doubleValue.isFinite else { return nil }
+        return number.doubleValue
+    }
+
+    /// A JSON number that is a whole number within ±2⁵³ as `Int` (exact in a `Double`, so no
+    /// conversion can trap); `nil` otherwise.
+    static func integer(_ value: Any?) -> Int? {
+        guard let double = number(value), double == double.rounded(.towardZero), abs(double) <= 9_007_199_254_740_992 else {
+            return nil
+        }
+        return Int(double)
     }
 
     /// Keeps `list` as the best ``worstCount`` entries by `ranking` (ties: path order), so the
@@ -312,5 +363,69 @@ extension CorpusSummary.Tally {
     fileprivate mutating func add(_ duration: Double) {
         files += 1
         seconds += duration
+    }
+}
+
+/// What ``CorpusSummary`` checks of a record before using it: the fields it reads have their
+/// schema's JSON type and range. Unknown fields are not looked at.
+enum RecordCheck {
+    /// The whole numbers the summary converts to `Int`, with their range.
+    static let integers: [(key: String, range: ClosedRange<Double>)] = [
+        ("sample_rate", 1...9_007_199_254_740_992), ("channels", 1...9_007_199_254_740_992),
+        ("frames", 0...9_007_199_254_740_992),
+    ]
+    static let levelIntegers = ["clipped_samples", "non_finite_samples"]
+    /// Seconds; a bound far above any real file keeps sums of many records finite.
+    static let durationRange: ClosedRange<Double> = 0...1e12
+
+    /// The first problem found, e.g. `"sample_rate: 1e+30 is not an integer in 1...9007199254740992"`; `nil` when none.
+    static func problem(in record: [String: Any]) -> String? {
+        if let problem = numberProblem(record, "duration", range: durationRange, integral: false) { return problem }
+        for (key, range) in integers {
+            if let problem = numberProblem(record, key, range: range, integral: true) { return problem }
+        }
+        for key in ["status", "format"] {
+            if let value = record[key], !(value is NSNull), !(value is String) { return "\(key): not a string" }
+        }
+        for key in ["error", "provenance", "levels", "loudness", "detection", "environment"] {
+            guard let value = record[key], !(value is NSNull) else { continue }
+            guard let object = value as? [String: Any] else { return "\(key): not an object" }
+            for (inner, innerValue) in object where !(innerValue is String) {
+                if let number = innerValue as? NSNumber, !number.doubleValue.isFinite {
+                    return "\(key).\(inner): not a finite number"
+                }
+            }
+            if key == "levels" {
+                for inner in levelIntegers {
+                    if let problem = numberProblem(object, inner, range: 0...9_007_199_254_740_992, integral: true) {
+                        return "levels." + problem
+                    }
+                }
+            }
+        }
+        return nil
+    }
+
+    /// A JSON number as `JSONSerialization` gives it: an `NSNumber` that is not a boolean.
+    static func jsonNumber(_ value: Any?) -> NSNumber? {
+        guard let value, !(value is NSNull), !(value is String), let number = value as? NSNumber else { return nil }
+        return number.objCType.pointee == CChar(UInt8(ascii: "c")) ? nil : number
+    }
+
+    private static func numberProblem(_ object: [String: Any], _ key: String, range: ClosedRange<Double>, integral: Bool) -> String? {
+        guard let value = object[key], !(value is NSNull) else { return nil }
+        guard let double = jsonNumber(value)?.doubleValue else { return "\(key): not a number" }
+        let whole = double.isFinite && double == double.rounded(.towardZero)
+        guard double.isFinite, range.contains(double), !integral || whole else {
+            return "\(key): \(double) is not \(integral ? "an integer" : "a number") in \(range.lowerBound.formatted())...\(range.upperBound.formatted())"
+        }
+        return nil
+    }
+}
+
+extension Double {
+    /// Whole numbers without a decimal point, others as Swift prints them.
+    fileprivate func formatted() -> String {
+        self == rounded() && abs(self) < 1e16 ? String(Int(self)) : description
     }
 }

@@ -25,12 +25,15 @@ public enum ParallelScoring {
             }
             return
         }
-        _ = try FileScorer(configuration: configuration)  // validate once, on the caller's thread
         let state = SharedState(window: 16 * Swift.max(1, jobs))
         let workers = Swift.max(1, Swift.min(jobs, paths.count))
-        for _ in 0..<workers {
+        // Every worker's scorer is built here, on the caller's thread, before any thread starts:
+        // a scorer that cannot be built throws from this call instead of trapping in a worker.
+        var scorers: [ScorerHandOver] = []
+        for _ in 0..<workers { scorers.append(ScorerHandOver(try FileScorer(configuration: configuration))) }
+        for handOver in scorers {
             let thread = Thread {
-                let scorer = try! FileScorer(configuration: configuration)
+                let scorer = handOver.scorer
                 while let index = state.nextIndex(limit: paths.count) {
                     let record = scorer.score(path: paths[index])
                     state.finish(index, record)
@@ -50,6 +53,12 @@ public enum ParallelScoring {
             next += 1
         }
         state.waitForWorkers(workers)
+    }
+
+    /// A scorer built on the caller's thread and used by exactly one worker thread from then on.
+    private final class ScorerHandOver: @unchecked Sendable {
+        let scorer: FileScorer
+        init(_ scorer: FileScorer) { self.scorer = scorer }
     }
 
     /// The work counter and the table of finished records, behind one condition.

@@ -27,9 +27,9 @@ extension RecordPart {
             cells += Array(repeating: "", count: csvColumns.count)
             return
         }
-        let part = optional ? raw.load(as: Self?.self)! : raw.load(as: Self.self)
+        guard let part = optional ? raw.load(as: Self?.self) : raw.load(as: Self.self) else { return }
         withUnsafeBytes(of: part) { storage in
-            let base = storage.baseAddress!
+            guard let base = storage.baseAddress else { return }
             for field in record.fields {
                 if let child = field.info.child {
                     child.appendCSVCells(at: base + field.offset, optional: field.isOptional, to: &cells)
@@ -44,6 +44,7 @@ extension RecordPart {
                 case .missing: cells.append("")
                 case .text(let text): cells.append(field.info.kind == .text ? csvQuoted(text) : text)
                 case .integer(let value): cells.append(String(value))
+                case .number(let value) where value == -.infinity && field.info.presence.minusInfinityIsNull: cells.append("")
                 case .number(let value): cells.append(value.description)
                 case .float(let value): cells.append(value.description)
                 }
@@ -57,12 +58,34 @@ extension RecordPart {
         return needsQuotes ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
     }
 
+    static func firstOutOfRangeKey(at raw: UnsafeRawPointer, optional: Bool) -> String? {
+        guard let part = optional ? raw.load(as: Self?.self) : raw.load(as: Self.self) else { return nil }
+        return withUnsafeBytes(of: part) { storage in
+            guard let base = storage.baseAddress else { return nil }
+            for step in record.jsonPlan.steps where step.kind == .number || step.kind == .integer {
+                let terms = record.fields[step.field].info.schema
+                guard terms.minimum != nil || terms.maximum != nil else { continue }
+                let value: Double
+                switch RecordScalar(step.kind, optional: step.isOptional, at: base + step.offset) {
+                case .number(let number) where number.isFinite: value = number
+                case .integer(let integer): value = Double(integer)
+                default: continue
+                }
+                if let minimum = terms.minimum, value < Double(minimum) { return record.fields[step.field].info.name }
+                if let maximum = terms.maximum, value > Double(maximum) { return record.fields[step.field].info.name }
+            }
+            return nil
+        }
+    }
+
     static func firstNonFiniteKey(at raw: UnsafeRawPointer, optional: Bool) -> String? {
         guard !(optional && isNil(at: raw)) else { return nil }
-        let part = optional ? raw.load(as: Self?.self)! : raw.load(as: Self.self)
+        guard let part = optional ? raw.load(as: Self?.self) : raw.load(as: Self.self) else { return nil }
         return withUnsafeBytes(of: part) { storage in
+            guard let base = storage.baseAddress else { return nil }
             for step in record.jsonPlan.steps where step.kind == .number || step.kind == .float {
-                switch RecordScalar(step.kind, optional: step.isOptional, at: storage.baseAddress! + step.offset) {
+                switch RecordScalar(step.kind, optional: step.isOptional, at: base + step.offset) {
+                case .number(let value) where value == -.infinity && step.minusInfinityIsNull: continue
                 case .number(let value) where !value.isFinite: return record.fields[step.field].info.name
                 case .float(let value) where !value.isFinite: return record.fields[step.field].info.name
                 default: continue

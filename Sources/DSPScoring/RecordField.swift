@@ -19,8 +19,11 @@ protocol RecordPart: Codable, Equatable, Sendable {
     static func writeJSON(at raw: UnsafeRawPointer, into writer: inout JSONRecordWriter)
     /// Appends the part's CSV cells; empty cells when `raw` is `nil` or holds `nil`.
     static func appendCSVCells(at raw: UnsafeRawPointer?, optional: Bool, to cells: inout [String])
-    /// The key of the first number field that is NaN or ±∞ in the part at `raw`, in key order.
+    /// The key of the first number field that is NaN or ±∞ in the part at `raw`, in key order
+    /// (−∞ in a level that writes it as `null` is a value, not a failure).
     static func firstNonFiniteKey(at raw: UnsafeRawPointer, optional: Bool) -> String?
+    /// The key of the first finite number or integer outside its schema `minimum`/`maximum`.
+    static func firstOutOfRangeKey(at raw: UnsafeRawPointer, optional: Bool) -> String?
 }
 
 /// What a field holds, as the outputs see it.
@@ -51,14 +54,30 @@ enum RecordPresence: Equatable, Sendable {
     case nullable(String)
     /// Left out when the reason holds.
     case omitted(String)
+    /// A level (`Double?`): left out when `nil` (the first reason: not measured), `null` when
+    /// −∞ (the second reason), a number otherwise.
+    case omittedOrNull(absent: String, null: String)
     /// Computed and always written, but not required of readers: older records lack it.
     case derived
+
+    /// The schema allows `null`.
+    var allowsNull: Bool {
+        switch self {
+        case .nullable, .omittedOrNull: true
+        case .required, .omitted, .derived: false
+        }
+    }
+
+    /// −∞ is written as `null`.
+    var minusInfinityIsNull: Bool {
+        if case .omittedOrNull = self { true } else { false }
+    }
 
     /// The key is written even when the value is missing (as `null`).
     var alwaysWritten: Bool {
         switch self {
         case .required, .nullable, .derived: true
-        case .omitted: false
+        case .omitted, .omittedOrNull: false
         }
     }
 }
@@ -189,6 +208,25 @@ struct RecordField<Part: RecordPart>: Sendable {
             clear: { part in part[keyPath: path] = nil })
     }
 
+    /// A level: `nil` left out, −∞ written as `null` (and read back as −∞), other values as numbers.
+    private init(_ name: String, level path: Path<Double?>, presence: RecordPresence, schema: RecordSchemaTerms, csv: RecordCSVColumn?) {
+        let key = RecordKey(stringValue: name)
+        self.init(
+            name, offsetOf: path, kind: .number, presence: presence, schema: schema, csv: csv, child: nil, analysis: false,
+            isOptional: true,
+            coding: (
+                { part, container in
+                    guard container.contains(key) else { return part[keyPath: path] = nil }
+                    part[keyPath: path] = try container.decodeNil(forKey: key) ? -.infinity : container.decode(Double.self, forKey: key)
+                },
+                { part, container in
+                    guard let value = part[keyPath: path] else { return }
+                    if value == -.infinity { try container.encodeNil(forKey: key) } else { try container.encode(value, forKey: key) }
+                }
+            ),
+            clear: { part in part[keyPath: path] = nil })
+    }
+
     private init(_ name: String, computed: @escaping @Sendable (Part) -> String, schema: RecordSchemaTerms) {
         info = RecordFieldInfo(
             name: name, kind: .computed, presence: .derived, schema: schema, csvColumn: nil, child: nil, isAnalysisResult: false)
@@ -220,6 +258,13 @@ extension RecordField {
     /// Free text, left out when `nil`.
     static func text(_ name: String, _ path: Path<String?>, absent reason: String, csv: RecordCSVColumn? = nil, _ description: String? = nil) -> Self {
         Self(name, path, kind: .text, presence: .omitted(reason), schema: .init(description: description), csv: csv)
+    }
+
+    /// One of `values`, left out when `nil`.
+    static func identifier(
+        _ name: String, _ path: Path<String?>, absent reason: String, values: [String], csv: RecordCSVColumn? = nil, _ description: String? = nil
+    ) -> Self {
+        Self(name, path, kind: .identifier, presence: .omitted(reason), schema: .init(values: values, description: description), csv: csv)
     }
 
     /// One of `values`.
@@ -259,6 +304,14 @@ extension RecordField {
         Self(
             name, path, kind: .number, presence: .nullable(reason),
             schema: .init(minimum: minimum, maximum: maximum, description: description), csv: csv)
+    }
+
+    /// A level in dB: left out when `nil` (not measured, for `absent`), `null` for −∞ (for
+    /// `null`: digital silence), a number otherwise.
+    static func level(
+        _ name: String, _ path: Path<Double?>, absent: String, null: String, csv: RecordCSVColumn? = nil, _ description: String? = nil
+    ) -> Self {
+        Self(name, level: path, presence: .omittedOrNull(absent: absent, null: null), schema: .init(description: description), csv: csv)
     }
 
     /// A single-precision number.
@@ -305,7 +358,7 @@ struct RecordDescription<Part: RecordPart>: Sendable {
             steps.append(
                 JSONRecordWriter.Step(
                     kind: field.info.kind, offset: field.offset, isOptional: field.isOptional,
-                    alwaysWritten: field.info.presence.alwaysWritten, keyStart: start, keyEnd: keys.count, field: index,
+                    alwaysWritten: field.info.presence.alwaysWritten, minusInfinityIsNull: field.info.presence.minusInfinityIsNull, keyStart: start, keyEnd: keys.count, field: index,
                     child: field.info.child))
         }
         // Never freed: a description is a static table.

@@ -46,6 +46,8 @@ struct JSONRecordWriter {
         let offset: Int
         let isOptional: Bool
         let alwaysWritten: Bool
+        /// −∞ is written as `null` (a ``RecordPresence/omittedOrNull(absent:null:)`` level).
+        let minusInfinityIsNull: Bool
         /// `"name":` is `keys[keyStart..<keyEnd]`.
         let keyStart: Int
         let keyEnd: Int
@@ -68,7 +70,9 @@ struct JSONRecordWriter {
 
     /// A part as a JSON object.
     mutating func writeObject<Part: RecordPart>(_ part: Part) {
-        withUnsafeBytes(of: part) { raw in writeObject(Part.self, at: raw.baseAddress!) }
+        withUnsafeBytes(of: part) { raw in
+            if let base = raw.baseAddress { writeObject(Part.self, at: base) }
+        }
     }
 
     /// The part at `raw` as a JSON object.
@@ -80,19 +84,21 @@ struct JSONRecordWriter {
             let at = raw + step.offset
             switch step.kind {
             case .object:
-                let child = step.child!
+                guard let child = step.child else { continue }
                 let missing = step.isOptional && child.isNil(at: at)
                 if missing && !step.alwaysWritten { continue }
                 key(keys, step)
                 if missing { null() } else { child.writeJSON(at: at, into: &self) }
             case .computed:
+                guard let computed = Part.record.fields[step.field].computed else { continue }
                 key(keys, step)
-                string(Part.record.fields[step.field].computed!(raw.assumingMemoryBound(to: Part.self).pointee))
+                string(computed(raw.assumingMemoryBound(to: Part.self).pointee))
             case .text, .identifier, .status, .integer, .number, .float:
                 let value = RecordScalar(step.kind, optional: step.isOptional, at: at)
                 if case .missing = value, !step.alwaysWritten { continue }
                 key(keys, step)
                 switch value {
+                case .number(let value) where step.minusInfinityIsNull && value == -.infinity: null()
                 case .missing: null()
                 case .text(let text): string(text)
                 case .integer(let value): integer(value)

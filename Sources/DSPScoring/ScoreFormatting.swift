@@ -40,7 +40,7 @@ public enum ScoreFormatting {
     /// One CSV row (RFC 4180 quoting for free-text fields; numbers as Swift prints them).
     public static func csvRow(_ score: FileScore) -> String {
         var cells: [String] = []
-        withUnsafeBytes(of: score) { FileScore.appendCSVCells(at: $0.baseAddress!, optional: false, to: &cells) }
+        withUnsafeBytes(of: score) { FileScore.appendCSVCells(at: $0.baseAddress, optional: false, to: &cells) }
         return cells.joined(separator: ",")
     }
 

@@ -33,15 +33,29 @@ public enum ScoreMerging {
     /// - Parameter order: paths in the wanted output order; records for paths not in it follow,
     ///   sorted. Paths in it without a record are an error (a shard is missing).
     public static func merge(_ inputs: [(label: String, text: String)], order: [String]? = nil) throws(MergeError) -> [String] {
+        try merge(inputs.map { (label: $0.label, bytes: Array($0.text.utf8)) }, order: order)
+    }
+
+    /// Merges `inputs` given as the files' bytes. Any bytes are taken without trapping: a line
+    /// that is not valid UTF-8 or not a record fails the merge, naming the input and the line.
+    public static func merge(_ inputs: [(label: String, bytes: [UInt8])], order: [String]? = nil) throws(MergeError) -> [String] {
         let decoder = JSONDecoder()
         var records: [PathKey: (line: String, record: FileScore, source: String)] = [:]
         var configuration: (hash: String, description: String, source: String)? = nil
-        for (label, text) in inputs {
-            for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-                let line = String(raw)
-                if line.trimmingCharacters(in: .whitespaces).isEmpty { continue }
-                guard let record = try? decoder.decode(FileScore.self, from: Data(line.utf8)) else {
-                    throw MergeError(source: label, line: number + 1, message: "not a dspscore record")
+        for (label, bytes) in inputs {
+            for (number, raw) in bytes.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
+                if !raw.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) { continue }
+                guard let line = String(validating: raw, as: UTF8.self) else {
+                    throw MergeError(source: label, line: number + 1, message: "not valid UTF-8")
+                }
+                let record: FileScore
+                do {
+                    record = try decoder.decode(FileScore.self, from: Data(raw))
+                } catch {
+                    throw MergeError(source: label, line: number + 1, message: "not a dspscore record (\(Self.reason(error)))")
+                }
+                if let field = record.firstSchemaViolation {
+                    throw MergeError(source: label, line: number + 1, message: "\(field) is outside the schema's range")
                 }
                 let hash = record.provenance.configurationHash
                 if let configuration {
@@ -75,7 +89,26 @@ public enum ScoreMerging {
                 result.append(entry.line)
             }
         }
-        result += records.keys.sorted { AudioFileDiscovery.pathOrder($0.path, $1.path) }.map { records[$0]!.line }
+        result += records.sorted { AudioFileDiscovery.pathOrder($0.key.path, $1.key.path) }.map(\.value.line)
         return result
+    }
+
+    /// A decoding error in a few words: the key path and what was wrong.
+    static func reason(_ error: any Error) -> String {
+        guard let error = error as? DecodingError else { return "not JSON" }
+        func path(_ context: DecodingError.Context) -> String {
+            let keys = context.codingPath.map(\.stringValue).joined(separator: ".")
+            return keys.isEmpty ? "" : keys + ": "
+        }
+        switch error {
+        case .typeMismatch(_, let context), .valueNotFound(_, let context):
+            return path(context) + "wrong type or null"
+        case .keyNotFound(let key, let context):
+            return path(context) + "missing \(key.stringValue)"
+        case .dataCorrupted(let context):
+            return context.codingPath.isEmpty ? "not JSON" : path(context) + "value out of range"
+        @unknown default:
+            return "not a record"
+        }
     }
 }

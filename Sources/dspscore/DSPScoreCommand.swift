@@ -158,9 +158,17 @@ struct Score: ParsableCommand {
         var kept: [PathKey: String] = [:]
         if resume, let path = self.output {
             for candidate in [path, path + ".partial"] {
-                if let text = try? RawInput.contents(of: candidate, asText: true) {
-                    kept.merge(ScoreResume.completedRecords(fromJSONL: text)) { _, new in new }
+                guard let data = try RawInput.bytesIfPresent(of: candidate) else { continue }
                 }
+                let earlier: ScoreResume.Kept
+                do {
+                    earlier = try ScoreResume.completedRecords(fromJSONL: data, source: candidate, provenance: configuration.provenance)
+                } catch {
+                    FileHandle.standardError.write(Data("dspscore --resume: \(error)\n".utf8))
+                    throw ExitCode(1)
+                }
+                for diagnostic in earlier.diagnostics { logger.warning("resume: \(diagnostic)") }
+                kept.merge(earlier.records) { _, new in new }
             }
             logger.info("resuming: \(kept.count) files already scored")
         }
@@ -221,7 +229,7 @@ struct Merge: ParsableCommand {
     var order: String?
 
     func run() throws {
-        let texts = try inputs.map { (label: $0, text: try RawInput.contents(of: $0, asText: true)) }
+        let texts = try inputs.map { (label: $0, bytes: try RawInput.bytes(of: $0)) }
         let orderPaths = try order.map { ScoringInputs.paths(fromLines: try RawInput.contents(of: $0)) }
         do {
             for line in try ScoreMerging.merge(texts, order: orderPaths) { print(line) }
@@ -353,6 +361,27 @@ enum RawInput {
         let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         let data = try handle.readToEnd() ?? Data()
         return asText ? PathBytes.text(decoding: data) : PathBytes.string(decoding: data)
+    }
+
+    /// The raw bytes of the file at `path` (JSON Lines are validated line by line by their
+    /// readers).
+    static func bytes(of path: String) throws -> [UInt8] {
+        guard let bytes = try bytesIfPresent(of: path) else {
+            throw Failure(description: "\(path): \(String(cString: strerror(ENOENT)))")
+        }
+        return bytes
+    }
+
+    /// The raw bytes of the file at `path`, or nil when there is no such file (any other
+    /// failure throws).
+    static func bytesIfPresent(of path: String) throws -> [UInt8]? {
+        let descriptor = PathBytes.open(path, O_RDONLY)
+        guard descriptor >= 0 else {
+            if errno == ENOENT { return nil }
+            throw Failure(description: "\(path): \(String(cString: strerror(errno)))")
+        }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        return Array(try handle.readToEnd() ?? Data())
     }
 
     /// Creates (or truncates) the file at `path` for writing.

@@ -34,9 +34,12 @@ struct Report: ParsableCommand {
             var capacity = 0
             var number = 0
             defer { free(line) }
-            while getline(&line, &capacity, file) >= 0, let line {
+            while case let length = getline(&line, &capacity, file), length >= 0, let line {
                 number += 1
-                summary.add(line: String(cString: line), number: number)
+                // The line's bytes as read (NUL bytes and invalid UTF-8 included), without its newline.
+                var bytes = Array(UnsafeRawBufferPointer(start: line, count: length))
+                if bytes.last == 0x0A { bytes.removeLast() }
+                summary.add(lineBytes: bytes, number: number, source: input)
             }
         }
         let page = HTMLReport.render(summary, title: title, sources: inputs)
@@ -49,7 +52,10 @@ struct Report: ParsableCommand {
         }
         if summary.unreadableLineCount > 0 {
             FileHandle.standardError.write(Data(
-                "dspscore report: \(summary.unreadableLineCount) lines were not dspscore records\n".utf8))
+                "dspscore report: \(summary.unreadableLineCount) lines were not dspscore records and are left out\n".utf8))
+            for diagnostic in summary.diagnostics {
+                FileHandle.standardError.write(Data("dspscore report: \(diagnostic)\n".utf8))
+            }
         }
     }
 }

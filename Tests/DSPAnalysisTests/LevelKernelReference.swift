@@ -7,8 +7,13 @@ import Testing
 // ±Inf, −0, subnormals, full scale, values at the clip threshold), at every length around the
 // 8-lane and 4096-sample block boundaries.
 
-/// `LevelMeter.measure` before the C kernel (eight Float lanes in Swift).
+/// `LevelMeter.measure` before the C kernel (eight Float lanes in Swift), with the two clip
+/// levels (`x ≥ high` or `x ≤ low`) and the Double sums of a block whose Float lanes overflow.
 func referenceMeasure(_ samples: UnsafeBufferPointer<Float>, clipThreshold: Float) -> FrameLevel {
+    referenceMeasure(samples, clipHigh: clipThreshold, clipLow: -clipThreshold)
+}
+
+func referenceMeasure(_ samples: UnsafeBufferPointer<Float>, clipHigh: Float, clipLow: Float) -> FrameLevel {
     guard let base = samples.baseAddress, !samples.isEmpty else { return .empty }
     var sumSquares = 0.0
     var sum = 0.0
@@ -16,7 +21,8 @@ func referenceMeasure(_ samples: UnsafeBufferPointer<Float>, clipThreshold: Floa
     var clipped = 0
     var nonFinite = 0
     let count = samples.count
-    let threshold = SIMD8<Float>(repeating: clipThreshold)
+    let high = SIMD8<Float>(repeating: clipHigh)
+    let low = SIMD8<Float>(repeating: clipLow)
     var index = 0
     while count - index >= 8 {
         let blockStart = index
@@ -32,7 +38,7 @@ func referenceMeasure(_ samples: UnsafeBufferPointer<Float>, clipThreshold: Floa
         while index < blockEnd {
             let x = UnsafeRawPointer(base + index).loadUnaligned(as: SIMD8<Float>.self)
             let magnitude = x.replacing(with: -x, where: x .< 0)
-            clips &-= SIMD8<Int32>(repeating: 0).replacing(with: -1, where: magnitude .>= threshold)
+            clips &-= SIMD8<Int32>(repeating: 0).replacing(with: -1, where: (x .>= high) .| (x .<= low))
             squares += x * x
             sums += x
             poison += x * 0
@@ -54,18 +60,31 @@ func referenceMeasure(_ samples: UnsafeBufferPointer<Float>, clipThreshold: Floa
                 x.replace(with: 0, where: .!finite)
                 magnitude.replace(with: 0, where: .!finite)
                 bad &+= SIMD8<Int32>(repeating: 1).replacing(with: 0, where: finite)
-                clips &+= SIMD8<Int32>(repeating: 0).replacing(with: 1, where: magnitude .>= threshold)
+                clips &+= SIMD8<Int32>(repeating: 0).replacing(with: 1, where: (x .>= high) .| (x .<= low))
                 squares += x * x
                 sums += x
                 peaks.replace(with: magnitude, where: magnitude .> peaks)
                 index += 8
             }
         }
-        for lane in 0..<8 {
-            sumSquares += Double(squares[lane])
-            sum += Double(sums[lane])
-            peak = Swift.max(peak, peaks[lane])
+        let check = (squares + sums) * 0
+        if check != check {
+            // A lane overflowed Float: the block's finite samples summed in Double, in order.
+            var wideSquares = 0.0
+            var wideSum = 0.0
+            for i in blockStart..<blockEnd where base[i].isFinite {
+                wideSquares += Double(base[i]) * Double(base[i])
+                wideSum += Double(base[i])
+            }
+            sumSquares += wideSquares
+            sum += wideSum
+        } else {
+            for lane in 0..<8 {
+                sumSquares += Double(squares[lane])
+                sum += Double(sums[lane])
+            }
         }
+        for lane in 0..<8 { peak = Swift.max(peak, peaks[lane]) }
         clipped += Int(clips.wrappedSum())
         nonFinite += Int(bad.wrappedSum())
     }
@@ -74,10 +93,10 @@ func referenceMeasure(_ samples: UnsafeBufferPointer<Float>, clipThreshold: Floa
         index += 1
         guard x.isFinite else { nonFinite += 1; continue }
         let magnitude = Swift.abs(x)
-        sumSquares += Double(x * x)
+        sumSquares += (x * x).isFinite ? Double(x * x) : Double(x) * Double(x)
         sum += Double(x)
         peak = Swift.max(peak, magnitude)
-        if magnitude >= clipThreshold { clipped += 1 }
+        if x >= clipHigh || x <= clipLow { clipped += 1 }
     }
     let finiteCount = count - nonFinite
     let n = Double(Swift.max(finiteCount, 1))

@@ -10,7 +10,7 @@ struct LevelKernelTests {
     static func samples(_ count: Int, specialRate: Double, _ rng: inout SplitMix64) -> [Float] {
         let specials: [Float] = [
             .nan, -.nan, .infinity, -.infinity, -0.0, 0, 1, -1, .leastNonzeroMagnitude, -.leastNormalMagnitude,
-            0.999, -0.999, 1.0000001, .greatestFiniteMagnitude, 0.5,
+            0.999, -0.999, 1.0000001, .greatestFiniteMagnitude, 0.5, 32767 / 32768, -32767 / 32768, 1e20, -3e19,
         ]
         return (0..<count).map { _ in
             if Double.random(in: 0..<1, using: &rng) < specialRate { return specials.randomElement(using: &rng)! }
@@ -26,23 +26,25 @@ struct LevelKernelTests {
 
     static let lengths = Array(0...40) + [63, 64, 65, 1023, 1024, 1025, 4095, 4096, 4097, 4103, 4104, 8191, 8192, 8200, 12_345, 65_536]
 
-    @Test("LevelMeter.measure: every length near the lane and block boundaries, finite and with specials, two thresholds")
+    @Test("LevelMeter.measure: every length near the lane and block boundaries, finite and with specials (beyond 1.8e19 too), two thresholds and 16-bit rails")
     func measure() throws {
         var rng = SplitMix64(seed: 0x1E7E_15)
         var checked = 0
         for length in Self.lengths {
             for rate in [0.0, 0.001, 0.05, 1.0] {
-                for threshold: Float in [1.0, 0.999] {
+                for (threshold, fullScale) in [(Float(1.0), SampleFullScale.float), (0.999, .float), (1.0, .integer(bits: 16))] {
                     let x = Self.samples(length, specialRate: rate, &rng)
-                    let meter = try LevelMeter(clipThreshold: threshold)
+                    let meter = try LevelMeter(clipThreshold: threshold, fullScale: fullScale)
                     let ours = x.withUnsafeBufferPointer { meter.measure($0) }
-                    let reference = x.withUnsafeBufferPointer { referenceMeasure($0, clipThreshold: threshold) }
+                    let reference = x.withUnsafeBufferPointer {
+                        referenceMeasure($0, clipHigh: threshold * fullScale.positive, clipLow: threshold * fullScale.negative)
+                    }
                     #expect(Self.same(ours, reference), "length \(length), special rate \(rate), threshold \(threshold): \(ours) vs \(reference)")
                     checked += 1
                 }
             }
         }
-        #expect(checked == Self.lengths.count * 8)
+        #expect(checked == Self.lengths.count * 12)
     }
 
     @Test("ChannelFrontEnd.load, mono and stereo: channels, peaks and counts bit for bit", arguments: [1, 2])

@@ -55,30 +55,46 @@ struct BadFileTests {
         return url.path
     }
 
-    @Test("too short to analyse: below max(frame length, 64 ms) is too_short, at it is scored; no audio is empty")
-    func tooShort() throws {
+    @Test("short files are scored with what can be measured: levels from one sample on, loudness from 400 ms, detection from 64 ms; no audio is empty")
+    func shortFiles() throws {
         let scorer = try FileScorer()
         #expect(scorer.minimumFrames(sampleRate: 16_000) == 1024 && scorer.minimumFrames(sampleRate: 48_000) == 3072)
-        #expect(scorer.minimumFrames(sampleRate: 8_000) == 1024 && scorer.minimumFrames(sampleRate: 44_100) == 2823)
+        #expect(scorer.minimumFrames(sampleRate: 8_000) == 512 && scorer.minimumFrames(sampleRate: 44_100) == 2823)
+        #expect(scorer.minimumLoudnessFrames(sampleRate: 16_000) == 6400 && scorer.minimumLoudnessFrames(sampleRate: 44_100) == 17_640)
         for rate in [8_000, 16_000, 44_100, 48_000] {
-            let minimum = scorer.minimumFrames(sampleRate: rate)
-            let short = write("short_\(rate).wav", HostileWAV.file(channels: 1, sampleRate: rate, payload: HostileWAV.pcm16(frames: minimum - 1)))
-            let enough = write("enough_\(rate).wav", HostileWAV.file(channels: 2, sampleRate: rate, payload: HostileWAV.pcm16(frames: minimum, channels: 2)))
-            let one = write("one_\(rate).wav", HostileWAV.file(channels: 1, sampleRate: rate, payload: HostileWAV.pcm16(frames: 1)))
-            for path in [short, one] {
+            let detection = scorer.minimumFrames(sampleRate: rate)
+            let loudness = scorer.minimumLoudnessFrames(sampleRate: rate)
+            for frames in [1, 2, detection - 1, detection, loudness - 1, loudness] {
+                let path = write("short_\(rate)_\(frames).wav", HostileWAV.file(channels: 1, sampleRate: rate, payload: HostileWAV.pcm16(frames: frames)))
                 let record = scorer.score(path: path)
-                #expect(record.status == .error && record.error?.kind == "too_short" && record.levels == nil, "\(path): \(String(describing: record.error))")
-                #expect(record.error?.message.contains("\(minimum) frames") == true)
-                #expect(record.sampleRate == rate && record.duration == 0)
+                #expect(record.status == .ok && record.frames == frames, "\(path): \(String(describing: record.error))")
+                #expect(record.duration == Double(frames) / Double(rate))
+                // Levels over the real samples: the ramp's first sample is -100 * 30 = -3000.
+                let levels = try #require(record.levels, "\(path)")
+                if frames == 1 {
+                    let expected = 20 * log10(3000.0 / 32768)
+                    #expect(abs(levels.peakDBFS! - expected) < 1e-9 && abs(levels.rmsDBFS! - expected) < 1e-9)
+                    #expect(levels.loudestFrameRMSDBFS == levels.rmsDBFS && levels.quietestFrameRMSDBFS == levels.rmsDBFS)
+                }
+                #expect((record.loudness == nil) == (frames < loudness), "\(path)")
+                #expect((record.notMeasured?.loudness == "too_short") == (frames < loudness), "\(path)")
+                #expect((record.detection == nil) == (frames < detection), "\(path)")
+                #expect((record.notMeasured?.detection == "too_short") == (frames < detection), "\(path)")
+                if record.environment == nil { #expect(record.notMeasured?.environment == "too_short", "\(path)") }
+                let line = ScoreFormatting.jsonLine(record)
+                #expect(line.contains("\"not_measured\":") == (frames < loudness), "\(line)")
             }
-            let scored = scorer.score(path: enough)
-            #expect(scored.status == .ok && scored.frames == minimum, "\(enough): \(String(describing: scored.error))")
         }
-        // A longer analysis frame raises the minimum.
-        let long = try FileScorer(configuration: .init(frameLength: 2048))
-        let file = write("short2048.wav", HostileWAV.file(channels: 1, sampleRate: 16_000, payload: HostileWAV.pcm16(frames: 2047)))
-        #expect(long.score(path: file).error?.kind == "too_short")
-        #expect(scorer.score(path: file).status == .ok)
+        // Levels only: a one-sample file is simply scored.
+        let levelsOnly = try FileScorer(configuration: .init(frameLength: 2048, analyses: .levels))
+        let file = write("one.wav", HostileWAV.file(channels: 1, sampleRate: 16_000, payload: HostileWAV.pcm16(frames: 1)))
+        let one = levelsOnly.score(path: file)
+        #expect(one.status == .ok && one.notMeasured == nil && one.levels != nil)
+        // Loudness alone on a file too short for it: nothing asked for can be measured.
+        let loudnessOnly = try FileScorer(configuration: .init(analyses: .loudness))
+        let unsupported = loudnessOnly.score(path: file)
+        #expect(unsupported.status == .error && unsupported.error?.kind == "unsupported", "\(String(describing: unsupported.error))")
+        #expect(unsupported.error?.message.contains("loudness: too_short") == true)
         // A valid header with no audio.
         let none = write("noaudio.wav", HostileWAV.file(channels: 1, sampleRate: 16_000, payload: []))
         let record = scorer.score(path: none)

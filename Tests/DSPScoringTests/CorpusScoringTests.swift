@@ -147,7 +147,7 @@ struct ScoreMergingTests {
         #expect(try ScoreMerging.merge([("a", a), ("b", a)]).count == 1)
         let changed = a.replacingOccurrences(of: "\"frames\":16000", with: "\"frames\":15999")
         #expect(throws: ScoreMerging.MergeError.self) { try ScoreMerging.merge([("a", a), ("b", changed)]) }
-        #expect(throws: ScoreMerging.MergeError(source: "c", line: 2, message: "not a dspscore record")) {
+        #expect(throws: ScoreMerging.MergeError(source: "c", line: 2, message: "not a dspscore record (not JSON)")) {
             try ScoreMerging.merge([("c", a + "{oops\n")])
         }
         #expect(throws: ScoreMerging.MergeError.self) { try ScoreMerging.merge([("a", a)], order: ["/missing.wav"]) }
@@ -163,10 +163,13 @@ struct ScoreResumeTests {
         let other = ScoreFormatting.jsonLine(scorer.score(path: testAudio.appendingPathComponent("noise_white_16k.wav").path))
         let failed = ScoreFormatting.jsonLine(scorer.score(path: "/nonexistent.wav"))
         let text = [ok, failed, other].joined(separator: "\n") + "\n" + String(other.prefix(40))
-        let kept = ScoreResume.completedRecords(fromJSONL: text)
+        let provenance = scorer.configuration.provenance
+        let resumed = try ScoreResume.completedRecords(fromJSONL: Array(text.utf8), source: "out.jsonl", provenance: provenance)
+        let kept = resumed.records
         #expect(kept.count == 2)
         #expect(kept[PathKey(testAudio.appendingPathComponent("silence_16k.wav").path)] == ok)
         #expect(kept["/nonexistent.wav"] == nil)
-        #expect(ScoreResume.completedRecords(fromJSONL: "").isEmpty)
+        #expect(resumed.diagnostics == ["out.jsonl:4: not a dspscore record; dropped"])
+        #expect(try ScoreResume.completedRecords(fromJSONL: [], provenance: provenance).records.isEmpty)
     }
 }

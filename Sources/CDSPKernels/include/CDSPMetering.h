@@ -17,13 +17,15 @@ extern "C" {
 /// The sums of `cdsp_level_measure`.
 typedef struct {
     /// Σ x² over finite samples: Float lane sums (8 lanes, x·x rounded to Float, then added)
-    /// per block of ≤ 4096 samples, each lane added to this Double in lane order.
+    /// per block of ≤ 4096 samples, each lane added to this Double in lane order. A block whose
+    /// Float lane sums overflow (samples beyond about 1.8e19) is summed in Double instead, sample
+    /// by sample, so every finite input gives a finite, true sum.
     double sum_squares;
     /// Σ x over finite samples, combined the same way.
     double sum;
     /// max |x| over finite samples (+0 for none).
     float peak;
-    /// Finite samples with |x| ≥ the threshold.
+    /// Finite samples at or beyond a clip level: x ≥ clip_high or x ≤ clip_low.
     int64_t clipped;
     /// NaN and ±Inf samples.
     int64_t non_finite;
@@ -33,8 +35,10 @@ typedef struct {
 /// of 8) in eight Float lanes — a fast pass assuming finite samples (`x · 0` summed per lane
 /// shows afterwards whether that held), redone with NaN/±Inf zeroed and counted when it did not —
 /// each block's lanes then added into Double in lane order; the last `count mod 8` samples one
-/// by one (`x·x` in Float, added as Double).
-void cdsp_level_measure(const float *x, size_t count, float clip_threshold, cdsp_level_sums *out);
+/// by one (`x·x` in Float, added as Double; in Double when it overflows Float). Clipping is
+/// counted at two levels, `x ≥ clip_high` or `x ≤ clip_low` (clip_high > 0 > clip_low), so an
+/// integer format's asymmetric full-scale codes (+32767/32768 and −1 for 16 bits) are both rails.
+void cdsp_level_measure(const float *x, size_t count, float clip_high, float clip_low, cdsp_level_sums *out);
 
 /// ChannelFrontEnd.load for one channel: `dst[i] = x[i]`, or 0 where x[i] is NaN or ±Inf;
 /// returns the largest finite |x[i]| (+0 for none) and adds the non-finite samples to `*bad`.

@@ -61,15 +61,23 @@ public final class LevelAnalyzer: StreamingProcessor {
         public var channelCount: Int = 1
         /// Sample frames (per channel) per analysis frame. Range 1…65 536; default 1024.
         public var frameLength: Int = 1024
-        /// |x| at or above which a sample counts as clipped; default 1.0.
+        /// The fraction of full scale at or beyond which a sample counts as clipped; default 1.0
+        /// (see ``LevelMeter/init(clipThreshold:fullScale:)``).
         public var clipThreshold: Float = 1.0
+        /// The samples' full-scale values: ``SampleFullScale/float`` (±1) by default, an integer
+        /// format's rails for integer files (so clipping is counted at both rail codes).
+        public var fullScale: SampleFullScale = .float
 
         /// Creates a configuration.
-        public init(sampleRate: Int = 16_000, channelCount: Int = 1, frameLength: Int = 1024, clipThreshold: Float = 1.0) {
+        public init(
+            sampleRate: Int = 16_000, channelCount: Int = 1, frameLength: Int = 1024, clipThreshold: Float = 1.0,
+            fullScale: SampleFullScale = .float
+        ) {
             self.sampleRate = sampleRate
             self.channelCount = channelCount
             self.frameLength = frameLength
             self.clipThreshold = clipThreshold
+            self.fullScale = fullScale
         }
     }
 
@@ -94,7 +102,7 @@ public final class LevelAnalyzer: StreamingProcessor {
         try ConfigurationError.check("channelCount", configuration.channelCount, in: 1...64)
         try ConfigurationError.check("frameLength", configuration.frameLength, in: 1...65_536)
         self.configuration = configuration
-        meter = try LevelMeter(clipThreshold: configuration.clipThreshold)
+        meter = try LevelMeter(clipThreshold: configuration.clipThreshold, fullScale: configuration.fullScale)
         reframer = try Reframer(configuration: .init(frameLength: configuration.frameLength * configuration.channelCount))
     }
 
