@@ -33,6 +33,35 @@ public struct FrontEndSnapshot: Equatable, Sendable {
     /// An empty snapshot (a stream that has not started).
     public init() {}
 
+    /// The snapshot of `progress` and `environment`.
+    init(_ progress: FrontEndProgress, environment: EnvironmentMeasurement?) {
+        inputFrameCount = progress.inputFrameCount
+        outputSampleCount = progress.outputSampleCount
+        momentaryLUFS = progress.momentaryLUFS
+        shortTermLUFS = progress.shortTermLUFS
+        integratedLUFS = progress.integratedLUFS
+        isSpeech = progress.isSpeech
+        isMusic = progress.isMusic
+        isMultipleSpeakers = progress.isMultipleSpeakers
+        self.environment = environment
+        clippedSampleCount = progress.clippedSampleCount
+        nonFiniteSampleCount = progress.nonFiniteSampleCount
+    }
+}
+
+/// The part of a snapshot that changes with every call (a few words, published per call).
+struct FrontEndProgress {
+    var inputFrameCount: Int64 = 0
+    var outputSampleCount: Int64 = 0
+    var momentaryLUFS = Double.nan
+    var shortTermLUFS = Double.nan
+    var integratedLUFS = Double.nan
+    var clippedSampleCount = 0
+    var nonFiniteSampleCount = 0
+    var isSpeech = false
+    var isMusic = false
+    var isMultipleSpeakers = false
+
     /// Marks `activity` open or closed.
     mutating func setActive(_ activity: Activity, _ active: Bool) {
         switch activity {
@@ -43,37 +72,37 @@ public struct FrontEndSnapshot: Equatable, Sendable {
     }
 }
 
-/// The snapshot's storage: written by the processing thread at the end of each call, read by
-/// any thread, without a lock — a sequence lock over atomic words (the writer makes the version
-/// odd, stores the snapshot's bytes word by word, makes it even again; a reader retries until
-/// it saw the same even version before and after copying the words out). The writer never
-/// waits or allocates; every access is atomic, so there is no data race.
-final class SnapshotCell: @unchecked Sendable {
-    // @unchecked: `words` is reached only through atomic operations.
+/// Storage for one plain-data value written by the processing thread and read by any thread,
+/// without a lock: a sequence lock over atomic words (the writer makes the version odd, stores
+/// the value's bytes word by word, makes it even again; a reader retries until it saw the same
+/// even version before and after copying the words out). The writer never waits or allocates;
+/// every access is atomic, so there is no data race.
+final class SnapshotCell<Value>: @unchecked Sendable {
+    // @unchecked: `words` is reached only through atomic operations; `Value` is plain data.
     private let version = Atomic<UInt64>(0)
     private let words: UnsafeMutablePointer<Atomic<UInt64>>
-    private static let wordCount = (MemoryLayout<FrontEndSnapshot>.size + 7) / 8
+    private let wordCount = (MemoryLayout<Value>.size + 7) / 8
 
-    init() {
-        precondition(_isPOD(FrontEndSnapshot.self), "FrontEndSnapshot must be plain data")
-        words = .allocate(capacity: Self.wordCount)
-        for i in 0..<Self.wordCount { (words + i).initialize(to: Atomic<UInt64>(0)) }
-        publish(FrontEndSnapshot())
+    init(_ initial: Value) {
+        precondition(_isPOD(Value.self), "SnapshotCell holds plain data only")
+        words = .allocate(capacity: wordCount)
+        for i in 0..<wordCount { (words + i).initialize(to: Atomic<UInt64>(0)) }
+        publish(initial)
     }
 
     deinit {
-        words.deinitialize(count: Self.wordCount)
+        words.deinitialize(count: wordCount)
         words.deallocate()
     }
 
-    /// Publishes `snapshot`. Only the owning (processing) thread calls this.
-    func publish(_ snapshot: FrontEndSnapshot) {
+    /// Publishes `value`. Only the owning (processing) thread calls this.
+    func publish(_ value: borrowing Value) {
         let v = version.load(ordering: .relaxed)
         version.store(v &+ 1, ordering: .relaxed)
         atomicMemoryFence(ordering: .acquiringAndReleasing)
-        var value = snapshot
-        withUnsafeBytes(of: &value) { bytes in
-            for i in 0..<Self.wordCount {
+        withUnsafePointer(to: value) { pointer in
+            let bytes = UnsafeRawBufferPointer(start: pointer, count: MemoryLayout<Value>.size)
+            for i in 0..<wordCount {
                 var word: UInt64 = 0
                 let n = Swift.min(8, bytes.count - 8 * i)
                 withUnsafeMutableBytes(of: &word) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[(8 * i)..<(8 * i + n)])) }
@@ -83,21 +112,22 @@ final class SnapshotCell: @unchecked Sendable {
         version.store(v &+ 2, ordering: .releasing)
     }
 
-    /// The last snapshot published, consistent (never half of one and half of another).
-    func read() -> FrontEndSnapshot {
-        var value = FrontEndSnapshot()
+    /// The last value published, consistent (never half of one and half of another).
+    func read(into value: inout Value) {
         while true {
             let before = version.load(ordering: .acquiring)
             if before & 1 != 0 { continue }
             withUnsafeMutableBytes(of: &value) { bytes in
-                for i in 0..<Self.wordCount {
+                for i in 0..<wordCount {
                     var word = words[i].load(ordering: .relaxed)
                     let n = Swift.min(8, bytes.count - 8 * i)
-                    withUnsafeBytes(of: &word) { UnsafeMutableRawBufferPointer(rebasing: bytes[(8 * i)..<(8 * i + n)]).copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[..<n])) }
+                    withUnsafeBytes(of: &word) {
+                        UnsafeMutableRawBufferPointer(rebasing: bytes[(8 * i)..<(8 * i + n)]).copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[..<n]))
+                    }
                 }
             }
             atomicMemoryFence(ordering: .acquiring)
-            if version.load(ordering: .relaxed) == before { return value }
+            if version.load(ordering: .relaxed) == before { return }
         }
     }
 }

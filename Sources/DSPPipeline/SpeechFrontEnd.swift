@@ -145,9 +145,14 @@ public final class SpeechFrontEnd: @unchecked Sendable {
 
     private var inputSamplesConsumed: Int64 = 0
     private var outputSamplesWritten: Int64 = 0
-    /// What the next snapshot publishes (the owner's copy) and where it is published.
-    private var live = FrontEndSnapshot()
-    private let published = SnapshotCell()
+    /// What the next snapshot publishes (the owner's copy) and where it is published; the last
+    /// environment measurement is published apart, when there is a new one (twice a second), so
+    /// a push publishes a few words.
+    private var live = FrontEndProgress()
+    private let published = SnapshotCell(FrontEndProgress())
+    private let publishedEnvironment = SnapshotCell<EnvironmentMeasurement?>(nil)
+    /// A measurement made during this call, to publish at its end.
+    private var latestMeasurement: EnvironmentMeasurement?
 
     /// Creates a front end; throws ``ConfigurationError`` quoting the first bad setting.
     public init(configuration: Configuration) throws(ConfigurationError) {
@@ -386,7 +391,13 @@ public final class SpeechFrontEnd: @unchecked Sendable {
     /// and the stream never waits for it (a sequence lock over atomics). For monitoring; the
     /// events remain the complete record.
     public func snapshot() -> FrontEndSnapshot {
-        published.read()
+        // The measurement first: the writer publishes it after the counts of the same call, so
+        // the counts read next are at least as new (a measurement never lies past them).
+        var environment: EnvironmentMeasurement? = nil
+        publishedEnvironment.read(into: &environment)
+        var progress = FrontEndProgress()
+        published.read(into: &progress)
+        return FrontEndSnapshot(progress, environment: environment)
     }
 
     // MARK: Internals
@@ -410,8 +421,12 @@ public final class SpeechFrontEnd: @unchecked Sendable {
         chain?.reset()
         inputSamplesConsumed = 0
         outputSamplesWritten = 0
-        live = FrontEndSnapshot()
-        if publishing { published.publish(live) }
+        live = FrontEndProgress()
+        latestMeasurement = nil
+        if publishing {
+            published.publish(live)
+            publishedEnvironment.publish(nil)
+        }
     }
 
     /// Brings the owner's snapshot up to date and publishes it (end of each call). The
@@ -431,6 +446,10 @@ public final class SpeechFrontEnd: @unchecked Sendable {
             live.nonFiniteSampleCount = clipCounter.totalNonFinite
         }
         published.publish(live)
+        if let measurement = latestMeasurement {
+            publishedEnvironment.publish(measurement)
+            latestMeasurement = nil
+        }
     }
 
     /// 16 kHz samples that `inputCount` more input samples complete.
@@ -463,7 +482,7 @@ public final class SpeechFrontEnd: @unchecked Sendable {
                 live.setActive(activity, false)
             case .environment(let m):
                 events.append(.environment(m, at: timeline.time(outputSample: m.endSample)))
-                live.environment = m
+                latestMeasurement = m
             }
         }
     }

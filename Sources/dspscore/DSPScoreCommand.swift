@@ -159,7 +159,6 @@ struct Score: ParsableCommand {
         if resume, let path = self.output {
             for candidate in [path, path + ".partial"] {
                 guard let data = try RawInput.bytesIfPresent(of: candidate) else { continue }
-                }
                 let earlier: ScoreResume.Kept
                 do {
                     earlier = try ScoreResume.completedRecords(fromJSONL: data, source: candidate, provenance: configuration.provenance)

@@ -58,7 +58,8 @@ struct PathBytesScoringTests {
             }
         }
 
-        let kept = ScoreResume.completedRecords(fromJSONL: lines.joined(separator: "\n"))
+        let kept = try ScoreResume.completedRecords(
+            fromJSONL: Array(lines.joined(separator: "\n").utf8), provenance: scorer.configuration.provenance).records
         #expect(kept.count == files.count)
         for (path, line) in zip(files, lines) { #expect(kept[PathKey(path)] == line) }
 
