@@ -33,7 +33,7 @@ struct LongStreamTests {
             }
         }
         if let result, result.exitStatus != .exitCode(0) {
-            Issue.record("\(String(decoding: result.standardErrorContent, as: UTF8.self))")
+            Issue.record("the long stream failed: \(String(decoding: result.standardErrorContent.suffix(4000), as: UTF8.self))")
         }
     }
 
@@ -125,9 +125,13 @@ struct LongStreamTests {
         }
         if !open.isEmpty { problems.append("open at the end: \(open)") }
         if abs(measurements - Self.seconds * 2) > 1 { problems.append("\(measurements) measurements") }
-        // Memory flat: what the stream holds was allocated at construction.
+        // Memory flat: what the stream holds was allocated at construction. (Not under
+        // AddressSanitizer, whose shadow memory and quarantine make resident memory grow with
+        // what the rest of the process does: its own checks cover the stream there.)
         let growth = Self.residentBytes() - residentAtTenth
-        if growth >= 8 << 20 { problems.append("resident memory grew by \(growth) bytes after the first tenth") }
+        if growth >= 8 << 20, dlsym(nil, "__asan_init") == nil  // nil: RTLD_DEFAULT on glibc {
+            problems.append("resident memory grew by \(growth) bytes after the first tenth")
+        }
         return problems
     }
 
