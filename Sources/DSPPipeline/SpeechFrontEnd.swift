@@ -314,9 +314,13 @@ public final class SpeechFrontEnd: @unchecked Sendable {
                     if n == 0 { break }
                 }
                 let chunk = UnsafeBufferPointer(rebasing: input[consumed..<consumed + n])
+                let nonFiniteBefore = clipCounter?.totalNonFinite
                 clipCounter?.process(chunk, events: events)
                 if let conditioner {
-                    let count = conditioner.process(chunk, into: stream).produced
+                    // The clip counter has just scanned the chunk: when it saw no NaN or ±Inf,
+                    // the conditioner need not look again.
+                    let finite = nonFiniteBefore != nil && clipCounter?.totalNonFinite == nonFiniteBefore
+                    let count = conditioner.process(chunk, into: stream, knownFinite: finite).produced
                     let samples = UnsafeBufferPointer(rebasing: stream[..<count])
                     if let converter, count > 0 {
                         converter.convert(samples, into: UnsafeMutableBufferPointer(rebasing: output[produced...]))

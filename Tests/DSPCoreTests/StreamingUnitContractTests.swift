@@ -86,3 +86,28 @@ struct StreamingUnitContractTests {
         }
     }
 }
+
+@Suite("StreamConditioner: knownFinite")
+struct ConditionerKnownFiniteTests {
+    @Test("a caller's finite guarantee changes nothing on finite input")
+    func knownFinite() throws {
+        let x = testSignal(count: 48_000, seed: 41)
+        func run(_ known: Bool) throws -> [Float] {
+            let c = try StreamConditioner(configuration: .init(inputRate: 48_000))
+            var out = [Float](repeating: 0, count: c.outputCapacity(forInputCount: 1000) + c.maxFlushOutputCount)
+            var all: [Float] = []
+            var offset = 0
+            while offset < x.count {
+                let n = Swift.min(1000, x.count - offset)
+                let r = x.withUnsafeBufferPointer { input in
+                    out.withUnsafeMutableBufferPointer { c.process(UnsafeBufferPointer(rebasing: input[offset..<offset + n]), into: $0, knownFinite: known) }
+                }
+                all += out[..<r.produced]
+                offset += n
+            }
+            let tail = out.withUnsafeMutableBufferPointer { c.flush(into: $0) }
+            return all + out[..<tail]
+        }
+        #expect(try run(true).map(\.bitPattern) == run(false).map(\.bitPattern))
+    }
+}

@@ -108,8 +108,18 @@ public final class StreamConditioner: StreamingProcessor {
     public func process(
         _ input: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<Float>
     ) -> ProcessResult {
+        process(input, into: output, knownFinite: false)
+    }
+
+    /// ``process(_:into:)`` for a caller that has already scanned `input` and knows it holds no
+    /// NaN or ±Inf (`knownFinite`), so mono input skips the conditioner's own check. A wrong
+    /// `true` lets a non-finite sample reach the resampler (its window's outputs are then
+    /// non-finite) instead of counting as 0.
+    public func process(
+        _ input: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<Float>, knownFinite: Bool
+    ) -> ProcessResult {
         let channels = configuration.channelCount
-        if channels == 1, let resampler, Downmixer.allFinite(input) {
+        if channels == 1, let resampler, knownFinite || Downmixer.allFinite(input) {
             return resampler.process(input, into: output)  // read in place; takes what fits
         }
         let block = Self.blockFrames * channels
