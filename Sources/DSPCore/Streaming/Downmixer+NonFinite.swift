@@ -14,8 +14,11 @@ extension Downmixer {
     /// `out[i]` = the mean of frame i's `channels` interleaved samples, non-finite ones taken as
     /// 0. Eight frames per step for mono (a copy) and stereo, the common cases; the mean of
     /// stereo is `(l + r) × 0.5`, of C channels `Σ × (1 / C)`.
+    /// With `knownFinite` the caller vouches that no input is NaN or ±Inf, and the stereo path
+    /// skips its output check (a finite sum beyond Float's range then stays ±Inf).
     static func averageFinite(
-        _ block: UnsafePointer<Float>, channels: Int, frames: Int, into out: UnsafeMutablePointer<Float>
+        _ block: UnsafePointer<Float>, channels: Int, frames: Int, into out: UnsafeMutablePointer<Float>,
+        knownFinite: Bool = false
     ) {
         var i = 0
         switch channels {
@@ -31,7 +34,7 @@ extension Downmixer {
             // beyond Float's range; only then is the block mixed again with the inputs cleaned,
             // which gives the same values wherever the inputs were finite.
             for j in 0..<frames { out[j] = (block[2 * j] + block[2 * j + 1]) * 0.5 }
-            if allFinite(UnsafeBufferPointer(start: out, count: frames)) { return }
+            if knownFinite || allFinite(UnsafeBufferPointer(start: out, count: frames)) { return }
             while i + 8 <= frames {
                 let a = UnsafeRawPointer(block + 2 * i).loadUnaligned(as: SIMD16<Float>.self)
                 let l = finite(a.evenHalf), r = finite(a.oddHalf)

@@ -101,6 +101,15 @@ public final class Downmixer: StreamingProcessor {
     public func process(
         _ input: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<Float>
     ) -> ProcessResult {
+        process(input, into: output, knownFinite: false)
+    }
+
+    /// ``process(_:into:)`` for a caller that knows `input` holds no NaN or ±Inf, so the mix
+    /// skips its check for them (``StreamConditioner`` passes what the front end's clip
+    /// counter saw).
+    func process(
+        _ input: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<Float>, knownFinite: Bool
+    ) -> ProcessResult {
         guard var source = input.baseAddress, !input.isEmpty else {
             return ProcessResult(consumed: 0, produced: 0)
         }
@@ -124,7 +133,8 @@ public final class Downmixer: StreamingProcessor {
         if frames > 0, let base = output.baseAddress {
             let destination = base + produced
             switch mode {
-            case .average: Self.averageFinite(source, channels: channelCount, frames: frames, into: destination)
+            case .average:
+                Self.averageFinite(source, channels: channelCount, frames: frames, into: destination, knownFinite: knownFinite)
             case .channel: for i in 0..<frames { destination[i] = mix(source + i * channelCount) }
             }
         }

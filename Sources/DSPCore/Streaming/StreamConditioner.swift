@@ -134,7 +134,7 @@ public final class StreamConditioner: StreamingProcessor {
                 if n == 0 { break }
             }
             let chunk = UnsafeBufferPointer(rebasing: input[consumed..<consumed + n])
-            produced += condition(chunk, into: UnsafeMutableBufferPointer(rebasing: output[produced...]))
+            produced += condition(chunk, into: UnsafeMutableBufferPointer(rebasing: output[produced...]), knownFinite: knownFinite)
             consumed += n
             if last { break }
         }
@@ -175,15 +175,17 @@ public final class StreamConditioner: StreamingProcessor {
     }
 
     /// Conditions one block whose whole output fits in `output`.
-    private func condition(_ chunk: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<Float>) -> Int {
+    private func condition(
+        _ chunk: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<Float>, knownFinite: Bool
+    ) -> Int {
         guard let resampler else {
-            return downmixer.process(chunk, into: output).produced
+            return downmixer.process(chunk, into: output, knownFinite: knownFinite).produced
         }
         let monoBlock: UnsafeBufferPointer<Float>
-        if configuration.channelCount == 1, Downmixer.allFinite(chunk) {
+        if configuration.channelCount == 1, knownFinite || Downmixer.allFinite(chunk) {
             monoBlock = chunk  // read in place: the mix of one finite channel is itself
         } else {
-            let frames = downmixer.process(chunk, into: mono).produced
+            let frames = downmixer.process(chunk, into: mono, knownFinite: knownFinite).produced
             monoBlock = UnsafeBufferPointer(rebasing: mono[..<frames])
         }
         return resampler.process(monoBlock, into: output).produced
