@@ -308,7 +308,10 @@ public final class SpeechFrontEnd: @unchecked Sendable {
             while consumed < input.count {
                 var n = Swift.min(block, input.count - consumed)
                 var last = false
-                if writesOutput, streamCount(forInputCount: n) > output.count - produced {
+                // The exact count only when the cheap any-state bound does not already fit.
+                if writesOutput, output.count - produced < outputCapacity(forInputCount: n),
+                    streamCount(forInputCount: n) > output.count - produced
+                {
                     n = conditioner?.acceptedCount(n, room: output.count - produced) ?? n
                     last = true
                     if n == 0 { break }

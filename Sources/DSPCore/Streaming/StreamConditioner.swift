@@ -128,8 +128,10 @@ public final class StreamConditioner: StreamingProcessor {
         while consumed < input.count {
             var n = Swift.min(block, input.count - consumed)
             var last = false
-            if maxOutputCount(forInputCount: n) > output.count - produced {
-                n = acceptedCount(n, room: output.count - produced)
+            // The exact count only when the cheap any-state bound does not already fit.
+            let room = output.count - produced
+            if room < outputCapacity(forInputCount: n), maxOutputCount(forInputCount: n) > room {
+                n = acceptedCount(n, room: room)
                 last = true
                 if n == 0 { break }
             }
