@@ -40,6 +40,9 @@ final class HarmonicSieve {
     private let levels: UnsafeMutableBufferPointer<Float>
     private let prefix: UnsafeMutableBufferPointer<Float>
     private let peaks: UnsafeMutableBufferPointer<Float>
+    /// `max(peaks[k − 1], peaks[k], peaks[k + 1])`: the largest of the three nearest bins, formed
+    /// once per sieve pass rather than once per candidate harmonic.
+    private let nearMax: UnsafeMutableBufferPointer<Float>
     private let scores: UnsafeMutableBufferPointer<Float>
 
     init(binCount: Int, binHz: Float, minimumPitchHz: Float = 70, maximumPitchHz: Float = 400, maximumHarmonicHz: Float = 3000, maximumHarmonics: Int = 15) {
@@ -63,6 +66,8 @@ final class HarmonicSieve {
             }
         }
         offsets[steps] = bins.count
+        let top = topBin
+        precondition(bins.allSatisfy { $0 >= 1 && Int($0) < top }, "HarmonicSieve: a harmonic bin outside 1..<topBin")
         harmonicBins = .allocate(capacity: max(1, bins.count))
         halfBins = .allocate(capacity: max(1, halves.count))
         for (i, b) in bins.enumerated() { harmonicBins[i] = b }
@@ -70,23 +75,37 @@ final class HarmonicSieve {
         levels = .allocate(capacity: binCount); levels.initialize(repeating: 0)
         prefix = .allocate(capacity: binCount + 1); prefix.initialize(repeating: 0)
         peaks = .allocate(capacity: binCount); peaks.initialize(repeating: 0)
+        nearMax = .allocate(capacity: binCount); nearMax.initialize(repeating: 0)
         scores = .allocate(capacity: steps); scores.initialize(repeating: 0)
     }
 
     deinit {
         candidates.deallocate(); offsets.deallocate(); harmonicBins.deallocate()
         halfBins.deallocate(); levels.deallocate(); prefix.deallocate(); peaks.deallocate()
+        nearMax.deallocate()
         scores.deallocate()
     }
 
     func analyze(_ power: UnsafeBufferPointer<Float>) -> Result {
         let end = topBin + halfWidth + 1
+        // Levels eight bins at a time (the same polynomial as the scalar tail, so the same
+        // values), then their running sum in order.
+        var k = 0
+        let floor = SIMD8<Float>(repeating: 1e-12)
+        while k + 8 <= end {
+            let p = UnsafeRawPointer(power.baseAddress! + k).loadUnaligned(as: SIMD8<Float>.self)
+            let l = FastLog.decibels(p + floor)
+            UnsafeMutableRawPointer(levels.baseAddress! + k).storeBytes(of: l, as: SIMD8<Float>.self)
+            k += 8
+        }
+        while k < end {
+            levels[k] = FastLog.decibels(power[k] + 1e-12)
+            k += 1
+        }
         var running: Float = 0
         prefix[0] = 0
         for k in 0..<end {
-            let l = FastLog.decibels(power[k] + 1e-12)
-            levels[k] = l
-            running += l
+            running += levels[k]
             prefix[k + 1] = running
         }
         for k in 0..<(topBin + 1) {
@@ -116,8 +135,7 @@ final class HarmonicSieve {
         var onHarmonics: Float = 0
         var between: Float = 0
         for i in lo..<hi {
-            let b = Int(harmonicBins[i])
-            onHarmonics += max(peaks[b], max(peaks[b - 1], peaks[b + 1]))
+            onHarmonics += nearMax[Int(harmonicBins[i])]
             between += peaks[Int(halfBins[i])]
         }
         return (onHarmonics - between) / Float(hi - lo)
@@ -125,6 +143,7 @@ final class HarmonicSieve {
 
     /// `pitch`: the candidate index of the first pitch, whose simple ratios are skipped.
     private func best(excludingRatiosOf pitch: Int?) -> (Int, Float) {
+        for k in 1..<topBin { nearMax[k] = max(peaks[k], max(peaks[k - 1], peaks[k + 1])) }
         var bestIndex = -1
         var bestScore: Float = 0
         let count = offsets.count - 1
@@ -159,6 +178,6 @@ extension HarmonicSieve: MemoryAccounting {
     var memoryFootprint: MemoryFootprint {
         .owned(MemoryFootprint.bytes(candidates) + MemoryFootprint.bytes(harmonicBins) + MemoryFootprint.bytes(halfBins)
             + MemoryFootprint.bytes(offsets) + MemoryFootprint.bytes(levels) + MemoryFootprint.bytes(prefix)
-            + MemoryFootprint.bytes(peaks) + MemoryFootprint.bytes(scores))
+            + MemoryFootprint.bytes(peaks) + MemoryFootprint.bytes(nearMax) + MemoryFootprint.bytes(scores))
     }
 }
