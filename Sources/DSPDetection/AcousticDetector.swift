@@ -48,6 +48,9 @@ public struct DetectionEnd: Sendable {
     public var multiSpeakerEndedAt: Int64?
     /// The stream's summary.
     public var summary: DetectionSummary
+    /// The background-noise level at the end of the stream (``AcousticDetector/noiseLevel``),
+    /// dBFS; −∞ for a silent background or an empty stream.
+    public var backgroundNoiseDBFS: Float = -.infinity
 }
 
 /// A stream's totals.
@@ -191,6 +194,10 @@ public final class AcousticDetector: StreamingProcessor {
     private var summary = DetectionSummary()
     /// Noise-floor histogram for the median: 0.5 dB bins from −140 to +10 dBFS.
     private let noiseHistogram: UnsafeMutableBufferPointer<Int>
+    /// The background-noise level under the foreground, updated on every hop from its power
+    /// spectrum (``NoiseLevelEstimator``, default settings at this analysis's bins and hop);
+    /// ``AnalysisChain`` reads it where the environment measures.
+    public let noiseLevel: NoiseLevelEstimator
     /// A flushed stream's end, until ``finalize()`` or the next stream's first push.
     private var finished: DetectionEnd?
 
@@ -235,6 +242,9 @@ public final class AcousticDetector: StreamingProcessor {
         multiSpeaker = ActivitySegmenter(configuration: c.multiSpeakerSegments, sampleRate: rate)
         noiseHistogram = .allocate(capacity: 300)
         noiseHistogram.initialize(repeating: 0)
+        noiseLevel = try NoiseLevelEstimator(configuration: .init(
+            binCount: c.analysis.windowLength / 2 + 1, hopSeconds: Double(c.analysis.hopLength) / c.analysis.sampleRate,
+            bandCount: Swift.min(32, Swift.max(1, c.analysis.windowLength / 2 - 1))))
         speechNetwork = CompiledModel(fullCues ? c.speechModel : c.standaloneSpeechModel)
         musicNetwork = CompiledModel(c.musicModel)
         multiSpeakerNetwork = CompiledModel(c.multiSpeakerModel)
@@ -322,7 +332,7 @@ public final class AcousticDetector: StreamingProcessor {
     public func flush(_ body: (DetectionFrame) -> Void) -> DetectionEnd {
         analyzer.flush { frame in body(detect(frame)) }
         let end = samples
-        var result = DetectionEnd(endSample: end, summary: summary)
+        var result = DetectionEnd(endSample: end, summary: summary, backgroundNoiseDBFS: noiseLevel.levelDBFS)
         var s = result.summary
         s.sampleCount = end
         s.medianNoiseFloorDBFS = medianNoiseFloor()
@@ -348,6 +358,7 @@ public final class AcousticDetector: StreamingProcessor {
         samples = 0
         summary = DetectionSummary()
         noiseHistogram.update(repeating: 0)
+        noiseLevel.reset()
     }
 
     private static func close(_ segmenter: inout ActivitySegmenter, at end: Int64, samples: inout Int64) -> Int64? {
@@ -371,6 +382,7 @@ public final class AcousticDetector: StreamingProcessor {
     private func detect(_ frame: SpectralFrame) -> DetectionFrame {
         let c = cues.update(frame)
         let f = frame.features
+        if f.isFinite { noiseLevel.update(frame.powerSpectrum) }
         let silent = !(c.levelDBFS >= configuration.silenceFloorDBFS)
         let start = f.index * Int64(analyzer.hopLength)
         let count = f.validCount
@@ -432,6 +444,6 @@ extension AcousticDetector: MemoryAccounting {
     public var memoryFootprint: MemoryFootprint {
         analyzer.memoryFootprint + cues.memoryFootprint + speechNetwork.memoryFootprint + musicNetwork.memoryFootprint
             + multiSpeakerNetwork.memoryFootprint
-            + .owned(MemoryFootprint.bytes(noiseHistogram) + MemoryFootprint.bytes(lanes))
+            + noiseLevel.memoryFootprint + .owned(MemoryFootprint.bytes(noiseHistogram) + MemoryFootprint.bytes(lanes))
     }
 }

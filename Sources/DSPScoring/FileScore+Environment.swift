@@ -5,8 +5,9 @@ extension FileScore {
     /// The acoustic environment over the whole file: ``EnvironmentAnalyzer`` fed by the
     /// detectors on 1024-sample frames at 16 kHz, measuring twice a second, summarised.
     public struct Environment: Codable, Equatable, Sendable {
-        /// Median of the measurements' background-noise level, dBFS (the noise, not the speech;
-        /// see `EnvironmentMeasurement`); `null` when every measurement was digital silence.
+        /// Median of the measurements' background-noise level, dBFS (the noise under the speech,
+        /// music or talkers: `NoiseLevelEstimator`); `null` when the median measurement found a
+        /// digitally silent background (no noise at all).
         public var noiseDBFS: Double?
         /// The noise category the file spent most time in: `very_quiet`, `quiet`, `moderate`,
         /// `loud` or `very_loud` (default thresholds 35/45/55/65 dB on the analyzer's scale,
@@ -25,8 +26,8 @@ extension FileScore {
         public var measurements: Int = 0
 
         static let record = RecordDescription<Self>([
-            .number("noise_dbfs", \.noiseDBFS, null: "when every measurement was digital silence",
-                    "Median background-noise level of the measurements, dBFS (the noise, not the speech)."),
+            .number("noise_dbfs", \.noiseDBFS, null: "when the median measurement found a digitally silent background",
+                    "Median background-noise level of the measurements (the lower middle one for an even count), dBFS: the noise under the speech, music or talkers."),
             .identifier("noise_category", \.noiseCategory, values: ["very_quiet", "quiet", "moderate", "loud", "very_loud"],
                         "Category the file spent most time in (thresholds 35/45/55/65 dB on dBFS + 90)."),
             .text("category_key", \.categoryKey,
@@ -52,7 +53,7 @@ struct EnvironmentMeasurements {
 
     mutating func add(_ m: EnvironmentMeasurement) {
         count += 1
-        if m.noiseDBFS.isFinite { noise.append(m.noiseDBFS) }
+        if !m.noiseDBFS.isNaN { noise.append(m.noiseDBFS) }  // −∞: a digitally silent background
         keys[m.categoryKey, default: 0] += 1
         if m.speechFraction > 0 {
             clarity += m.speechClarity
@@ -64,7 +65,9 @@ struct EnvironmentMeasurements {
     func record(_ summary: EnvironmentSummary) -> FileScore.Environment {
         func rounded(_ x: Double) -> Double { (x * 1e6).rounded() / 1e6 }
         let sorted = noise.sorted()
-        let median = sorted.isEmpty ? nil : (sorted[(sorted.count - 1) / 2] + sorted[sorted.count / 2]) / 2
+        // The lower middle value for an even count, so that −∞ never meets +finite in a mean.
+        let middle = sorted.isEmpty ? -Double.infinity : sorted[(sorted.count - 1) / 2]
+        let median = middle.isFinite ? middle : nil
         let category = NoiseCategory.allCases.max { summary.secondsInCategory[$0] < summary.secondsInCategory[$1] } ?? .veryQuiet
         // Ties between keys go to the lexically smallest, so records are deterministic.
         let key = keys.max { $0.value != $1.value ? $0.value < $1.value : $0.key > $1.key }?.key ?? ""

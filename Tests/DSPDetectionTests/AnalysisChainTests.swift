@@ -66,6 +66,21 @@ struct AnalysisChainTests {
         let summary = chain.finalize()
         #expect(summary.detection.sampleCount == Int64(signal.count))  // the flushed stream's totals
     }
+
+    @Test("every measurement's noise is the background estimator's: speech over −50 dBFS noise reads the noise")
+    func backgroundNoise() throws {
+        let speech = try Self.mono16k("speech_de_16k.flac")
+        let noise = NoiseLevelEstimatorTests.noise(count: speech.count, dBFS: -50, seed: 9)
+        let truth = NoiseLevelEstimatorTests.level(noise)
+        let events = try AnalysisChain().processAll(zip(speech, noise).map { $0 + $1 })
+        let measurements = events.compactMap { if case .environment(let m) = $0 { m } else { nil } }
+        #expect(measurements.count >= 8)
+        for m in measurements {
+            #expect(m.noiseSource == .backgroundEstimator)
+            // After the first two seconds (the estimator's window), within 1.5 dB.
+            if m.timeSeconds >= 2 { #expect(abs(m.noiseDBFS - truth) <= 1.5, "\(m.timeSeconds) s: \(m.noiseDBFS) dBFS, noise \(truth)") }
+        }
+    }
 }
 
 /// The detector and the environment analyzer under the shared streaming-unit harness.

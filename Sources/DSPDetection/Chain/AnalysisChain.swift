@@ -136,7 +136,10 @@ public final class AnalysisChain: StreamingProcessor {
         precondition(events.count >= maxFlushOutputCount, "AnalysisChain.flush: events smaller than maxFlushOutputCount")
         var writer = EventWriter(events)
         let end = detector.flush { hop in handle(hop, &writer) }
-        if let frame = grouper.close() { measure(frame, &writer) }
+        if var frame = grouper.close() {
+            frame.backgroundNoiseDBFS = Double(end.backgroundNoiseDBFS)
+            measure(frame, &writer)
+        }
         if let t = end.speechEndedAt { writer.append(.ended(.speech, at: t)) }
         if let t = end.musicEndedAt { writer.append(.ended(.music, at: t)) }
         if let t = end.multiSpeakerEndedAt { writer.append(.ended(.multipleSpeakers, at: t)) }
@@ -175,7 +178,13 @@ public final class AnalysisChain: StreamingProcessor {
         Self.transition(hop.speechChange, .speech, &writer)
         Self.transition(hop.musicChange, .music, &writer)
         Self.transition(hop.multiSpeakerChange, .multipleSpeakers, &writer)
-        if let frame = grouper.add(hop) { measure(frame, &writer) }
+        if var frame = grouper.add(hop) {
+            // The background estimate costs a few thousand operations: made where it is used.
+            if let environment, environment.measures(after: frame) {
+                frame.backgroundNoiseDBFS = Double(detector.noiseLevel.levelDBFS)
+            }
+            measure(frame, &writer)
+        }
     }
 
     private func measure(_ frame: AnalysisFrame, _ writer: inout EventWriter) {

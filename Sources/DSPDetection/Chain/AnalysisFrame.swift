@@ -26,13 +26,20 @@ public struct AnalysisFrame: Equatable, Sendable {
     public var isMultiSpeaker: Bool
     /// Normalised spectral entropy, 0…1 (mean over the hops).
     public var spectralEntropy: Double
+    /// The background-noise level under the foreground at the frame's end, dBFS
+    /// (``NoiseLevelEstimator``; −∞ for a digitally silent background); NaN when not estimated
+    /// for this frame. ``AnalysisChain`` estimates it on the frames where
+    /// ``EnvironmentAnalyzer`` measures (``EnvironmentAnalyzer/measures(after:)``) and on a
+    /// stream's last frame.
+    public var backgroundNoiseDBFS: Double
 
     /// Creates a frame.
     @inlinable
     public init(
         startSample: Int64, sampleCount: Int, levelDBFS: Double, speechProbability: Double = 0,
         isSpeech: Bool = false, noiseFloorDBFS: Double = .nan, musicProbability: Double = 0, isMusic: Bool = false,
-        multiSpeakerProbability: Double = 0, isMultiSpeaker: Bool = false, spectralEntropy: Double = 0
+        multiSpeakerProbability: Double = 0, isMultiSpeaker: Bool = false, spectralEntropy: Double = 0,
+        backgroundNoiseDBFS: Double = .nan
     ) {
         self.startSample = startSample
         self.sampleCount = sampleCount
@@ -45,6 +52,7 @@ public struct AnalysisFrame: Equatable, Sendable {
         self.multiSpeakerProbability = multiSpeakerProbability
         self.isMultiSpeaker = isMultiSpeaker
         self.spectralEntropy = spectralEntropy
+        self.backgroundNoiseDBFS = backgroundNoiseDBFS
     }
 
     /// Stream position just after the frame's last real sample.

@@ -62,6 +62,8 @@ public final class EnvironmentAnalyzer: StreamingProcessor {
     private var framesSinceMeasurement = 0
     private var current: RecognizerRecommendation
     private var pendingSince: Int64? = nil
+    /// The latest background estimate a frame carried (NaN: none yet).
+    private var background = Double.nan
 
     private var categorySamples: (Int64, Int64, Int64, Int64, Int64) = (0, 0, 0, 0, 0)
     private var fastSamples: Int64 = 0
@@ -136,10 +138,17 @@ public final class EnvironmentAnalyzer: StreamingProcessor {
         return 1
     }
 
+    /// Whether adding `frame` makes a measurement (its end reaches the next update time): where
+    /// a caller with a noise estimator attaches ``AnalysisFrame/backgroundNoiseDBFS``.
+    public func measures(after frame: AnalysisFrame) -> Bool {
+        frame.endSample >= nextBoundary
+    }
+
     /// Adds one frame; returns a measurement when the frame reaches the next update time.
     /// Never allocates.
     public func add(_ frame: AnalysisFrame) -> EnvironmentMeasurement? {
         flushed = nil
+        if !frame.backgroundNoiseDBFS.isNaN { background = frame.backgroundNoiseDBFS }
         let level = frame.levelDBFS.isNaN ? -Double.infinity : frame.levelDBFS
         let noise = frame.noiseFloorDBFS
         let entry = Entry(
@@ -214,6 +223,7 @@ public final class EnvironmentAnalyzer: StreamingProcessor {
         framesSinceMeasurement = 0
         current = configuration.policy.initialRecommendation
         pendingSince = nil
+        background = .nan
         categorySamples = (0, 0, 0, 0, 0)
         fastSamples = 0
         accurateSamples = 0
@@ -263,10 +273,14 @@ public final class EnvironmentAnalyzer: StreamingProcessor {
         }
         let totalD = Double(Swift.max(total, 1))
 
-        // Background noise: non-speech frames, else the tracker, else the quietest frame.
+        // Background noise: the frames' background estimate; without one, non-speech frames,
+        // else the tracker, else the quietest frame.
         let noisePower: Double
         let source: NoiseEstimateSource
-        if nonSpeech > 0, nonSpeech >= minimumNoiseSamples {
+        if !background.isNaN {
+            noisePower = background == -.infinity ? 0 : Decibels.toPower(background)
+            source = .backgroundEstimator
+        } else if nonSpeech > 0, nonSpeech >= minimumNoiseSamples {
             noisePower = nonSpeechEnergy / Double(nonSpeech)
             source = .nonSpeechFrames
         } else if trackerSamples > 0 {

@@ -60,13 +60,18 @@ public enum NoiseEstimateSource: Int, Sendable, CustomStringConvertible {
     /// Neither: the quietest frame of the window — an upper bound on the noise, used only while
     /// the window holds speech and the detector gives no noise-floor estimate.
     case quietestFrame
+    /// The spectral background estimate the frames carried (``AnalysisFrame/backgroundNoiseDBFS``,
+    /// from ``NoiseLevelEstimator``): the noise under the foreground, with no speech decision.
+    /// What ``AnalysisChain`` gives every measurement.
+    case backgroundEstimator
 
-    /// `non_speech_frames`, `noise_tracker` or `quietest_frame`.
+    /// `non_speech_frames`, `noise_tracker`, `quietest_frame` or `background_estimator`.
     public var description: String {
         switch self {
         case .nonSpeechFrames: "non_speech_frames"
         case .noiseTracker: "noise_tracker"
         case .quietestFrame: "quietest_frame"
+        case .backgroundEstimator: "background_estimator"
         }
     }
 }
