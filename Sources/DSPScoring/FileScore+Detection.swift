@@ -72,6 +72,37 @@ public struct DetectionSegments: Equatable, Sendable {
     public var multiSpeaker: [Segment] = []
     /// The file's duration, seconds.
     public var duration: Double = 0
+    /// The environment measurements, in time order (when the environment was measured).
+    public var environment: [EnvironmentPoint] = []
+
+    /// One environment measurement on the timeline.
+    public struct EnvironmentPoint: Equatable, Sendable {
+        /// End of the measurement's window, seconds.
+        public var time: Double
+        /// Background-noise level, dBFS; `nil` for a digitally silent background.
+        public var noiseDBFS: Double?
+        /// Noise category (`very_quiet` … `very_loud`).
+        public var noiseCategory: String
+        /// Speech-to-noise ratio over the window, dB, −30…100 (speech no louder than the noise
+        /// reads −30, a digitally silent background 100); `nil` when the window held no speech.
+        public var snrDB: Double?
+
+        /// Creates a point.
+        public init(time: Double, noiseDBFS: Double?, noiseCategory: String, snrDB: Double?) {
+            self.time = time
+            self.noiseDBFS = noiseDBFS
+            self.noiseCategory = noiseCategory
+            self.snrDB = snrDB
+        }
+
+        /// The point of measurement `m`.
+        public init(_ m: EnvironmentMeasurement) {
+            self.init(
+                time: m.timeSeconds, noiseDBFS: m.noiseDBFS.isFinite ? m.noiseDBFS : nil,
+                noiseCategory: m.noiseCategory.description,
+                snrDB: m.speechToNoiseDB.map { $0.isNaN ? -30 : Swift.min(100, Swift.max(-30, $0)) })
+        }
+    }
 
     /// Empty segment lists.
     public init() {}

@@ -1,4 +1,5 @@
 import DSPDetection
+import DSPCore
 import Foundation
 
 extension FileScore {
@@ -9,6 +10,15 @@ extension FileScore {
         /// music or talkers: `NoiseLevelEstimator`); `null` when the median measurement found a
         /// digitally silent background (no noise at all).
         public var noiseDBFS: Double?
+        /// Level of the speech with the noise power taken out, dBFS: the power mean of the frames
+        /// the detector calls speech (each measurement's, weighted by its speech time) less the
+        /// power of ``noiseDBFS``; at least ``noiseDBFS`` − 30 (speech no louder than the noise);
+        /// `null` when no measurement held speech.
+        public var speechDBFS: Double?
+        /// Speech-to-noise ratio, dB: ``speechDBFS`` − ``noiseDBFS``, from −30 (speech no louder
+        /// than the noise) to 100 (a digitally silent background reads 100); `null` when no
+        /// measurement held speech.
+        public var snrDB: Double?
         /// The noise category the file spent most time in: `very_quiet`, `quiet`, `moderate`,
         /// `loud` or `very_loud` (default thresholds 35/45/55/65 dB on the analyzer's scale,
         /// dBFS + 90).
@@ -28,6 +38,10 @@ extension FileScore {
         static let record = RecordDescription<Self>([
             .number("noise_dbfs", \.noiseDBFS, null: "when the median measurement found a digitally silent background",
                     "Median background-noise level of the measurements (the lower middle one for an even count), dBFS: the noise under the speech, music or talkers."),
+.number("speech_dbfs", \.speechDBFS, null: "when no measurement held speech",
+                    "Speech level with the noise power taken out, dBFS (power mean of the speech frames less the noise; at least noise_dbfs - 30)."),
+            .number("snr_db", \.snrDB, null: "when no measurement held speech", minimum: -30, maximum: 100,
+                    "Speech-to-noise ratio, dB: speech_dbfs - noise_dbfs, -30 to 100 (a digitally silent background reads 100)."),
             .identifier("noise_category", \.noiseCategory, values: ["very_quiet", "quiet", "moderate", "loud", "very_loud"],
                         "Category the file spent most time in (thresholds 35/45/55/65 dB on dBFS + 90)."),
             .text("category_key", \.categoryKey,
@@ -49,6 +63,8 @@ struct EnvironmentMeasurements {
     var noise: [Double] = []
     var keys: [String: Int] = [:]
     var clarity = 0.0, clarityCount = 0
+    /// Σ speech power × speech seconds, and Σ speech seconds, over the measurements.
+    var speechEnergy = 0.0, speechSeconds = 0.0
     var complexity = 0.0, count = 0
 
     mutating func add(_ m: EnvironmentMeasurement) {
@@ -58,6 +74,11 @@ struct EnvironmentMeasurements {
         if m.speechFraction > 0 {
             clarity += m.speechClarity
             clarityCount += 1
+            let seconds = m.speechFraction * m.windowSeconds
+            if m.speechDBFS.isFinite, seconds > 0 {
+                speechEnergy += Decibels.toPower(m.speechDBFS) * seconds
+                speechSeconds += seconds
+            }
         }
         complexity += m.frequencyComplexity
     }
@@ -71,8 +92,23 @@ struct EnvironmentMeasurements {
         let category = NoiseCategory.allCases.max { summary.secondsInCategory[$0] < summary.secondsInCategory[$1] } ?? .veryQuiet
         // Ties between keys go to the lexically smallest, so records are deterministic.
         let key = keys.max { $0.value != $1.value ? $0.value < $1.value : $0.key > $1.key }?.key ?? ""
+        // Speech level and SNR over the whole file (see FileScore.Environment for the bounds).
+        var speechLevel: Double? = nil
+        var snr: Double? = nil
+        if speechSeconds > 0 {
+            let noisePower = median.map { Decibels.toPower($0) } ?? 0
+            let clean = speechEnergy / speechSeconds - noisePower
+            if noisePower == 0 {
+                speechLevel = Decibels.fromPower(speechEnergy / speechSeconds)
+                snr = 100
+            } else {
+                let ratio = clean > 0 ? Swift.min(100, Swift.max(-30, Decibels.fromPower(clean / noisePower))) : -30
+                snr = ratio
+                speechLevel = Decibels.fromPower(noisePower) + ratio
+            }
+        }
         return FileScore.Environment(
-            noiseDBFS: median.map(rounded), noiseCategory: category.description, categoryKey: key,
+            noiseDBFS: median.map(rounded), speechDBFS: speechLevel.map(rounded), snrDB: snr.map(rounded), noiseCategory: category.description, categoryKey: key,
             speechClarity: clarityCount > 0 ? rounded(clarity / Double(clarityCount)) : nil,
             frequencyComplexity: count > 0 ? rounded(complexity / Double(count)) : 0,
             recommendation: summary.secondsAccurate > summary.secondsFast ? "accurate" : "fast",

@@ -302,7 +302,9 @@ public final class FileScorer {
         /// Takes one event of the chain: segments (when recorded) and measurements.
         mutating func take(_ event: AnalysisEvent, rate: Int) {
             switch event {
-            case .environment(let m): measurements.add(m)
+            case .environment(let m):
+                measurements.add(m)
+                if records { segments.environment.append(.init(m)) }
             case .started(let activity, let at): open[activity.rawValue] = at
             case .ended(let activity, let at):
                 if records, let start = open[activity.rawValue], at > start {

@@ -4,14 +4,27 @@ import Foundation
 public enum TimelineFormatting {
     /// One JSON line per span of the record's timeline (``DetectionSegments/timeline``):
     /// `{"audio_filepath", "start", "end", "speech", "music", "multi_speaker"}`, seconds with
-    /// millisecond resolution, keys in that order. Empty for records without segments.
+    /// millisecond resolution, keys in that order; then one line per environment measurement
+    /// (``DetectionSegments/environment``): `{"audio_filepath", "time", "environment":
+    /// {"noise_dbfs", "noise_category", "snr_db"}}` — `noise_dbfs` `null` for a digitally silent
+    /// background, `snr_db` (−30…100) `null` when the measurement's window held no speech; dB
+    /// to 0.01. Empty for records without segments.
     public static func timelineLines(_ score: FileScore) -> [String] {
         guard let segments = score.segments else { return [] }
         let path = jsonString(score.audioFilepath)
-        return segments.timeline.map { span in
+        let spans = segments.timeline.map { span in
             "{\"audio_filepath\":\(path),\"start\":\(seconds(span.start)),\"end\":\(seconds(span.end)),"
                 + "\"speech\":\(span.speech),\"music\":\(span.music),\"multi_speaker\":\(span.multiSpeaker)}"
         }
+        let points = segments.environment.map { p in
+            "{\"audio_filepath\":\(path),\"time\":\(seconds(p.time)),\"environment\":{\"noise_dbfs\":\(decibels(p.noiseDBFS)),"
+                + "\"noise_category\":\"\(p.noiseCategory)\",\"snr_db\":\(decibels(p.snrDB))}}"
+        }
+        return spans + points
+    }
+
+    private static func decibels(_ value: Double?) -> String {
+        value.map { String(format: "%.2f", $0) } ?? "null"
     }
 
     /// One NIST RTTM line per speech segment:

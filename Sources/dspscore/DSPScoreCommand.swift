@@ -82,7 +82,9 @@ struct Score: ParsableCommand {
 
     @Option(help: """
         Write per-file timelines to FILE (JSON Lines): one line per span with constant speech / \
-        music / multi-speaker decisions, {"audio_filepath", "start", "end", "speech", "music", "multi_speaker"}.
+        music / multi-speaker decisions, {"audio_filepath", "start", "end", "speech", "music", "multi_speaker"}, \
+        then, with the environment analysis, one line per measurement (twice a second), \
+        {"audio_filepath", "time", "environment": {"noise_dbfs", "noise_category", "snr_db"}}.
         """)
     var timeline: String?
 

@@ -80,9 +80,11 @@ public enum NoiseEstimateSource: Int, Sendable, CustomStringConvertible {
 /// emitted by ``EnvironmentAnalyzer`` every `1 / updateRateHz` seconds (default twice a second).
 ///
 /// Definitions (`P` is a duration-weighted mean of frame mean squares, `L = 10·log10(P)`):
-/// - **Background noise** ``noiseDBFS``: `L` over the window's non-speech frames, or the
-///   fallbacks of ``NoiseEstimateSource``. It is the noise, not the speech: speech frames never
-///   enter the first estimate. ``noiseLevelDB`` = ``noiseDBFS`` + `fullScaleDB` (default 90),
+/// - **Background noise** ``noiseDBFS``: the ``NoiseLevelEstimator`` reading the frames carry
+///   (``AnalysisFrame/backgroundNoiseDBFS``; what ``AnalysisChain`` gives every measurement):
+///   the noise under the speech, music or talkers, found from the spectrum without a speech
+///   decision, −∞ for a digitally silent background. For frames without it, `L` over the
+///   window's non-speech frames or the other fallbacks of ``NoiseEstimateSource``. ``noiseLevelDB`` = ``noiseDBFS`` + `fullScaleDB` (default 90),
 ///   an uncalibrated SPL-like scale that is positive for any audible noise.
 /// - **Speech-to-noise ratio** ``speechToNoiseDB``: `10·log10((P_speech − P_noise) / P_noise)`,
 ///   with `P_speech` over the speech frames (speech frames hold speech plus noise, so the noise
