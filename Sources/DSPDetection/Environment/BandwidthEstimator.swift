@@ -55,8 +55,11 @@ import Darwin
 /// Limitation: frames sample 1/6 of the input at 48 kHz, so content that is brief *and* alone
 /// in its band (a fast sweep's top, a single click) can fall between frames.
 ///
-/// **Cost.** Only one frame per hop is read: about 8 FFTs of 1024 points per second at
-/// 48 kHz. The samples between frames are skipped, not copied.
+/// **Cost.** Only one frame per hop is read: 8 FFTs of 1024 points per second at 48 kHz; the
+/// samples between frames are skipped, not copied. Measured (release build, one core of this
+/// project's x86-64 build machine, default SSE codegen, 1024-sample pushes): about 19–22 µs per
+/// second of 48 kHz audio (0.4 ns per input sample, ≈ 50 000× real time), 4.6 µs per second at
+/// 16 kHz.
 ///
 /// **Non-finite input.** A frame holding a NaN or ±∞ sample (or whose energy overflows a Float,
 /// |x| ≳ 1e18) is skipped and counted in ``BandwidthEstimate/nonFiniteFrameCount``; samples

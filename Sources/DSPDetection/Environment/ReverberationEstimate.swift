@@ -18,11 +18,14 @@ public struct ReverberationEstimate: Equatable, Sendable {
 
     /// How the estimate came about.
     public var status: Status
-    /// Reverberation time: the time the sound field takes to decay by 60 dB, seconds
-    /// (0.1…5 in steps of the decay histogram, about 2 %); nil with ``Status/tooFewDecays``.
+    /// Reverberation time: the time the sound field takes to decay by 60 dB, seconds (about
+    /// 0.04…9.6, interpolated within the decay histogram's 2 % bins, calibrated; measured
+    /// within 25 % for 0.3–1.4 s rooms in most cases, see ``ReverberationEstimator``); nil with
+    /// ``Status/tooFewDecays``.
     public var rt60Seconds: Double?
     /// Clarity C50: `10·log10(E(0–50 ms) / E(50 ms–∞))` of the room response, from the direct
-    /// sound, dB; nil with ``Status/tooFewDecays``.
+    /// sound, dB (ISO 3382-1), modelled from ``rt60Seconds`` and ``directToReverberantDB``
+    /// (median error 1.6 dB measured); nil with ``Status/tooFewDecays``.
     public var c50DB: Double?
     /// The direct-to-reverberant ratio the ``c50DB`` model used, dB; nil with
     /// ``Status/tooFewDecays``.

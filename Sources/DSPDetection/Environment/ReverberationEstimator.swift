@@ -12,7 +12,77 @@ import Darwin
 /// Blind estimate of a room's reverberation time RT60 and clarity C50 from reverberant speech
 /// alone (no impulse response), on the 16 kHz mono analysis stream.
 ///
-/// METHOD-DOC
+/// **Method** (free-decay analysis after Ratnam et al., "Blind estimation of reverberation
+/// time", JASA 114(5), 2003, and Prego et al., "A blind algorithm for reverberation-time
+/// estimation using subband decomposition of speech signals", JASA 131(4), 2012):
+/// 1. Every ``hopLength`` samples (16 ms) the last ``frameLength`` samples (128 at 16 kHz) are
+///    Hann-windowed and transformed (FFTW real FFT); the power in two bands of two octaves each
+///    (354–1414 Hz: the 500 Hz and 1 kHz octaves; 1414–5657 Hz: 2 and 4 kHz) is smoothed over
+///    frames by one pole (0.3: at most −5.2 dB per frame, so RT60 ≥ 0.18 s is measurable) and
+///    taken in dB (``DSPSpectral/FastLog``). A ``NoiseFloorTracker`` (2 s minimum statistics)
+///    follows each band's floor.
+/// 2. A *free decay* starts where a band's level falls from a peak at least
+///    ``Configuration/minimumFallDB`` + ``Configuration/floorMarginDB`` above the floor, and
+///    lasts while the level stays under the peak, rises by at most 3 dB from one frame to the
+///    next (a reverberant tail fluctuates; a stricter test keeps only decays that happen to
+///    fluctuate downwards, and under-reads long rooms), and stays above floor + margin and
+///    −100 dBFS; at most 1.5 s.
+/// 3. The late part of each decay — from 50 ms after the peak, when the direct sound and the
+///    speech's own offset are over — is fitted by least squares (at least
+///    ``Configuration/minimumDecaySeconds`` of it, falling ≥ ``Configuration/minimumFallDB``
+///    overall); `60 / slope` is that decay's RT60, and the peak's height over the fitted line
+///    at the peak is its *jump* (the direct sound's share of the level before the offset).
+///    Both go into fixed histograms (RT60: 2 % bins from 0.1 to 5 s; jump: 0.25 dB bins), so
+///    the unit's memory and the result do not depend on the stream's length or chunking.
+/// 4. RT60 = `m^1.4` with `m` the ``Configuration/rt60Quantile`` (median) of the decays' RT60s:
+///    observed decays are compressed towards 0.5–1 s (short rooms read long because the
+///    speech's own decays and the smoothing are slower than the room; long rooms read short
+///    because speech pauses cut decays before their slow part). The exponent was fitted on two
+///    voices (en-us, de) and is tested on two others (es, en-f3).
+/// 5. C50 from a diffuse exponential tail (Schroeder) plus the direct sound: with
+///    `q = e^(13.8·0.05/RT60) − 1` (the tail's energy before 50 ms over that after) and
+///    `DRR = 10^(jump/10) − 1` (the median jump), `C50 = 10·log10(q + DRR·(1 + q))`.
+///    Without a direct sound it reduces to the classic `10·log10(e^(0.69/RT60) − 1)`.
+///
+/// **Accuracy measured** (`ReverberationEstimatorTests`): 12 s of espeak-ng speech (es + en-f3)
+/// convolved with synthetic room responses — a direct impulse plus exponentially decaying
+/// Gaussian noise, RT60 0.3, 0.6, 1.0 and 1.4 s at direct-to-reverberant ratios −5, 0 and
+/// +5 dB — against the truth from the response (Schroeder backward integration with a T20 fit;
+/// C50 from the direct sound): 11 of 12 rooms estimated (1.4 s at −5 dB found 16 decays, under
+/// the 20 needed), RT60 within 25 % in 10 of 11 (worst +39 %, 1.0 s at −5 dB; near-field
+/// rooms, +5 dB, read about 20 % short), C50 median absolute error 1.6 dB (worst 3.5 dB, mostly
+/// under-reading: the jump under-estimates a strong direct sound). Dry speech reads RT60
+/// ≤ 0.3 s, C50 ≥ 10 dB.
+///
+/// **Cost.** One 128-point FFT per 16 ms hop and a few operations per band and frame: about
+/// 20 µs per second of 16 kHz audio (1.25 ns per input sample, ≈ 50 000× real time; release
+/// build, one core of this project's x86-64 build machine, default SSE codegen).
+///
+/// **Limits.** The model assumes one exponential decay in both bands (real rooms decay
+/// faster at high frequencies: the estimate is a 350 Hz–5.7 kHz average); steady noise within
+/// about 20 dB of the speech shortens the measurable decays; music, continuous speech without
+/// pauses and babble give few decays (``ReverberationEstimate/Status/tooFewDecays``) or
+/// decays of the source rather than the room. The calibration comes from synthetic speech and
+/// synthetic rooms: treat the figures as a scene measure (dry, moderate, very reverberant),
+/// not as an acoustic measurement.
+///
+/// **Non-finite input.** A frame holding a NaN or ±∞ sample ends every decay in progress
+/// (they are dropped) and is counted in ``ReverberationEstimate/nonFiniteFrameCount``; the
+/// half of each hop outside the frame is not looked at.
+///
+/// **Contract.** A ``StreamingProcessor`` that writes no output: ``maxOutputCount(forInputCount:)``
+/// and ``maxFlushOutputCount`` are 0 and ``process(_:into:)`` consumes all its input. The
+/// estimate so far is ``estimate`` (on demand, allocation-free); ``flush(into:)`` ends the
+/// stream, keeps its estimate for ``finalize()`` and leaves the unit as after ``reset()``.
+/// Frames sit at fixed stream positions, so results are bit-identical however the input is
+/// chunked. Nothing allocates after `init`.
+///
+/// ```swift
+/// let reverb = try ReverberationEstimator()
+/// _ = reverb.process(samples16k, into: UnsafeMutableBufferPointer(start: nil, count: 0))
+/// let room = reverb.finalize()
+/// print(room.rt60Seconds ?? .nan, room.c50DB ?? .nan, room.decayCount)
+/// ```
 public final class ReverberationEstimator: StreamingProcessor {
     /// Input element: a mono sample, nominally in [−1, 1].
     public typealias InputSample = Float
@@ -33,7 +103,8 @@ public final class ReverberationEstimator: StreamingProcessor {
         public var minimumFallDB: Double
         /// A decay stops this close to the band's noise floor, dB. Range 0…30; default 6.
         public var floorMarginDB: Double
-        /// Which quantile of the decays' RT60s is the estimate. Range 0.01…0.99; default 0.5 (the median).
+        /// Which quantile of the decays' RT60s is calibrated into the estimate. Range 0.01…0.99;
+        /// default 0.5 (the median; the calibration was fitted for it).
         public var rt60Quantile: Double
         /// Decays needed for an estimate. Range 1…10 000; default 20.
         public var minimumDecayCount: Int
