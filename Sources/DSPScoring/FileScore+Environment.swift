@@ -19,6 +19,17 @@ extension FileScore {
         /// than the noise) to 100 (a digitally silent background reads 100); `null` when no
         /// measurement held speech.
         public var snrDB: Double?
+        /// Blind reverberation time RT60, seconds (``ReverberationEstimator``); `null` when too
+        /// few free decays were found (fewer than 20: dry, short or continuous audio).
+        public var rt60Seconds: Double?
+        /// Blind clarity C50, dB (``ReverberationEstimator``); `null` as ``rt60Seconds``.
+        public var c50DB: Double?
+        /// Effective audio bandwidth, Hz, at the file's own rate (``BandwidthEstimator``); `null`
+        /// when less than half a second of the file is above −80 dBFS.
+        public var bandwidthHz: Double?
+        /// `narrowband`, `wideband`, `super_wideband` or `fullband`; left out when ``bandwidthHz``
+        /// is `null`.
+        public var bandwidthClass: String?
         /// The noise category the file spent most time in: `very_quiet`, `quiet`, `moderate`,
         /// `loud` or `very_loud` (default thresholds 35/45/55/65 dB on the analyzer's scale,
         /// dBFS + 90).
@@ -42,6 +53,15 @@ extension FileScore {
                     "Speech level with the noise power taken out, dBFS (power mean of the speech frames less the noise; at least noise_dbfs - 30)."),
             .number("snr_db", \.snrDB, null: "when no measurement held speech", minimum: -30, maximum: 100,
                     "Speech-to-noise ratio, dB: speech_dbfs - noise_dbfs, -30 to 100 (a digitally silent background reads 100)."),
+.number("rt60_s", \.rt60Seconds, null: "when fewer than 20 free decays were found", minimum: 0,
+                    "Blind reverberation time RT60, seconds, from the speech's free decays."),
+            .number("c50_db", \.c50DB, null: "when fewer than 20 free decays were found",
+                    "Blind clarity C50, dB, from the decay rate and the direct-to-reverberant ratio."),
+            .number("bandwidth_hz", \.bandwidthHz, null: "when less than 0.5 s of the file is above -80 dBFS", minimum: 0,
+                    "Effective audio bandwidth, Hz, at the file's own rate."),
+            .identifier("bandwidth_class", \.bandwidthClass, absent: "when less than 0.5 s of the file is above -80 dBFS",
+                        values: BandwidthClass.allCases.map(\.description),
+                        "narrowband (<= 4.5 kHz), wideband (<= 8.5 kHz), super_wideband (<= 16.5 kHz) or fullband."),
             .identifier("noise_category", \.noiseCategory, values: ["very_quiet", "quiet", "moderate", "loud", "very_loud"],
                         "Category the file spent most time in (thresholds 35/45/55/65 dB on dBFS + 90)."),
             .text("category_key", \.categoryKey,
@@ -83,7 +103,9 @@ struct EnvironmentMeasurements {
         complexity += m.frequencyComplexity
     }
 
-    func record(_ summary: EnvironmentSummary) -> FileScore.Environment {
+    func record(
+        _ summary: EnvironmentSummary, reverberation: ReverberationEstimate?, bandwidth: BandwidthEstimate?
+    ) -> FileScore.Environment {
         func rounded(_ x: Double) -> Double { (x * 1e6).rounded() / 1e6 }
         let sorted = noise.sorted()
         // The lower middle value for an even count, so that −∞ never meets +finite in a mean.
@@ -108,7 +130,9 @@ struct EnvironmentMeasurements {
             }
         }
         return FileScore.Environment(
-            noiseDBFS: median.map(rounded), speechDBFS: speechLevel.map(rounded), snrDB: snr.map(rounded), noiseCategory: category.description, categoryKey: key,
+            noiseDBFS: median.map(rounded), speechDBFS: speechLevel.map(rounded), snrDB: snr.map(rounded),
+            rt60Seconds: reverberation?.rt60Seconds.map(rounded), c50DB: reverberation?.c50DB.map(rounded),
+            bandwidthHz: bandwidth?.bandwidthHz.map(rounded), bandwidthClass: bandwidth?.bandwidthClass?.description, noiseCategory: category.description, categoryKey: key,
             speechClarity: clarityCount > 0 ? rounded(clarity / Double(clarityCount)) : nil,
             frequencyComplexity: count > 0 ? rounded(complexity / Double(count)) : 0,
             recommendation: summary.secondsAccurate > summary.secondsFast ? "accurate" : "fast",

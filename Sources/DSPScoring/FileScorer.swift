@@ -119,6 +119,11 @@ public final class FileScorer {
     private let chain: AnalysisChain?
     /// One conditioner per input rate and channel count met so far (filter design is not free).
     private var conditioners: [Int: StreamConditioner] = [:]
+    /// Bandwidth path (with the environment): one estimator per input rate and one downmixer
+    /// per channel count met so far, and the block mixed to mono at the input rate.
+    private var bandwidthEstimators: [Int: BandwidthEstimator] = [:]
+    private var downmixers: [Int: Downmixer] = [:]
+    private var inputMono: UnsafeMutableBufferPointer<Float>
     /// Loudness meters built so far, one per configuration met, at most
     /// ``maxCachedLoudnessMeters`` (the most recently built), reset before each file: a new
     /// meter costs a filter design and zeroing its 320 kB of gating histograms, a per-file cost
@@ -133,6 +138,7 @@ public final class FileScorer {
         buffer = .allocate(capacity: configuration.blockFrames)
         conditioned = .allocate(capacity: 0)
         events = .allocate(capacity: 0)
+        inputMono = .allocate(capacity: 0)
         if configuration.analyses.detects {
             var detection = AcousticDetector.Configuration()
             detection.detectsMusic = configuration.analyses.contains(.music)
@@ -148,6 +154,7 @@ public final class FileScorer {
         buffer.deallocate()
         conditioned.deallocate()
         events.deallocate()
+        inputMono.deallocate()
     }
 
     private var provenance: FileScore.Provenance { configuration.provenance }
@@ -206,6 +213,9 @@ public final class FileScorer {
                 detection.conditioner = try? conditioner(rate: reader.sampleRate, channels: reader.channelCount, to: chain.sampleRate)
                 if detection.conditioner == nil { notMeasured.detection = FileScore.NotMeasured.Reason.unsupportedSampleRate.rawValue }
             }
+            // The effective audio bandwidth needs the file's own rate: measured before conditioning.
+            let bandwidth = configuration.analyses.contains(.environment)
+                ? try? bandwidthPath(rate: reader.sampleRate, channels: reader.channelCount) : nil
             var frames = 0
             while true {
                 let count = try reader.read(into: buffer)
@@ -215,6 +225,7 @@ public final class FileScorer {
                 // Always measured: the levels also tell whether the file holds any finite sample.
                 analyzer.process(block) { _ in }
                 loudness?.process(block)
+                if let bandwidth { measureBandwidth(block, bandwidth) }
                 if let chain, let conditioner = detection.conditioner {
                     detect(block, conditioner, chain, &detection, observe)
                 }
@@ -250,7 +261,10 @@ public final class FileScorer {
                     record.detection = FileScore.Detection(
                         summary.detection, music: configuration.analyses.contains(.music),
                         multipleSpeakers: configuration.analyses.contains(.speakers))
-                    if let environment = summary.environment { record.environment = detection.measurements.record(environment) }
+                    if let environment = summary.environment {
+                        record.environment = detection.measurements.record(
+                            environment, reverberation: summary.reverberation, bandwidth: bandwidth?.estimator.finalize())
+                    }
                     if configuration.recordsSegments {
                         detection.segments.duration = record.duration
                         record.segments = detection.segments
@@ -344,6 +358,43 @@ public final class FileScorer {
         let made = try StreamConditioner(configuration: .init(inputRate: rate, channelCount: channels, outputRate: target))
         conditioners[key] = made
         return made
+    }
+
+    /// The bandwidth estimator for `rate` and the downmixer for `channels` (nil for mono), reset.
+    private func bandwidthPath(rate: Int, channels: Int) throws(ConfigurationError) -> (estimator: BandwidthEstimator, downmixer: Downmixer?) {
+        let estimator: BandwidthEstimator
+        if let cached = bandwidthEstimators[rate] {
+            cached.reset()
+            estimator = cached
+        } else {
+            estimator = try BandwidthEstimator(configuration: .init(sampleRate: rate))
+            bandwidthEstimators[rate] = estimator
+        }
+        guard channels > 1 else { return (estimator, nil) }
+        if let cached = downmixers[channels] {
+            cached.reset()
+            return (estimator, cached)
+        }
+        let made = try Downmixer(channelCount: channels)
+        downmixers[channels] = made
+        return (estimator, made)
+    }
+
+    /// Mixes one block to mono at the input rate (as the conditioner does) and adds it to the
+    /// bandwidth estimate.
+    private func measureBandwidth(_ block: UnsafeBufferPointer<Float>, _ path: (estimator: BandwidthEstimator, downmixer: Downmixer?)) {
+        let none = UnsafeMutableBufferPointer<BandwidthEstimate>(start: nil, count: 0)
+        guard let downmixer = path.downmixer else {
+            _ = path.estimator.process(block, into: none)
+            return
+        }
+        let frames = downmixer.maxOutputCount(forInputCount: block.count)
+        if frames > inputMono.count {
+            inputMono.deallocate()
+            inputMono = .allocate(capacity: frames)
+        }
+        let produced = downmixer.process(block, into: inputMono).produced
+        _ = path.estimator.process(UnsafeBufferPointer(rebasing: inputMono[..<produced]), into: none)
     }
 
     /// Conditions one block (interleaved, any rate) to mono 16 kHz and runs the chain over it.

@@ -38,7 +38,10 @@ struct RecordSchemaTests {
             speechRatio: ratio(), musicRatio: Bool.random(using: &rng) ? nil : ratio(), multiSpeakerRatio: Bool.random(using: &rng) ? nil : ratio(),
             speechSeconds: ratio() * 10, speechSegments: 4, noiseFloorDBFS: db())
         score.environment = .init(
-            noiseDBFS: db(), noiseCategory: "quiet", categoryKey: "45_false_true", speechClarity: Bool.random(using: &rng) ? nil : ratio(),
+            noiseDBFS: db(), speechDBFS: db(), snrDB: Bool.random(using: &rng) ? nil : ratio() * 130 - 30,
+            rt60Seconds: Bool.random(using: &rng) ? nil : ratio() * 2, c50DB: db(), bandwidthHz: Bool.random(using: &rng) ? nil : ratio() * 24_000,
+            bandwidthClass: ["narrowband", "wideband", "super_wideband", "fullband"].randomElement(using: &rng)!,
+            noiseCategory: "quiet", categoryKey: "45_false_true", speechClarity: Bool.random(using: &rng) ? nil : ratio(),
             frequencyComplexity: ratio(), recommendation: "accurate", measurements: 12)
         let reasons = FileScore.NotMeasured.Reason.allCases.map(\.rawValue)
         score.notMeasured = .init(

@@ -95,7 +95,9 @@ struct ScoreFormattingJSONTests {
         }
         if Bool.random(using: &rng) {
             score.environment = .init(
-                noiseDBFS: optionalDouble(&rng), noiseCategory: text(&rng), categoryKey: text(&rng),
+                noiseDBFS: optionalDouble(&rng), speechDBFS: optionalDouble(&rng), snrDB: optionalDouble(&rng),
+                rt60Seconds: optionalDouble(&rng), c50DB: optionalDouble(&rng), bandwidthHz: optionalDouble(&rng),
+                bandwidthClass: Bool.random(using: &rng) ? nil : text(&rng), noiseCategory: text(&rng), categoryKey: text(&rng),
                 speechClarity: optionalDouble(&rng), frequencyComplexity: double(&rng), recommendation: text(&rng),
                 measurements: integer(&rng))
         }

@@ -47,6 +47,8 @@ public final class AnalysisChain: StreamingProcessor {
         public var detection: DetectionSummary
         /// The environment over the stream, when the environment analyzer runs.
         public var environment: EnvironmentSummary?
+        /// The stream's reverberation (RT60, C50), when the environment analyzer runs.
+        public var reverberation: ReverberationEstimate? = nil
     }
 
     /// The settings, as validated (the environment's rate and frame length filled in).
@@ -55,6 +57,9 @@ public final class AnalysisChain: StreamingProcessor {
     public let detector: AcousticDetector
     /// The environment analyzer, if configured.
     public let environment: EnvironmentAnalyzer?
+    /// The blind reverberation estimate over the stream, with the environment analyzer.
+    public let reverberation: ReverberationEstimator?
+    private let noEstimates = UnsafeMutableBufferPointer<ReverberationEstimate>.allocate(capacity: 0)
     /// The analysis rate, Hz.
     public let sampleRate: Int
     private var grouper: FrameGrouper
@@ -82,13 +87,18 @@ public final class AnalysisChain: StreamingProcessor {
             environment.frameLength = configuration.frameLength
             configuration.environment = environment
             self.environment = try EnvironmentAnalyzer(configuration: environment)
+            reverberation = try ReverberationEstimator(configuration: .init(sampleRate: sampleRate))
         } else {
             environment = nil
+            reverberation = nil
         }
         self.configuration = configuration
     }
 
-    deinit { lastMeasurement.deallocate() }
+    deinit {
+        lastMeasurement.deallocate()
+        noEstimates.deallocate()
+    }
 
     /// Latency of the per-hop results, samples: the detector's (hops are analysed four at a
     /// time, so up to four hops). Segment starts are back-dated; segment ends come a hangover
@@ -124,6 +134,7 @@ public final class AnalysisChain: StreamingProcessor {
         guard take > 0 else { return ProcessResult(consumed: 0, produced: 0) }
         var writer = EventWriter(events)
         detector.process(UnsafeBufferPointer(rebasing: input[..<take])) { hop in handle(hop, &writer) }
+        _ = reverberation?.process(UnsafeBufferPointer(rebasing: input[..<take]), into: noEstimates)
         return ProcessResult(consumed: take, produced: writer.count)
     }
 
@@ -144,7 +155,9 @@ public final class AnalysisChain: StreamingProcessor {
         if let t = end.musicEndedAt { writer.append(.ended(.music, at: t)) }
         if let t = end.multiSpeakerEndedAt { writer.append(.ended(.multipleSpeakers, at: t)) }
         if let environment, environment.flush(into: lastMeasurement) == 1 { writer.append(.environment(lastMeasurement[0])) }
-        let summary = Summary(detection: end.summary, environment: environment?.finalize())
+        _ = reverberation?.flush(into: noEstimates)
+        let summary = Summary(
+            detection: end.summary, environment: environment?.finalize(), reverberation: reverberation?.finalize())
         reset()
         flushed = summary
         return writer.count
@@ -168,6 +181,7 @@ public final class AnalysisChain: StreamingProcessor {
         detector.reset()
         grouper.reset()
         environment?.reset()
+        reverberation?.reset()
         flushed = nil
     }
 
@@ -220,6 +234,7 @@ extension AnalysisChain: MemoryAccounting {
     /// grouper is a stored value).
     public var memoryFootprint: MemoryFootprint {
         detector.memoryFootprint + (environment?.memoryFootprint ?? MemoryFootprint())
+            + (reverberation?.memoryFootprint ?? MemoryFootprint())
             + .owned(MemoryFootprint.bytes(lastMeasurement))
     }
 }
