@@ -18,6 +18,7 @@ import sys
 import time
 
 import numpy as np
+import scipy.io.wavfile
 import soundfile as sf
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -60,6 +61,14 @@ def _db(x):
     return None if x is None else round(float(x), 3)
 
 
+def write_audio(path, x, fs, ext, subtype):
+    """Write a file; float WAV goes through scipy because libsndfile adds a timestamped PEAK chunk."""
+    if subtype == "FLOAT":
+        scipy.io.wavfile.write(path, fs, x.astype(np.float32))
+    else:
+        sf.write(path, x, fs, subtype=subtype, format=ext.upper())
+
+
 def render(job):
     """Build, mix, write one file; return its truth record."""
     spec, out_dir = job
@@ -75,7 +84,7 @@ def render(job):
     speech, noise, music = scaled(scene.speech), scaled(scene.noise), scaled(scene.music)
     path = os.path.join(out_dir, spec["path"])
     os.makedirs(os.path.dirname(path), exist_ok=True)
-    sf.write(path, mix, fs, subtype=spec["subtype"], format=spec["ext"].upper())
+    write_audio(path, mix, fs, spec["ext"], spec["subtype"])
     speech_db, activity = levels.p56_active_level(speech, fs) if speech is not None else (None, None)
     noise_db = levels.dbfs(noise) if noise is not None else None
     truth = {

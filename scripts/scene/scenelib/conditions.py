@@ -52,10 +52,13 @@ def noise_at(x, level_db):
     return scale_to(x, levels.dbfs(x), level_db)
 
 
-def noise_track(spec, rng, exclude_voice_ids=()):
-    """A background noise for the spec's split: synthetic, recorded or babble. Returns (track, id)."""
+def noise_track(spec, rng, exclude_voice_ids=(), babble=True):
+    """A background noise for the spec's split: synthetic, recorded or (if babble) babble. Returns (track, id).
+
+    Babble is 4-6 voices of the file's split, none of them in exclude_voice_ids.
+    """
     fs, n, split = spec["fs"], _n(spec), spec["split"]
-    choices = SYNTH_NOISES + noise.recorded_ids(split) + ["babble"]
+    choices = SYNTH_NOISES + noise.recorded_ids(split) + (["babble"] if babble else [])
     nid = choices[int(rng.integers(len(choices)))]
     if nid != "babble":
         return noise.make(nid, rng, n, fs), nid
@@ -142,14 +145,14 @@ def music_noise(spec, rng):
     fs, n = spec["fs"], _n(spec)
     pid = pick(rng, music.piece_ids(spec["split"]))[0]
     ml = rng.uniform(-35, -15)
-    nz, nid = noise_track(spec, rng)
+    nz, nid = noise_track(spec, rng, babble=False)
     return Scene(music=noise_at(music.make(pid, rng, n, fs), ml),
                  noise=noise_at(nz, ml - rng.uniform(5, 30)), sources={"music": pid, "noise": nid})
 
 
 def noise_only(spec, rng):
-    """Noise alone, -70..-20 dBFS."""
-    nz, nid = noise_track(spec, rng)
+    """Noise alone (no babble), -70..-20 dBFS."""
+    nz, nid = noise_track(spec, rng, babble=False)
     return Scene(noise=noise_at(nz, rng.uniform(-70, -20)), sources={"noise": nid})
 
 
