@@ -99,7 +99,7 @@ def render(job):
         "sources": scene.sources,
     }
     for key, value in scene.truth.items():
-        if key in ("noise_dbfs_before", "noise_dbfs_after"):
+        if key in ("noise_dbfs_before", "noise_dbfs_after", "noise_dbfs_before_codec"):
             value = _db(value + 20 * np.log10(gain))
         truth[key] = round(value, 4) if isinstance(value, float) else value
     return truth

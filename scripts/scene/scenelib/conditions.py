@@ -205,15 +205,20 @@ def band(spec, rng):
         lev = -24.0
     floor = noise_at(noise.make("synthetic:white", rng, n, fs), lev - 35.0)
     process = (bandwidth.LOWPASS_HZ + bandwidth.CODECS)[spec["index"] % (len(bandwidth.LOWPASS_HZ) + len(bandwidth.CODECS))]
+    sources["noise"] = "synthetic:white"
     if isinstance(process, str):
+        # A codec is not linear: no separate speech/noise tracks, so no level truth.
         mix, nominal = bandwidth.codec(src + floor, fs, process)
+        sc = Scene(sources=sources, mix=mix)
+        sc.truth["noise_dbfs_before_codec"] = levels.dbfs(floor)
         proc_name = process
     else:
-        mix, nominal = bandwidth.lowpass(src + floor, fs, process)
+        # Resampling is linear: filter the tracks separately so their levels stay exact.
+        (src, nominal), (floor, _) = bandwidth.lowpass(src, fs, process), bandwidth.lowpass(floor, fs, process)
+        sc = Scene(speech=src if kind == "speech" else None, music=src if kind == "music" else None,
+                   noise=floor, sources=sources)
+        mix = src + floor
         proc_name = f"lowpass-{process}"
-    sources["noise"] = "synthetic:white"
-    sc = Scene(speech=src if kind == "speech" else None, music=src if kind == "music" else None,
-               noise=floor, sources=sources, mix=mix)
     sc.truth.update(bandwidth_hz=nominal, bandwidth_class=levels.bandwidth_class(nominal),
                     bandwidth_measured_hz=levels.measured_bandwidth(mix, fs), bandwidth_process=proc_name)
     return sc
