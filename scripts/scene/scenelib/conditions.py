@@ -158,7 +158,7 @@ def noise_only(spec, rng):
 
 def step(spec, rng):
     """Quiet room then loud room: the noise level rises by 20-30 dB at 40-60 % of the file."""
-    fs, n = spec["fs"], _n(spec)
+    fs = spec["fs"]
     v, x, _, _ = _one_voice(spec, rng)
     nz, nid = noise_track(spec, rng, exclude_voice_ids=[v["id"]])
     nz = noise_at(nz, 0.0)

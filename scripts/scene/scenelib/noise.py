@@ -3,7 +3,6 @@
 Every function returns a unit-level track (0 dBFS mean square is not
 implied; callers scale with levels.dbfs) of exactly n samples.
 """
-import glob
 import os
 
 import numpy as np
