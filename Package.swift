@@ -21,6 +21,20 @@ let products: [Product] = [
     .library(name: "_SpeechDSPBenchReferences", targets: ["CBenchReferences"]),
 ]
 
+// MARK: - Traits
+
+// FFTW is GPL-2.0-or-later: a binary that links it is GPL-bound. It stays the default FFT (the
+// field's reference), and `--disable-default-traits` builds everything without it: RealFFT then
+// runs SpeechDSP's own FFT (CDSPKernels FFT.c), which is compiled and tested in every build.
+let traits: Set<Trait> = [
+    .trait(
+        name: "FFTW",
+        description: "Link FFTW 3 (libfftw3f, GPL-2.0-or-later) and make it RealFFT's default FFT. "
+            + "Without it RealFFT uses SpeechDSP's built-in FFT and no target links FFTW."
+    ),
+    .default(enabledTraits: ["FFTW"]),
+]
+
 // MARK: - System libraries
 
 let systemLibraries: [Target] = [
@@ -39,17 +53,21 @@ let systemLibraries: [Target] = [
 // MARK: - Implementation
 
 let implementation: [Target] = [
-    // C kernels with run-time CPU dispatch (target_clones) for the hottest inner loops.
-    .target(name: "CDSPKernels"),
+    // C kernels with run-time CPU dispatch (target_clones) for the hottest inner loops, and the
+    // built-in FFT (its planner takes cos/sin from libm).
+    .target(name: "CDSPKernels", linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
     // Foundation-free: sample formats, conversion, dB math, re-framing, resampling, the processor contract.
     .target(
         name: "DSPCore",
         dependencies: ["CDSPKernels", .product(name: "RealModule", package: "swift-numerics")]
     ),
-    // Real FFT over FFTW, windows.
-    .target(name: "DSPSpectral", dependencies: ["DSPCore", "CDSPKernels", "CFFTW"]),
+    // Real FFT (FFTW with the FFTW trait, the built-in FFT always), windows.
+    .target(
+        name: "DSPSpectral",
+        dependencies: ["DSPCore", "CDSPKernels", .target(name: "CFFTW", condition: .when(traits: ["FFTW"]))]
+    ),
     // The analysis chain: voice activity, music and multiple-speaker detection (spectral, so
-    // over FFTW), frame grouping and the environment analyzer above them.
+    // over RealFFT: FFTW with the FFTW trait), frame grouping and the environment analyzer above them.
     .target(
         name: "DSPDetection",
         dependencies: ["DSPCore", "DSPSpectral", "CDSPKernels", .product(name: "RealModule", package: "swift-numerics")]
@@ -129,6 +147,7 @@ let package = Package(
     name: "SpeechDSP",
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: products,
+    traits: traits,
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),

@@ -1,3 +1,6 @@
+// Compiled only with the package trait FFTW (the default): without it nothing in the package
+// imports CFFTW and no binary links libfftw3f.
+#if FFTW
 import CFFTW
 import DSPCore
 import Synchronization
@@ -213,3 +216,4 @@ extension FFTWBackend {
             + extraInputs.count * MemoryFootprint.bytes(Float.self, size) + extraSpectra.count * spectrum
     }
 }
+#endif

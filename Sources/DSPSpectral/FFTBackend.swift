@@ -1,7 +1,9 @@
 import DSPCore
 
 /// The operations ``RealFFT`` needs from an FFT library, one conforming type per library and
-/// file (`FFTBackend+FFTW.swift`; a vDSP backend for Apple platforms would sit beside it).
+/// file (`FFTBackend+FFTW.swift`, compiled with the package trait `FFTW`;
+/// `FFTBackend+BuiltIn.swift`, always; a vDSP backend for Apple platforms would sit beside
+/// them). ``AnyFFTBackend`` holds the one a ``RealFFT`` chose (``FFTImplementation``).
 ///
 /// A backend is built for one even transform size `n` and owns whatever the library needs for
 /// it (plans, aligned buffers), all made in `init`. Its transforms never allocate. Spectra are
@@ -57,6 +59,3 @@ protocol FFTBackend: AnyObject {
     /// of bins 0 and `size/2` are ignored; the spectrum may be overwritten.
     func executeInverse()
 }
-
-/// The backend ``RealFFT`` uses on this platform.
-typealias PlatformFFTBackend = FFTWBackend

@@ -13,9 +13,16 @@ import DSPCore
 /// so `inverse(forward(x)) = N · x`; divide by N to recover `x`. A sine of amplitude `A` centred
 /// on bin `k` (0 < k < N/2) has `|X[k]| = A · N / 2`; a constant `c` has `X[0] = c · N`.
 ///
-/// The transform is FFTW's (`fftwf_plan_dft_r2c_1d` / `fftwf_plan_dft_c2r_1d` planned with
-/// `FFTW_ESTIMATE`, run with `fftwf_execute`), behind a small backend protocol so that other
-/// libraries (vDSP) can be added per platform. Planning is serialised process-wide, so
+/// The transform is one of two implementations (``FFTImplementation``), behind a small backend
+/// protocol so that other libraries (vDSP) can be added per platform:
+///
+/// - ``FFTImplementation/fftw``, the default in builds with the package trait `FFTW` (the
+///   default traits): FFTW's `fftwf_plan_dft_r2c_1d` / `fftwf_plan_dft_c2r_1d` planned with
+///   `FFTW_ESTIMATE`, run with `fftwf_execute`. FFTW's planning is serialised process-wide.
+/// - ``FFTImplementation/builtIn``, in every build and the default without the trait
+///   (`swift build --disable-default-traits`, which links no FFTW): SpeechDSP's own real FFT, a
+///   mixed-radix Stockham transform in C with run-time CPU dispatch.
+///
 /// `RealFFT`s may be created on any number of threads at once. One instance is not `Sendable`:
 /// use it from one thread at a time, or give each thread its own.
 ///
@@ -23,35 +30,48 @@ import DSPCore
 /// let fft = try RealFFT(size: 512)
 /// fft.forward(frame, real: re, imaginary: im)        // 257 bins
 /// fft.powerSpectrum(frame, into: power)              // |X[k]|², 257 bins
+/// let ours = try RealFFT(size: 512, implementation: .builtIn)
 /// ```
 public final class RealFFT {
-    /// Accepted sizes: even, 2 ... 65536.
+    /// Accepted sizes: even, 2 ... 65536 (the built-in FFT further needs `size/2` free of prime
+    /// factors above 257: ``FFTImplementation/supports(size:)``).
     public static let supportedSizes: ClosedRange<Int> = 2...65_536
 
     /// The transform size `N`, in real samples.
     public let size: Int
     /// Bins in a spectrum: `size/2 + 1` (0 Hz ... Nyquist).
     public var binCount: Int { size / 2 + 1 }
+    /// The FFT library this instance runs.
+    public var implementation: FFTImplementation { backend.implementation }
 
-    private let backend: PlatformFFTBackend
+    private let backend: AnyFFTBackend
     /// Spectrum scratch for ``powerSpectrum(_:into:)``: real then imaginary parts.
     private let scratch: UnsafeMutableBufferPointer<Float>
 
-    /// Prepares transforms of `size` real samples, building the FFT plans now.
+    /// Prepares transforms of `size` real samples with ``FFTImplementation/default``, building
+    /// the FFT plans now.
     ///
-    /// - Parameter size: Even, in ``supportedSizes``. Any even size works; sizes with only small
-    ///   prime factors (powers of two, 2^a·3^b·5^c) are fastest.
-    /// - Throws: ``ConfigurationError`` for an odd or out-of-range size.
-    public init(size: Int) throws(ConfigurationError) {
-        guard Self.supportedSizes.contains(size), size % 2 == 0 else {
-            throw ConfigurationError(
-                parameter: "size", value: size,
-                expected: "even, \(Self.supportedSizes.lowerBound)...\(Self.supportedSizes.upperBound)")
-        }
-        self.size = size
-        self.backend = try PlatformFFTBackend(size: size)
-        self.scratch = .allocate(capacity: 2 * (size / 2 + 1))
-        scratch.initialize(repeating: 0)
+    /// - Parameter size: Even, in ``supportedSizes``. With FFTW any even size works; sizes with
+    ///   only small prime factors (powers of two, 2^a·3^b·5^c) are fastest. The built-in FFT
+    ///   (the default without the `FFTW` trait) needs `size/2` free of prime factors above 257.
+    /// - Throws: ``ConfigurationError`` for an odd or out-of-range size, or one the
+    ///   implementation does not transform.
+    public convenience init(size: Int) throws(ConfigurationError) {
+        try self.init(size: size, bufferSets: 1, implementation: .current)
+    }
+
+    /// Prepares transforms of `size` real samples with `implementation`, building the FFT plans
+    /// now.
+    ///
+    /// - Parameters:
+    ///   - size: Even, in ``supportedSizes``, and one `implementation` transforms
+    ///     (``FFTImplementation/supports(size:)``).
+    ///   - implementation: ``FFTImplementation/builtIn`` in any build; ``FFTImplementation/fftw``
+    ///     only in builds with the `FFTW` trait.
+    /// - Throws: ``ConfigurationError`` for a size as ``init(size:)``, or for an implementation
+    ///   this build does not contain.
+    public convenience init(size: Int, implementation: FFTImplementation) throws(ConfigurationError) {
+        try self.init(size: size, bufferSets: 1, implementation: implementation)
     }
 
     deinit {
@@ -127,7 +147,12 @@ public final class RealFFT {
     /// Prepares transforms of `size` real samples with `bufferSets` (≥ 1) pairs of forward
     /// buffers, for transforming several frames one after another without copying them: set 0
     /// is ``forwardInput``/``interleavedSpectrum``.
-    package init(size: Int, bufferSets: Int) throws(ConfigurationError) {
+    package convenience init(size: Int, bufferSets: Int) throws(ConfigurationError) {
+        try self.init(size: size, bufferSets: bufferSets, implementation: .current)
+    }
+
+    /// ``init(size:bufferSets:)`` with `implementation`; the initializer every other one calls.
+    package init(size: Int, bufferSets: Int, implementation: FFTImplementation) throws(ConfigurationError) {
         guard Self.supportedSizes.contains(size), size % 2 == 0 else {
             throw ConfigurationError(
                 parameter: "size", value: size,
@@ -135,7 +160,7 @@ public final class RealFFT {
         }
         try ConfigurationError.check("bufferSets", bufferSets, in: 1...64)
         self.size = size
-        self.backend = try PlatformFFTBackend(size: size, bufferSets: bufferSets)
+        self.backend = try AnyFFTBackend(implementation, size: size, bufferSets: bufferSets)
         self.scratch = .allocate(capacity: 2 * (size / 2 + 1))
         scratch.initialize(repeating: 0)
     }
@@ -188,8 +213,8 @@ public final class RealFFT {
 }
 
 extension RealFFT: MemoryAccounting {
-    /// The spectrum scratch and the backend's buffers (FFTW's plans are not counted: FFTW
-    /// allocates them itself).
+    /// The spectrum scratch and the backend's buffers and tables (FFTW's plans are not counted:
+    /// FFTW allocates them itself).
     public var memoryFootprint: MemoryFootprint {
         .owned(MemoryFootprint.bytes(scratch) + backend.allocatedBytes)
     }

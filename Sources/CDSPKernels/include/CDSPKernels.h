@@ -11,6 +11,7 @@
 #include "CDSPResampling.h"   // DSPCore.Resampler (Resampling.c, ResamplingGroups.c)
 #include "CDSPConversion.h"   // DSPIO's 16-bit PCM widening (Conversion.c)
 #include "CDSPSpectral.h"     // DSPSpectral.SpectralAnalyzer (Spectral.c, SpectralFrames.c, SpectralBatch.c)
+#include "CDSPFFT.h"          // DSPSpectral's built-in real FFT (FFTPlan.c, FFT.c)
 #include "CDSPModels.h"       // DSPDetection's probability models (Models.c)
 #include "CDSPLoudness.h"     // DSPAnalysis.LoudnessMeter: K-weighting, window sums (LoudnessKWeighting.c, LoudnessWindows.c)
 #include "CDSPMetering.h"     // DSPAnalysis level and true-peak metering (MeteringLevels.c, MeteringTruePeak.c)

@@ -1,0 +1,150 @@
+internal import CDSPKernels
+import DSPCore
+
+/// ``FFTBackend`` over SpeechDSP's own real FFT (`CDSPKernels`: `FFTPlan.c` plans, `FFT.c`
+/// transforms; the design is in `include/CDSPFFT.h`).
+///
+/// A real transform of `N` points runs as a complex transform of `N/2` points and an unpacking
+/// pass. The complex transform is a mixed-radix Stockham FFT (radix 4, 2, 3, 5 and a generic odd
+/// radix), on eight-float vectors when `N/2` is a multiple of 64 — every power of two from 128
+/// up — with a last pass of 8 × 8 transposes and 8-point DFTs; other sizes run the same stages on
+/// scalars. The kernels are compiled for AVX-512F, AVX2+FMA and SSE2 and the loader picks one per
+/// process (`target_clones`); contraction is off, so every clone gives the same bits.
+///
+/// `init` calls `cdsp_fft_plan_init` and `cdsp_fft_plan_tables` (twiddles in double, rounded
+/// once) and allocates one 64-byte-aligned block for the tables, the transform scratch (`2N`
+/// floats), every buffer set and the inverse output. Transforms (`cdsp_fft_forward`,
+/// `cdsp_fft_inverse`) take no lock and allocate nothing. There is no global state: instances
+/// may be created and used on any number of threads at once, each from one thread at a time.
+///
+/// Sizes: even, 2 ... 65536, with no prime factor of `N/2` above 257 (a larger prime would run
+/// the generic butterfly at O(p) work per point). Every size the library makes — powers of two
+/// from the analyzers and estimators, and any `SpectralAnalyzer` window whose half factors into
+/// small primes — qualifies.
+final class BuiltInFFTBackend: FFTBackend {
+    let size: Int
+    private let bins: Int
+    private let bufferSets: Int
+    /// The plan (one `cdsp_fft_plan`, plain data made by `cdsp_fft_plan_init`).
+    private let plan: UnsafeMutablePointer<cdsp_fft_plan>
+    /// Everything else, one 64-byte-aligned block of `byteCount` bytes: the twiddle table, the
+    /// scratch, `bufferSets` inputs, `bufferSets` interleaved spectra, the inverse output.
+    private let block: UnsafeMutableRawPointer
+    private let byteCount: Int
+    private let table: UnsafeMutablePointer<Float>
+    private let scratch: UnsafeMutablePointer<Float>
+    private let inputs: UnsafeMutablePointer<Float>
+    private let spectra: UnsafeMutablePointer<Float>
+    /// Floats from one buffer set's input (spectrum) to the next: `size` (`2·bins`) rounded up to
+    /// a multiple of 16 (64 bytes).
+    private let inputStride: Int
+    private let spectrumStride: Int
+    let inverseOutput: UnsafeMutablePointer<Float>
+
+    /// What the built-in FFT accepts, as a ``ConfigurationError`` states it.
+    static let sizeConstraint =
+        "even, 2...\(CDSP_FFT_MAX_SIZE), with no prime factor of size/2 above \(CDSP_FFT_MAX_PRIME) (the built-in FFT)"
+
+    /// The plan for `size`, or `nil` where the built-in FFT does not transform it.
+    static func plan(size: Int) -> cdsp_fft_plan? {
+        guard size >= 2, size <= Int(CDSP_FFT_MAX_SIZE) else { return nil }
+        var plan = cdsp_fft_plan()
+        return cdsp_fft_plan_init(&plan, size) == 0 ? plan : nil
+    }
+
+    convenience init(size: Int) throws(ConfigurationError) {
+        try self.init(size: size, bufferSets: 1)
+    }
+
+    /// Plans as ``init(size:)`` with `bufferSets` (≥ 1) forward buffer pairs for
+    /// ``executeForward(set:)``.
+    init(size: Int, bufferSets: Int) throws(ConfigurationError) {
+        guard let made = Self.plan(size: size) else {
+            throw ConfigurationError(parameter: "size", value: size, expected: Self.sizeConstraint)
+        }
+        let sets = Swift.max(1, bufferSets)
+        let bins = size / 2 + 1
+        func rounded(_ floats: Int) -> Int { (floats + 15) / 16 * 16 }
+        let tableFloats = rounded(made.table_count), scratchFloats = rounded(made.scratch_count)
+        let inputStride = rounded(size), spectrumStride = rounded(2 * bins)
+        let floats = tableFloats + scratchFloats + sets * (inputStride + spectrumStride) + inputStride
+        self.size = size
+        self.bins = bins
+        self.bufferSets = sets
+        self.inputStride = inputStride
+        self.spectrumStride = spectrumStride
+        plan = .allocate(capacity: 1)
+        plan.initialize(to: made)
+        byteCount = MemoryFootprint.bytes(Float.self, floats)
+        block = .allocate(byteCount: byteCount, alignment: 64)
+        let all = block.initializeMemory(as: Float.self, repeating: 0, count: floats)
+        table = all
+        scratch = all + tableFloats
+        inputs = scratch + scratchFloats
+        spectra = inputs + sets * inputStride
+        inverseOutput = spectra + sets * spectrumStride
+        cdsp_fft_plan_tables(plan, table)
+    }
+
+    deinit {
+        block.deallocate()
+        plan.deallocate()
+    }
+
+    func forward(
+        _ input: UnsafeBufferPointer<Float>,
+        real: UnsafeMutableBufferPointer<Float>,
+        imaginary: UnsafeMutableBufferPointer<Float>
+    ) {
+        cdsp_fft_forward(plan, table, input.baseAddress!, spectra, scratch)
+        for bin in 0..<bins {
+            real[bin] = spectra[2 * bin]
+            imaginary[bin] = spectra[2 * bin + 1]
+        }
+    }
+
+    func inverse(
+        real: UnsafeBufferPointer<Float>,
+        imaginary: UnsafeBufferPointer<Float>,
+        into output: UnsafeMutableBufferPointer<Float>
+    ) {
+        for bin in 0..<bins {
+            spectra[2 * bin] = real[bin]
+            spectra[2 * bin + 1] = imaginary[bin]
+        }
+        cdsp_fft_inverse(plan, table, spectra, output.baseAddress!, scratch)
+    }
+
+    var forwardInput: UnsafeMutablePointer<Float> { inputs }
+    var interleavedSpectrum: UnsafeMutablePointer<Float> { spectra }
+
+    func executeForward() {
+        cdsp_fft_forward(plan, table, inputs, spectra, scratch)
+    }
+
+    /// Buffer set `set`'s forward input (`set` 0 is ``forwardInput``).
+    func forwardInput(set: Int) -> UnsafeMutablePointer<Float> {
+        inputs + set * inputStride
+    }
+
+    /// Buffer set `set`'s interleaved spectrum (`set` 0 is ``interleavedSpectrum``).
+    func interleavedSpectrum(set: Int) -> UnsafeMutablePointer<Float> {
+        spectra + set * spectrumStride
+    }
+
+    /// The same transform as ``executeForward()`` on buffer set `set`: the same code and tables,
+    /// so the same bits for the same input. The input is kept.
+    func executeForward(set: Int) {
+        cdsp_fft_forward(plan, table, inputs + set * inputStride, spectra + set * spectrumStride, scratch)
+    }
+
+    /// Reads the spectrum (left unmodified) and writes ``inverseOutput``.
+    func executeInverse() {
+        cdsp_fft_inverse(plan, table, spectra, inverseOutput, scratch)
+    }
+
+    /// Bytes of the plan and the block (tables, scratch, buffer sets, inverse output).
+    var allocatedBytes: Int {
+        MemoryFootprint.bytes(cdsp_fft_plan.self, 1) + byteCount
+    }
+}
