@@ -143,7 +143,7 @@ CDSP_INLINE void FFT_FN(radix5)(
         }
 }
 
-/// An odd prime radix R > 5 (≤ CDSP_FFT_MAX_PRIME): `y_m = Σ_r a_r·W_R^{r·m}`, computed in
+/// An odd prime radix R > 5 (≤ CDSP_FFT_MAX_RADIX): `y_m = Σ_r a_r·W_R^{r·m}`, computed in
 /// conjugate pairs `m`, `R − m` from the sums and differences `a_r ± a_{R−r}`. `roots` holds
 /// `cos(2πj/R)`, then `sin(2πj/R)`.
 CDSP_INLINE void FFT_FN(radixp)(
@@ -153,7 +153,7 @@ CDSP_INLINE void FFT_FN(radixp)(
 ) {
     const float *cosine = roots, *sine = roots + radix;
     size_t q = rows / radix, h = (radix - 1) / 2;
-    FFT_T xr[CDSP_FFT_MAX_PRIME], xi[CDSP_FFT_MAX_PRIME];
+    FFT_T xr[CDSP_FFT_MAX_RADIX], xi[CDSP_FFT_MAX_RADIX];
     for (size_t g = 0; g < q; g += span)
         for (size_t k = 0; k < span; k++) {
             size_t j = g + k, o = radix * g + k;
@@ -199,7 +199,7 @@ CDSP_INLINE void FFT_FN(radixp)(
 
 /// One stage from (sr, si) to (dr, di).
 CDSP_INLINE void FFT_FN(stage)(
-    const cdsp_fft_plan *plan, const float *table, size_t s, const float *sr, const float *si, float *dr, float *di
+    const cdsp_fft_complex *plan, const float *table, size_t s, const float *sr, const float *si, float *dr, float *di
 ) {
     size_t radix = plan->radix[s], span = plan->span[s], rows = plan->rows;
     const float *tw = table + plan->twiddles[s];
@@ -229,7 +229,7 @@ CDSP_INLINE void FFT_FN(stage)(
 
 /// All stages, ping-ponging between buffer 0 `(re[0], im[0])` (which holds the input) and
 /// buffer 1; returns the index of the buffer holding the result.
-CDSP_INLINE int FFT_FN(stages)(const cdsp_fft_plan *plan, const float *table, float *re[2], float *im[2]) {
+CDSP_INLINE int FFT_FN(stages)(const cdsp_fft_complex *plan, const float *table, float *const re[2], float *const im[2]) {
     int from = 0;
     for (size_t s = 0; s < plan->stage_count; s++) {
         FFT_FN(stage)(plan, table, s, re[from], im[from], re[1 - from], im[1 - from]);

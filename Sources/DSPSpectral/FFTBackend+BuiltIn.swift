@@ -6,21 +6,20 @@ import DSPCore
 ///
 /// A real transform of `N` points runs as a complex transform of `N/2` points and an unpacking
 /// pass. The complex transform is a mixed-radix Stockham FFT (radix 4, 2, 3, 5 and a generic odd
-/// radix), on eight-float vectors when `N/2` is a multiple of 64 — every power of two from 128
-/// up — with a last pass of 8 × 8 transposes and 8-point DFTs; other sizes run the same stages on
-/// scalars. The kernels are compiled for AVX-512F, AVX2+FMA and SSE2 and the loader picks one per
-/// process (`target_clones`); contraction is off, so every clone gives the same bits.
+/// radix up to 61), on eight-float vectors when `N/2` is a multiple of 8 from 64 up — every power
+/// of two from 128 — with a last pass of 8 × 8 transposes and 8-point DFTs; other sizes run the
+/// same stages on scalars, and an `N/2` with a prime factor above 61 goes through Bluestein's
+/// algorithm (a power-of-two convolution), so every even size has an O(N log N) transform. The
+/// kernels are compiled for AVX-512F, AVX2+FMA and SSE2 and the loader picks one per process
+/// (`target_clones`); contraction is off, so every clone gives the same bits.
 ///
 /// `init` calls `cdsp_fft_plan_init` and `cdsp_fft_plan_tables` (twiddles in double, rounded
-/// once) and allocates one 64-byte-aligned block for the tables, the transform scratch (`2N`
-/// floats), every buffer set and the inverse output. Transforms (`cdsp_fft_forward`,
-/// `cdsp_fft_inverse`) take no lock and allocate nothing. There is no global state: instances
-/// may be created and used on any number of threads at once, each from one thread at a time.
+/// once) and allocates one 64-byte-aligned block for the tables, the transform scratch, every
+/// buffer set and the inverse output. Transforms (`cdsp_fft_forward`, `cdsp_fft_inverse`) take
+/// no lock and allocate nothing. There is no global state: instances may be created and used on
+/// any number of threads at once, each from one thread at a time.
 ///
-/// Sizes: even, 2 ... 65536, with no prime factor of `N/2` above 257 (a larger prime would run
-/// the generic butterfly at O(p) work per point). Every size the library makes — powers of two
-/// from the analyzers and estimators, and any `SpectralAnalyzer` window whose half factors into
-/// small primes — qualifies.
+/// Sizes: every even size 2 ... 65536, as FFTW.
 final class BuiltInFFTBackend: FFTBackend {
     let size: Int
     private let bins: Int
@@ -42,8 +41,7 @@ final class BuiltInFFTBackend: FFTBackend {
     let inverseOutput: UnsafeMutablePointer<Float>
 
     /// What the built-in FFT accepts, as a ``ConfigurationError`` states it.
-    static let sizeConstraint =
-        "even, 2...\(CDSP_FFT_MAX_SIZE), with no prime factor of size/2 above \(CDSP_FFT_MAX_PRIME) (the built-in FFT)"
+    static let sizeConstraint = "even, 2...\(CDSP_FFT_MAX_SIZE)"
 
     /// The plan for `size`, or `nil` where the built-in FFT does not transform it.
     static func plan(size: Int) -> cdsp_fft_plan? {
@@ -83,7 +81,12 @@ final class BuiltInFFTBackend: FFTBackend {
         inputs = scratch + scratchFloats
         spectra = inputs + sets * inputStride
         inverseOutput = spectra + sets * spectrumStride
-        cdsp_fft_plan_tables(plan, table)
+        // Only Bluestein's set-up allocates (a temporary double buffer, freed before returning).
+        guard cdsp_fft_plan_tables(plan, table) == 0 else {
+            block.deallocate()
+            plan.deallocate()
+            throw ConfigurationError(parameter: "size", value: size, expected: "a size whose tables could be allocated")
+        }
     }
 
     deinit {

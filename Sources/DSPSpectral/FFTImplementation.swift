@@ -19,8 +19,8 @@ public enum FFTImplementation: String, Sendable, CaseIterable, CustomStringConve
     /// FFTW 3 single precision (`libfftw3f`), planned with `FFTW_ESTIMATE`: the field's
     /// reference, any even size. Present only in builds with the package trait `FFTW`.
     case fftw = "fftw"
-    /// SpeechDSP's own real FFT (C, run-time CPU dispatch): even sizes whose half has no prime
-    /// factor above 257 — every power of two and every size the library itself makes.
+    /// SpeechDSP's own real FFT (C, run-time CPU dispatch), any even size as FFTW: mixed-radix
+    /// Stockham stages, Bluestein's algorithm where `size/2` has a prime factor above 61.
     case builtIn = "built-in"
 
     /// What ``RealFFT/init(size:)`` uses: ``fftw`` in builds with the `FFTW` trait (the
@@ -53,7 +53,8 @@ public enum FFTImplementation: String, Sendable, CaseIterable, CustomStringConve
     }
 
     /// Whether a ``RealFFT`` of `size` real samples can be made with this implementation in this
-    /// build (``RealFFT/init(size:implementation:)`` throws exactly when this is false).
+    /// build: an available implementation and an even size in ``RealFFT/supportedSizes`` (both
+    /// implementations take every such size).
     public func supports(size: Int) -> Bool {
         guard isAvailable, RealFFT.supportedSizes.contains(size), size % 2 == 0 else { return false }
         switch self {

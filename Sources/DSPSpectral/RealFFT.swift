@@ -33,8 +33,7 @@ import DSPCore
 /// let ours = try RealFFT(size: 512, implementation: .builtIn)
 /// ```
 public final class RealFFT {
-    /// Accepted sizes: even, 2 ... 65536 (the built-in FFT further needs `size/2` free of prime
-    /// factors above 257: ``FFTImplementation/supports(size:)``).
+    /// Accepted sizes: even, 2 ... 65536, with either implementation.
     public static let supportedSizes: ClosedRange<Int> = 2...65_536
 
     /// The transform size `N`, in real samples.
@@ -51,11 +50,9 @@ public final class RealFFT {
     /// Prepares transforms of `size` real samples with ``FFTImplementation/default``, building
     /// the FFT plans now.
     ///
-    /// - Parameter size: Even, in ``supportedSizes``. With FFTW any even size works; sizes with
-    ///   only small prime factors (powers of two, 2^a·3^b·5^c) are fastest. The built-in FFT
-    ///   (the default without the `FFTW` trait) needs `size/2` free of prime factors above 257.
-    /// - Throws: ``ConfigurationError`` for an odd or out-of-range size, or one the
-    ///   implementation does not transform.
+    /// - Parameter size: Even, in ``supportedSizes``. Any even size works; sizes with only small
+    ///   prime factors (powers of two, 2^a·3^b·5^c) are fastest.
+    /// - Throws: ``ConfigurationError`` for an odd or out-of-range size.
     public convenience init(size: Int) throws(ConfigurationError) {
         try self.init(size: size, bufferSets: 1, implementation: .current)
     }
@@ -64,8 +61,7 @@ public final class RealFFT {
     /// now.
     ///
     /// - Parameters:
-    ///   - size: Even, in ``supportedSizes``, and one `implementation` transforms
-    ///     (``FFTImplementation/supports(size:)``).
+    ///   - size: Even, in ``supportedSizes``.
     ///   - implementation: ``FFTImplementation/builtIn`` in any build; ``FFTImplementation/fftw``
     ///     only in builds with the `FFTW` trait.
     /// - Throws: ``ConfigurationError`` for a size as ``init(size:)``, or for an implementation

@@ -27,9 +27,12 @@ private func noise(count: Int, seed: UInt64) -> [Float] {
 
 @Suite("RealFFT")
 struct RealFFTTests {
-    @Test("A bin-centred sine gives |X[k]| = A·N/2 and near zero elsewhere", arguments: [(64, 5), (512, 37), (1000, 123), (4096, 1)])
-    func sineBin(size: Int, bin: Int) throws {
-        let fft = try RealFFT(size: size)
+    @Test("A bin-centred sine gives |X[k]| = A·N/2 and near zero elsewhere",
+          arguments: FFTImplementation.available, [(64, 5), (512, 37), (1000, 123), (4096, 1), (1030, 200)])
+    func sineBin(implementation: FFTImplementation, sizeAndBin: (Int, Int)) throws {
+        let (size, bin) = sizeAndBin
+        let fft = try RealFFT(size: size, implementation: implementation)
+        #expect(fft.implementation == implementation)
         #expect(fft.binCount == size / 2 + 1)
         let amplitude: Float = 0.75
         let input = (0..<size).map { amplitude * Float(sin(2 * Double.pi * Double(bin * $0) / Double(size) + 0.3)) }
@@ -51,18 +54,18 @@ struct RealFFTTests {
         #expect(abs(power[bin] - expected * expected) <= 1e-3 * expected * expected)
     }
 
-    @Test("A constant c gives X[0] = c·N", arguments: [2, 6, 256])
-    func constant(size: Int) throws {
-        let fft = try RealFFT(size: size)
+    @Test("A constant c gives X[0] = c·N", arguments: FFTImplementation.available, [2, 6, 256, 526])
+    func constant(implementation: FFTImplementation, size: Int) throws {
+        let fft = try RealFFT(size: size, implementation: implementation)
         let (real, imaginary) = spectrum(fft, [Float](repeating: 0.25, count: size))
         #expect(abs(real[0] - 0.25 * Float(size)) < 1e-5)
         #expect(real.dropFirst().allSatisfy { abs($0) < 1e-5 })
         #expect(imaginary.allSatisfy { abs($0) < 1e-5 })
     }
 
-    @Test("Parseval: Σx² = (P[0] + 2·ΣP[1..N/2−1] + P[N/2]) / N", arguments: [8, 256, 1024, 4410])
-    func parseval(size: Int) throws {
-        let fft = try RealFFT(size: size)
+    @Test("Parseval: Σx² = (P[0] + 2·ΣP[1..N/2−1] + P[N/2]) / N", arguments: FFTImplementation.available, [8, 256, 1024, 4410])
+    func parseval(implementation: FFTImplementation, size: Int) throws {
+        let fft = try RealFFT(size: size, implementation: implementation)
         let input = noise(count: size, seed: UInt64(size))
         var power = [Float](repeating: 0, count: fft.binCount)
         input.withUnsafeBufferPointer { source in power.withUnsafeMutableBufferPointer { fft.powerSpectrum(source, into: $0) } }
@@ -73,9 +76,9 @@ struct RealFFTTests {
         #expect(abs(spectralEnergy - timeEnergy) <= 1e-5 * timeEnergy)
     }
 
-    @Test("forward then inverse returns N·x", arguments: [2, 4, 64, 480, 1024, 65_536])
-    func roundTrip(size: Int) throws {
-        let fft = try RealFFT(size: size)
+    @Test("forward then inverse returns N·x", arguments: FFTImplementation.available, [2, 4, 64, 480, 1024, 1046, 65_536])
+    func roundTrip(implementation: FFTImplementation, size: Int) throws {
+        let fft = try RealFFT(size: size, implementation: implementation)
         let input = noise(count: size, seed: 7)
         var (real, imaginary) = spectrum(fft, input)
         // Garbage in the ignored imaginary parts must not matter.
@@ -96,10 +99,10 @@ struct RealFFTTests {
         #expect(imaginary[0] == 123)
     }
 
-    @Test("Size 64 matches a naive DFT (in Double) within 1e-4")
-    func naiveDFT() throws {
+    @Test("Size 64 matches a naive DFT (in Double) within 1e-4", arguments: FFTImplementation.available)
+    func naiveDFT(implementation: FFTImplementation) throws {
         let size = 64
-        let fft = try RealFFT(size: size)
+        let fft = try RealFFT(size: size, implementation: implementation)
         let input = noise(count: size, seed: 99)
         let (real, imaginary) = spectrum(fft, input)
         for k in 0...(size / 2) {
@@ -115,23 +118,27 @@ struct RealFFTTests {
         }
     }
 
-    @Test("Invalid sizes throw ConfigurationError naming the size", arguments: [-2, 0, 1, 3, 1023, 65_538, 131_072])
-    func invalidSizes(size: Int) {
-        #expect(throws: ConfigurationError.self) { _ = try RealFFT(size: size) }
+    @Test("Invalid sizes throw ConfigurationError naming the size", arguments: FFTImplementation.available, [-2, 0, 1, 3, 1023, 65_538, 131_072])
+    func invalidSizes(implementation: FFTImplementation, size: Int) {
+        #expect(!implementation.supports(size: size))
+        #expect(throws: ConfigurationError.self) { _ = try RealFFT(size: size, implementation: implementation) }
         do {
-            _ = try RealFFT(size: size)
+            _ = try RealFFT(size: size, implementation: implementation)
         } catch {
             #expect(error.parameter == "size")
             #expect(error.value == "\(size)")
+            #expect(error.expected == "even, 2...65536")
         }
     }
 
-    @Test("Many threads creating, using and destroying FFTs at once agree bit for bit")
-    func concurrentPlanning() throws {
-        let sizes = [64, 256, 1000, 2048, 4096, 10_000]
+    @Test("Many threads creating, using and destroying FFTs at once agree bit for bit", arguments: FFTImplementation.available)
+    func concurrentPlanning(implementation: FFTImplementation) throws {
+        let sizes = [64, 256, 1000, 2048, 4096, 10_000, 1030]
         let inputs = sizes.map { noise(count: $0, seed: UInt64($0)) }
-        let reference = try zip(sizes, inputs).map { size, input in spectrum(try RealFFT(size: size), input) }
-        try concurrentRun(sizes: sizes, inputs: inputs, reference: reference)
+        let reference = try zip(sizes, inputs).map { size, input in
+            spectrum(try RealFFT(size: size, implementation: implementation), input)
+        }
+        try concurrentRun(sizes: sizes, inputs: inputs, reference: reference, implementation: implementation)
     }
 }
 
@@ -151,7 +158,9 @@ private func runAndJoin(threadCount: Int, _ body: @escaping @Sendable (Int) -> V
 
 /// Sixteen threads each build every size (in a different order), transform, and destroy,
 /// five rounds over; every spectrum must equal the single-threaded reference exactly.
-private func concurrentRun(sizes: [Int], inputs: [[Float]], reference: [([Float], [Float])]) throws {
+private func concurrentRun(
+    sizes: [Int], inputs: [[Float]], reference: [([Float], [Float])], implementation: FFTImplementation
+) throws {
     let mismatches = Mutex(0)
     let failures = Mutex(0)
     runAndJoin(threadCount: 16) { index in
@@ -159,7 +168,7 @@ private func concurrentRun(sizes: [Int], inputs: [[Float]], reference: [([Float]
             for round in 0..<5 {
                 for offset in sizes.indices {
                     let which = (offset + index + round) % sizes.count
-                    let fft = try RealFFT(size: sizes[which])
+                    let fft = try RealFFT(size: sizes[which], implementation: implementation)
                     let (real, imaginary) = spectrum(fft, inputs[which])
                     if real != reference[which].0 || imaginary != reference[which].1 {
                         mismatches.withLock { $0 += 1 }

@@ -6,8 +6,8 @@ import Testing
 
 // The four-frame kernels of SpectralBatch.c against the one-frame kernels of Spectral.c
 // (themselves held to the Swift loops in SpectralKernelTests), and the roll-off search against
-// SpectralAnalyzer's Swift loop, bit for bit, on whatever clone the CPU selects; and FFTW's
-// new-array execute on RealFFT's extra buffer sets against set 0.
+// SpectralAnalyzer's Swift loop, bit for bit, on whatever clone the CPU selects; and each FFT
+// implementation's extra buffer sets (FFTW's new-array execute) against set 0.
 
 /// A deterministic signal in −1 … 1 (a 64-bit LCG).
 private func signal(count: Int, seed: UInt64) -> [Float] {
@@ -233,10 +233,10 @@ struct SpectralBatchKernelTests {
         #expect(mismatches.isEmpty, "\(mismatches.prefix(4))")
     }
 
-    @Test("RealFFT buffer sets transform as set 0 does, bit for bit", arguments: [1024, 512, 1030, 64, 2])
-    func bufferSets(_ size: Int) throws {
-        let fft = try RealFFT(size: size, bufferSets: 4)
-        let plain = try RealFFT(size: size)
+    @Test("RealFFT buffer sets transform as set 0 does, bit for bit", arguments: FFTImplementation.available, [1024, 512, 1030, 64, 2])
+    func bufferSets(implementation: FFTImplementation, _ size: Int) throws {
+        let fft = try RealFFT(size: size, bufferSets: 4, implementation: implementation)
+        let plain = try RealFFT(size: size, implementation: implementation)
         for seed in UInt64(0)..<4 {
             var inputs: [[Float]] = []
             for set in 0..<4 {
