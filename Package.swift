@@ -140,7 +140,7 @@ let tests: [Target] = [
     .testTarget(name: "DSPScoringTests", dependencies: ["DSPScoring", "DSPIO", "TestSupport"], exclude: ["Goldens"]),
     // Live and file analysis agree: SpeechFrontEnd and FileScorer run the same chain.
     .testTarget(name: "OneChainTests", dependencies: ["DSPPipeline", "DSPScoring", "DSPDetection", "DSPIO", "DSPCore", "TestSupport"]),
-    .testTarget(name: "DSPPipelineTests", dependencies: ["DSPPipeline", "DSPCore", "DSPAnalysis", "DSPDetection", "DSPIO", "TestSupport"]),
+    .testTarget(name: "DSPPipelineTests", dependencies: ["DSPPipeline", "DSPCore", "DSPAnalysis", "DSPDetection", "DSPSpectral", "DSPIO", "TestSupport"]),
 ]
 
 let package = Package(
