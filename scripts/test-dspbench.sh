@@ -76,6 +76,9 @@ check "run --json: peers recorded, ratios on peer kernels" \
 check "run --json: SpeechDSP kernels make 0 allocations per frame" \
   'not d["settings"]["allocation_counting"] or all(k["allocations_per_frame"] == 0 for k in d["kernels"] if k["is_speechdsp"])' \
   "$work/base.json"
+check "run --json: fft runs the built-in FFT (reference) beside FFTW (peer), split and in place" \
+  '{k["id"] for k in d["kernels"] if k["suite"] == "fft"} == {f"fft/realfft-1024-{g}/{s}" for g in ("forward", "execute") for s in ("speechdsp-builtin", "fftw-estimate")}' \
+  "$work/base.json"
 check "run --json: C references match SpeechDSP bit for bit (no mismatch note)" \
   'not any("differs" in n for n in d["notes"])' "$work/base.json"
 

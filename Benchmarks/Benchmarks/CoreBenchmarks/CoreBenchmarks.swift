@@ -157,6 +157,8 @@ let benchmarks: @Sendable () -> Void = {
     }
     // MARK: Spectral
 
+    // The default implementation (FFTW with the package's default traits, which this package
+    // uses), and the built-in FFT beside it on the same input.
     let fft = try! RealFFT(size: 1024)
     let real = UnsafeMutableBufferPointer<Float>.allocate(capacity: fft.binCount)
     let imaginary = UnsafeMutableBufferPointer<Float>.allocate(capacity: fft.binCount)
@@ -164,6 +166,20 @@ let benchmarks: @Sendable () -> Void = {
         for _ in benchmark.scaledIterations {
             fft.forward(UnsafeBufferPointer(input), real: real, imaginary: imaginary)
             blackHole(real[1])
+        }
+    }
+    let builtInFFT = try! RealFFT(size: 1024, implementation: .builtIn)
+    Benchmark("Spectral.RealFFT_forward_1024_(built-in)", configuration: frameConfiguration) { benchmark in
+        for _ in benchmark.scaledIterations {
+            builtInFFT.forward(UnsafeBufferPointer(input), real: real, imaginary: imaginary)
+            blackHole(real[1])
+        }
+    }
+    let builtInInverse = UnsafeMutableBufferPointer<Float>.allocate(capacity: 1024)
+    Benchmark("Spectral.RealFFT_inverse_1024_(built-in)", configuration: frameConfiguration) { benchmark in
+        for _ in benchmark.scaledIterations {
+            builtInFFT.inverse(real: UnsafeBufferPointer(real), imaginary: UnsafeBufferPointer(imaginary), into: builtInInverse)
+            blackHole(builtInInverse[1])
         }
     }
     let window = try! Window(.hann, length: 1024)
