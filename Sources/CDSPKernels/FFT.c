@@ -4,9 +4,13 @@
 // real and imaginary arrays, transformed (Z = DFT_M z), and unpacked:
 //     X[k] = ½(E − i·W_N^k·O),  E = Z[k] + conj Z[M−k],  O = Z[k] − conj Z[M−k]
 // for k = 1 … M−1 (X[M−k] from the same E, O as ½·conj(E + i·W_N^k·O)), X[0] = Re Z[0] + Im Z[0],
-// X[N/2] = Re Z[0] − Im Z[0]. The inverse packs Z'[k] = E + i·conj(W_N^k)·D (D = X[k] − conj X[M−k],
-// which is 2·Z[k]), runs the same forward transform on (Im Z', Re Z') — the inverse DFT with real
-// and imaginary parts exchanged on the way in and out — and interleaves: y = N·x.
+// X[N/2] = Re Z[0] − Im Z[0]. The inverse packs Z'[k] = E + i·conj(W_N^k)·D with E = X[k] +
+// conj X[M−k], D = X[k] − conj X[M−k] (so Z' = 2·Z), runs the same forward transform on
+// (Im Z', Re Z') — the inverse DFT with real and imaginary parts exchanged on the way in and out —
+// and interleaves: y = N·x. The pairs (k, M − k) go eight at a time, one load of each reversed.
+//
+// The complex transform (complex_forward) is the Stockham stages of FFTStages.h, on scalars or on
+// eight-float vectors plus the last pass (lane_pass), or Bluestein's convolution around them.
 //
 // Contraction is off for the whole file, so no clone fuses a multiply and an add: the AVX-512F,
 // AVX2+FMA and SSE2 clones compute the same operations and give the same bits on every CPU.
