@@ -6,7 +6,8 @@ import DSPCore
 ///
 /// **Chain.** ``AcousticDetector`` (64 ms frames every 16 ms hop) → ``FrameGrouper`` (hops
 /// into 1024-sample ``AnalysisFrame``s) → ``EnvironmentAnalyzer`` (a measurement twice a
-/// second). `SpeechFrontEnd` (live streams) and `FileScorer` (corpora) both run this object
+/// second). With the environment analyzer, ``ReverberationEstimator`` reads the samples and
+/// ``ProsodyEstimator`` the detector's hops and their spectra, for the stream's summary. `SpeechFrontEnd` (live streams) and `FileScorer` (corpora) both run this object
 /// on the output of `StreamConditioner`, so a stream and the same audio scored as a file give
 /// the same segments and measurements, sample for sample and value for value.
 ///
@@ -49,6 +50,8 @@ public final class AnalysisChain: StreamingProcessor {
         public var environment: EnvironmentSummary?
         /// The stream's reverberation (RT60, C50), when the environment analyzer runs.
         public var reverberation: ReverberationEstimate? = nil
+        /// The voice's pitch and speaking rate, when the environment analyzer runs.
+        public var prosody: ProsodyEstimate? = nil
     }
 
     /// The settings, as validated (the environment's rate and frame length filled in).
@@ -59,6 +62,9 @@ public final class AnalysisChain: StreamingProcessor {
     public let environment: EnvironmentAnalyzer?
     /// The blind reverberation estimate over the stream, with the environment analyzer.
     public let reverberation: ReverberationEstimator?
+    /// F0 median and spread over voiced speech and the speaking rate, from the detector's hops
+    /// and spectra, with the environment analyzer.
+    public let prosody: ProsodyEstimator?
     private let noEstimates = UnsafeMutableBufferPointer<ReverberationEstimate>.allocate(capacity: 0)
     /// The analysis rate, Hz.
     public let sampleRate: Int
@@ -88,9 +94,13 @@ public final class AnalysisChain: StreamingProcessor {
             configuration.environment = environment
             self.environment = try EnvironmentAnalyzer(configuration: environment)
             reverberation = try ReverberationEstimator(configuration: .init(sampleRate: sampleRate))
+            let analysis = configuration.detector.analysis
+            prosody = try ProsodyEstimator(configuration: .init(
+                sampleRate: sampleRate, windowLength: analysis.windowLength, hopLength: analysis.hopLength))
         } else {
             environment = nil
             reverberation = nil
+            prosody = nil
         }
         self.configuration = configuration
     }
@@ -133,7 +143,14 @@ public final class AnalysisChain: StreamingProcessor {
         let take = detector.analyzer.acceptedCount(input.count, room: events.count / Self.eventsPerHop)
         guard take > 0 else { return ProcessResult(consumed: 0, produced: 0) }
         var writer = EventWriter(events)
-        detector.process(UnsafeBufferPointer(rebasing: input[..<take])) { hop in handle(hop, &writer) }
+        if let prosody {
+            detector.process(UnsafeBufferPointer(rebasing: input[..<take]), lendingSpectra: { hop, frame in
+                handle(hop, &writer)
+                prosody.add(hop, powerSpectrum: frame.powerSpectrum)
+            })
+        } else {
+            detector.process(UnsafeBufferPointer(rebasing: input[..<take])) { hop in handle(hop, &writer) }
+        }
         _ = reverberation?.process(UnsafeBufferPointer(rebasing: input[..<take]), into: noEstimates)
         return ProcessResult(consumed: take, produced: writer.count)
     }
@@ -146,7 +163,10 @@ public final class AnalysisChain: StreamingProcessor {
     public func flush(into events: UnsafeMutableBufferPointer<AnalysisEvent>) -> Int {
         precondition(events.count >= maxFlushOutputCount, "AnalysisChain.flush: events smaller than maxFlushOutputCount")
         var writer = EventWriter(events)
-        let end = detector.flush { hop in handle(hop, &writer) }
+        let end = detector.flush(lendingSpectra: { hop, frame in
+            handle(hop, &writer)
+            prosody?.add(hop, powerSpectrum: frame.powerSpectrum)
+        })
         if var frame = grouper.close() {
             frame.backgroundNoiseDBFS = Double(end.backgroundNoiseDBFS)
             measure(frame, &writer)
@@ -157,7 +177,8 @@ public final class AnalysisChain: StreamingProcessor {
         if let environment, environment.flush(into: lastMeasurement) == 1 { writer.append(.environment(lastMeasurement[0])) }
         _ = reverberation?.flush(into: noEstimates)
         let summary = Summary(
-            detection: end.summary, environment: environment?.finalize(), reverberation: reverberation?.finalize())
+            detection: end.summary, environment: environment?.finalize(), reverberation: reverberation?.finalize(),
+            prosody: prosody?.finalize())
         reset()
         flushed = summary
         return writer.count
@@ -182,6 +203,7 @@ public final class AnalysisChain: StreamingProcessor {
         grouper.reset()
         environment?.reset()
         reverberation?.reset()
+        prosody?.reset()
         flushed = nil
     }
 
@@ -230,11 +252,12 @@ public final class AnalysisChain: StreamingProcessor {
 }
 
 extension AnalysisChain: MemoryAccounting {
-    /// The detector, the environment analyzer and the room for a last measurement (the frame
-    /// grouper is a stored value).
+    /// The detector, the environment analyzer, the reverberation and prosody estimators and the
+    /// room for a last measurement (the frame grouper is a stored value).
     public var memoryFootprint: MemoryFootprint {
         detector.memoryFootprint + (environment?.memoryFootprint ?? MemoryFootprint())
             + (reverberation?.memoryFootprint ?? MemoryFootprint())
+            + (prosody?.memoryFootprint ?? MemoryFootprint())
             + .owned(MemoryFootprint.bytes(lastMeasurement))
     }
 }
