@@ -76,7 +76,7 @@ public final class ProsodyEstimator {
         public var windowLength: Int
         /// Samples between hops. Range 1…``windowLength``; default 256 (16 ms at 16 kHz).
         public var hopLength: Int
-        /// Least autocorrelation harmonicity of a voiced hop, 0…1; default 0.6.
+        /// Least autocorrelation harmonicity of a voiced hop, 0…1; default 0.5.
         public var minimumHarmonicity: Float
         /// Voiced speech needed for the F0 statistics, seconds. Range 0.016…60; default 0.5.
         public var minimumVoicedSeconds: Double
@@ -88,7 +88,7 @@ public final class ProsodyEstimator {
         /// Rise and fall of the envelope (dB) that make a peak a syllable nucleus. Range
         /// 0.5…30; default 3.
         public var syllableDipDB: Double
-        /// Least time between two nuclei, seconds. Range 0…1; default 0.1.
+        /// Least time between two nuclei, seconds. Range 0…1; default 0.05.
         public var minimumSyllableSeconds: Double
         /// A speech hop counts as speaking time within this many dB of the loudest speech hop
         /// so far. Range 10…100; default 40.
@@ -99,9 +99,9 @@ public final class ProsodyEstimator {
 
         /// Creates a configuration; see each property for its range and default.
         public init(
-            sampleRate: Int = 16_000, windowLength: Int = 1024, hopLength: Int = 256, minimumHarmonicity: Float = 0.6,
+            sampleRate: Int = 16_000, windowLength: Int = 1024, hopLength: Int = 256, minimumHarmonicity: Float = 0.5,
             minimumVoicedSeconds: Double = 0.5, minimumSpeechSeconds: Double = 1, speechBandHz: ClosedRange<Double> = 300...2500,
-            syllableDipDB: Double = 3, minimumSyllableSeconds: Double = 0.1, activityRangeDB: Double = 40,
+            syllableDipDB: Double = 3, minimumSyllableSeconds: Double = 0.05, activityRangeDB: Double = 40,
             bridgedPauseSeconds: Double = 0.1
         ) {
             self.sampleRate = sampleRate
@@ -153,7 +153,10 @@ public final class ProsodyEstimator {
     /// A pitch further than this from the running median, octaves, is folded by an octave.
     static let octaveFoldLimit: Float = 0.75
     /// A nucleus must be within this many dB of the loudest speech hop so far.
-    public static let peakRangeDB: Float = 25
+    public static let peakRangeDB: Float = 20
+    /// Speaking time needs the detector's speech-band SNR (``DetectionCues/speechBandSNRDB``)
+    /// at least this high, dB: the detector's hangover after an utterance is not speaking.
+    public static let activityMinimumSNRDB: Float = 3
     /// Least harmonicity of the hop at a nucleus (a vowel is voiced).
     static let nucleusHarmonicity: Float = 0.3
 
@@ -231,11 +234,13 @@ public final class ProsodyEstimator {
         }
         let speech = hop.isSpeech
         if speech, f.harmonicity >= configuration.minimumHarmonicity {
-            let candidate = hop.cues.dominantPitchHz > 0 ? hop.cues.dominantPitchHz : f.pitchHz
+            let candidate = Self.candidate(sieve: hop.cues.dominantPitchHz, autocorrelation: f.pitchHz)
             if candidate > 0 { addPitch(refine(candidate, powerSpectrum.baseAddress!), samples: count) }
         }
-        track(level: bandLevel(powerSpectrum.baseAddress!), speech: speech, voiced: f.harmonicity >= Self.nucleusHarmonicity,
-              samples: count)
+        track(
+            level: bandLevel(powerSpectrum.baseAddress!), speech: speech,
+            audible: hop.cues.speechBandSNRDB >= Self.activityMinimumSNRDB, voiced: f.harmonicity >= Self.nucleusHarmonicity,
+            samples: count)
     }
 
     /// Ends the stream: keeps its estimate for ``finalize()`` and readies the estimator for a new
@@ -283,10 +288,23 @@ public final class ProsodyEstimator {
 
     // MARK: Pitch
 
+    /// The hop's pitch candidate from the detector's two per-hop pitches: the autocorrelation
+    /// pitch, unless the harmonic sieve reads twice it (±4 %: the autocorrelation locked onto
+    /// two periods) or there is none; the sieve's otherwise. (The sieve's tie rule, the highest
+    /// candidate within 15 % of the best, makes it read three times the pitch of low voices
+    /// whose upper harmonics are strong; the autocorrelation then has the right period.)
+    @inline(__always)
+    static func candidate(sieve: Float, autocorrelation: Float) -> Float {
+        guard autocorrelation > 0 else { return sieve }
+        guard sieve > 0 else { return autocorrelation }
+        let ratio = sieve / autocorrelation
+        return ratio >= 2 * 0.96 && ratio <= 2 * 1.04 ? sieve : autocorrelation
+    }
+
     /// The candidate refined on the harmonics of the power spectrum `p` (see the type's
     /// documentation), or the candidate itself when the harmonics do not support a refinement.
     @inline(__always)
-    private func refine(_ candidate: Float, _ p: UnsafePointer<Float>) -> Float {
+    func refine(_ candidate: Float, _ p: UnsafePointer<Float>) -> Float {
         let spacing = candidate / binHz                  // bins between harmonics
         let harmonics = Int(Self.maximumHarmonicHz / candidate)
         var f0 = candidate
@@ -376,10 +394,11 @@ public final class ProsodyEstimator {
 
     /// Advances the speaking time and the nucleus picker by one hop.
     @inline(__always)
-    private func track(level: Float, speech: Bool, voiced: Bool, samples count: Int64) {
+    private func track(level: Float, speech: Bool, audible: Bool, voiced: Bool, samples count: Int64) {
         if speech { loudest = Swift.max(loudest, level) }
-        // Speaking time: speech within the activity range; short pauses bridged.
-        if speech, level >= loudest - Float(configuration.activityRangeDB) {
+        // Speaking time: speech within the activity range and above the noise; short pauses
+        // bridged.
+        if speech, audible, level >= loudest - Float(configuration.activityRangeDB) {
             if hasActive, gapSamples < bridgeSamples { activeSamples += gapSamples }
             activeSamples += count
             gapSamples = 0
