@@ -96,7 +96,8 @@ public final class AnalysisChain: StreamingProcessor {
             reverberation = try ReverberationEstimator(configuration: .init(sampleRate: sampleRate))
             let analysis = configuration.detector.analysis
             prosody = try ProsodyEstimator(configuration: .init(
-                sampleRate: sampleRate, windowLength: analysis.windowLength, hopLength: analysis.hopLength))
+                sampleRate: sampleRate, windowLength: analysis.windowLength, hopLength: analysis.hopLength,
+                activeSpeechProbability: configuration.detector.speechSegments.offThreshold))
         } else {
             environment = nil
             reverberation = nil

@@ -96,13 +96,18 @@ public final class ProsodyEstimator {
         /// Pauses in speaking time shorter than this are bridged (counted as speaking), seconds.
         /// Range 0…2; default 0.1.
         public var bridgedPauseSeconds: Double
+        /// A speech hop counts as speaking time only with a speech probability
+        /// (``DetectionFrame/speechProbability``) at least this high, 0…1: the detector's
+        /// segment stays open through its hangover, which is not speaking. Default 0.45, the
+        /// default speech segmenter's off threshold (``AnalysisChain`` sets the one it runs).
+        public var activeSpeechProbability: Float
 
         /// Creates a configuration; see each property for its range and default.
         public init(
             sampleRate: Int = 16_000, windowLength: Int = 1024, hopLength: Int = 256, minimumHarmonicity: Float = 0.5,
             minimumVoicedSeconds: Double = 0.5, minimumSpeechSeconds: Double = 1, speechBandHz: ClosedRange<Double> = 300...2500,
             syllableDipDB: Double = 3, minimumSyllableSeconds: Double = 0.05, activityRangeDB: Double = 40,
-            bridgedPauseSeconds: Double = 0.1
+            bridgedPauseSeconds: Double = 0.1, activeSpeechProbability: Float = 0.45
         ) {
             self.sampleRate = sampleRate
             self.windowLength = windowLength
@@ -115,6 +120,7 @@ public final class ProsodyEstimator {
             self.minimumSyllableSeconds = minimumSyllableSeconds
             self.activityRangeDB = activityRangeDB
             self.bridgedPauseSeconds = bridgedPauseSeconds
+            self.activeSpeechProbability = activeSpeechProbability
         }
 
         /// Throws the first setting out of range, in the order of the properties.
@@ -136,6 +142,7 @@ public final class ProsodyEstimator {
             try ConfigurationError.check("minimumSyllableSeconds", minimumSyllableSeconds, in: 0...1)
             try ConfigurationError.check("activityRangeDB", activityRangeDB, in: 10...100)
             try ConfigurationError.check("bridgedPauseSeconds", bridgedPauseSeconds, in: 0...2)
+            try ConfigurationError.check("activeSpeechProbability", Double(activeSpeechProbability), in: 0...1)
         }
     }
 
@@ -154,9 +161,6 @@ public final class ProsodyEstimator {
     static let octaveFoldLimit: Float = 0.75
     /// A nucleus must be within this many dB of the loudest speech hop so far.
     public static let peakRangeDB: Float = 20
-    /// Speaking time needs the detector's speech-band SNR (``DetectionCues/speechBandSNRDB``)
-    /// at least this high, dB: the detector's hangover after an utterance is not speaking.
-    public static let activityMinimumSNRDB: Float = 3
     /// Least harmonicity of the hop at a nucleus (a vowel is voiced).
     static let nucleusHarmonicity: Float = 0.3
 
@@ -239,7 +243,7 @@ public final class ProsodyEstimator {
         }
         track(
             level: bandLevel(powerSpectrum.baseAddress!), speech: speech,
-            audible: hop.cues.speechBandSNRDB >= Self.activityMinimumSNRDB, voiced: f.harmonicity >= Self.nucleusHarmonicity,
+            active: hop.speechProbability >= configuration.activeSpeechProbability, voiced: f.harmonicity >= Self.nucleusHarmonicity,
             samples: count)
     }
 
@@ -394,11 +398,11 @@ public final class ProsodyEstimator {
 
     /// Advances the speaking time and the nucleus picker by one hop.
     @inline(__always)
-    private func track(level: Float, speech: Bool, audible: Bool, voiced: Bool, samples count: Int64) {
+    private func track(level: Float, speech: Bool, active: Bool, voiced: Bool, samples count: Int64) {
         if speech { loudest = Swift.max(loudest, level) }
-        // Speaking time: speech within the activity range and above the noise; short pauses
-        // bridged.
-        if speech, audible, level >= loudest - Float(configuration.activityRangeDB) {
+        // Speaking time: speech hops that are active (not the segment's hangover) within the
+        // activity range; short pauses bridged.
+        if speech, active, level >= loudest - Float(configuration.activityRangeDB) {
             if hasActive, gapSamples < bridgeSamples { activeSamples += gapSamples }
             activeSamples += count
             gapSamples = 0
