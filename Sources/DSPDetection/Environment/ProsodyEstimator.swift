@@ -146,24 +146,6 @@ public final class ProsodyEstimator {
         }
     }
 
-    /// The F0 histogram: bin `i` covers `lowestHz · 2^(i/48) … 2^((i+1)/48)`.
-    static let lowestHz: Float = 50
-    /// Histogram bins per octave.
-    static let binsPerOctave: Float = 48
-    /// Histogram bins: 50 Hz to 50 · 2^(160/48) ≈ 504 Hz.
-    static let histogramBinCount = 160
-    /// Harmonics above this frequency are not used to refine a pitch, Hz.
-    public static let maximumHarmonicHz: Float = 2500
-    /// Voiced speech after which pitches are checked for octave errors against the running
-    /// median, seconds.
-    public static let octaveCheckSeconds = 0.25
-    /// A pitch further than this from the running median, octaves, is folded by an octave.
-    static let octaveFoldLimit: Float = 0.75
-    /// A nucleus must be within this many dB of the loudest speech hop so far.
-    public static let peakRangeDB: Float = 20
-    /// Least harmonicity of the hop at a nucleus (a vowel is voiced).
-    static let nucleusHarmonicity: Float = 0.3
-
     /// The settings, as validated.
     public let configuration: Configuration
     /// Bins in each power spectrum, `windowLength / 2 + 1`.
@@ -210,10 +192,10 @@ public final class ProsodyEstimator {
         let lo = Swift.max(1, Int((configuration.speechBandHz.lowerBound / hz).rounded()))
         let hi = Swift.min(binCount - 1, Int((configuration.speechBandHz.upperBound / hz).rounded()))
         bandRange = lo..<Swift.max(lo + 1, hi + 1)
-        histogram = .allocate(capacity: Self.histogramBinCount)
+        histogram = .allocate(capacity: ProsodyTuning.histogramBinCount)
         histogram.initialize(repeating: 0)
         let hopSeconds = Double(configuration.hopLength) / Double(configuration.sampleRate)
-        octaveCheckHops = Swift.max(1, Int((Self.octaveCheckSeconds / hopSeconds).rounded()))
+        octaveCheckHops = Swift.max(1, Int((ProsodyTuning.octaveCheckSeconds / hopSeconds).rounded()))
         minimumSyllableHops = Int64((configuration.minimumSyllableSeconds / hopSeconds).rounded())
         bridgeSamples = Int64((configuration.bridgedPauseSeconds * Double(configuration.sampleRate)).rounded())
     }
@@ -224,8 +206,12 @@ public final class ProsodyEstimator {
 
     /// Adds one detector hop and the power spectrum it was detected from (`binCount` bins,
     /// scaled as ``SpectralFrame/powerSpectrum``). Never allocates.
+    #if !DEBUG  // enforced by the optimizer's performance checks; debug builds cannot see through calls
+    @_noAllocation
+    #endif
     public func add(_ hop: DetectionFrame, powerSpectrum: UnsafeBufferPointer<Float>) {
-        precondition(powerSpectrum.count >= binCount, "ProsodyEstimator.add: power spectrum shorter than binCount")
+        let bins = binCount   // not `self` in the precondition's closure (no retain to release)
+        precondition(powerSpectrum.count >= bins, "ProsodyEstimator.add: power spectrum shorter than binCount")
         flushed = nil
         hops += 1
         let count = Int64(Swift.max(0, hop.sampleCount))
@@ -238,12 +224,12 @@ public final class ProsodyEstimator {
         }
         let speech = hop.isSpeech
         if speech, f.harmonicity >= configuration.minimumHarmonicity {
-            let candidate = Self.candidate(sieve: hop.cues.dominantPitchHz, autocorrelation: f.pitchHz)
+            let candidate = ProsodyTuning.candidate(sieve: hop.cues.dominantPitchHz, autocorrelation: f.pitchHz)
             if candidate > 0 { addPitch(refine(candidate, powerSpectrum.baseAddress!), samples: count) }
         }
         track(
             level: bandLevel(powerSpectrum.baseAddress!), speech: speech,
-            active: hop.speechProbability >= configuration.activeSpeechProbability, voiced: f.harmonicity >= Self.nucleusHarmonicity,
+            active: hop.speechProbability >= configuration.activeSpeechProbability, voiced: f.harmonicity >= ProsodyTuning.nucleusHarmonicity,
             samples: count)
     }
 
@@ -292,25 +278,12 @@ public final class ProsodyEstimator {
 
     // MARK: Pitch
 
-    /// The hop's pitch candidate from the detector's two per-hop pitches: the autocorrelation
-    /// pitch, unless the harmonic sieve reads twice it (±4 %: the autocorrelation locked onto
-    /// two periods) or there is none; the sieve's otherwise. (The sieve's tie rule, the highest
-    /// candidate within 15 % of the best, makes it read three times the pitch of low voices
-    /// whose upper harmonics are strong; the autocorrelation then has the right period.)
-    @inline(__always)
-    static func candidate(sieve: Float, autocorrelation: Float) -> Float {
-        guard autocorrelation > 0 else { return sieve }
-        guard sieve > 0 else { return autocorrelation }
-        let ratio = sieve / autocorrelation
-        return ratio >= 2 * 0.96 && ratio <= 2 * 1.04 ? sieve : autocorrelation
-    }
-
     /// The candidate refined on the harmonics of the power spectrum `p` (see the type's
     /// documentation), or the candidate itself when the harmonics do not support a refinement.
     @inline(__always)
     func refine(_ candidate: Float, _ p: UnsafePointer<Float>) -> Float {
         let spacing = candidate / binHz                  // bins between harmonics
-        let harmonics = Int(Self.maximumHarmonicHz / candidate)
+        let harmonics = Int(ProsodyTuning.maximumHarmonicHz / candidate)
         var f0 = candidate
         var weightedProducts: Float = 0, weightedSquares: Float = 0
         var found = 0
@@ -319,8 +292,9 @@ public final class ProsodyEstimator {
             let hf = Float(h)
             let centre = hf * f0 / binHz
             let radius = Swift.max(1, Swift.min(0.33 * spacing, 0.03 * centre))
-            let lo = Swift.max(1, Int((centre - radius).rounded(.up)))
-            let hi = Swift.min(binCount - 2, Int((centre + radius).rounded(.down)))
+            let low = centre - radius, truncated = Int(Swift.max(0, low))
+            let lo = Swift.max(1, Float(truncated) < low ? truncated + 1 : truncated)   // ⌈low⌉
+            let hi = Swift.min(binCount - 2, Int(centre + radius))                      // ⌊centre + radius⌋ (positive)
             if hi < lo { break }
             var k = lo
             var best = p[lo]
@@ -339,7 +313,7 @@ public final class ProsodyEstimator {
                 let denominator = a - 2 * b + c
                 let offset = denominator < 0 ? Swift.max(-0.5, Swift.min(0.5, 0.5 * (a - c) / denominator)) : 0
                 let frequency = (Float(k) + offset) * binHz
-                let w = best.squareRoot()
+                let w = best
                 weightedProducts += w * hf * frequency
                 weightedSquares += w * hf * hf
                 found += 1
@@ -355,35 +329,22 @@ public final class ProsodyEstimator {
     @inline(__always)
     private func addPitch(_ hz: Float, samples count: Int64) {
         guard hz.isFinite, hz > 0 else { return }
-        var position = Self.binsPerOctave * FastLog.log2(hz / Self.lowestHz)
+        var position = ProsodyTuning.binsPerOctave * FastLog.log2(hz / ProsodyTuning.lowestHz)
         if voicedHops >= octaveCheckHops {
-            let limit = Self.octaveFoldLimit * Self.binsPerOctave
+            let limit = ProsodyTuning.octaveFoldLimit * ProsodyTuning.binsPerOctave
             let distance = position - runningMedianBin
             if abs(distance) > limit {
-                let folded = position - (distance > 0 ? Self.binsPerOctave : -Self.binsPerOctave)
+                let folded = position - (distance > 0 ? ProsodyTuning.binsPerOctave : -ProsodyTuning.binsPerOctave)
                 guard abs(folded - runningMedianBin) <= limit else { return }
                 position = folded
                 octaveCorrections += 1
             }
         }
-        guard position >= 0, position < Float(Self.histogramBinCount) else { return }
+        guard position >= 0, position < Float(ProsodyTuning.histogramBinCount) else { return }
         histogram[Int(position)] += 1
         voicedHops += 1
         voicedSamples += count
-        if voicedHops >= octaveCheckHops { runningMedianBin = Self.quantileBin(histogram, 0.5, total: voicedHops) }
-    }
-
-    /// The fractional bin position of quantile `q` of the histogram (a bin's counts spread
-    /// evenly over it).
-    private static func quantileBin(_ histogram: UnsafeMutableBufferPointer<Int32>, _ q: Float, total: Int) -> Float {
-        let target = q * Float(total)
-        var cumulative: Float = 0
-        for i in 0..<histogram.count {
-            let c = Float(histogram[i])
-            if c > 0, cumulative + c >= target { return Float(i) + (target - cumulative) / c }
-            cumulative += c
-        }
-        return Float(histogram.count)
+        if voicedHops >= octaveCheckHops { runningMedianBin = ProsodyTuning.quantileBin(histogram, 0.5, total: voicedHops) }
     }
 
     // MARK: Rate
@@ -420,7 +381,7 @@ public final class ProsodyEstimator {
                 peakCounts = speech && voiced
             }
             if level < peakLevel - dip {
-                if peakLevel - valleyLevel >= dip, peakCounts, peakLevel >= loudest - Self.peakRangeDB,
+                if peakLevel - valleyLevel >= dip, peakCounts, peakLevel >= loudest - ProsodyTuning.peakRangeDB,
                    Int64(peakHop - lastNucleusHop) >= minimumSyllableHops {
                     syllables += 1
                     lastNucleusHop = peakHop
@@ -454,11 +415,11 @@ public final class ProsodyEstimator {
         result.syllableCount = syllables
         result.octaveCorrectionCount = octaveCorrections
         if voicedHops > 0, result.voicedSeconds >= configuration.minimumVoicedSeconds {
-            let medianBin = Double(Self.quantileBin(histogram, 0.5, total: voicedHops))
-            result.f0MedianHz = Double(Self.lowestHz) * exp2(medianBin / Double(Self.binsPerOctave))
+            let medianBin = Double(ProsodyTuning.quantileBin(histogram, 0.5, total: voicedHops))
+            result.f0MedianHz = Double(ProsodyTuning.lowestHz) * exp2(medianBin / Double(ProsodyTuning.binsPerOctave))
             var sum = 0.0, sumSquares = 0.0
-            for i in 0..<Self.histogramBinCount where histogram[i] > 0 {
-                let centre = Double(Self.lowestHz) * exp2((Double(i) + 0.5) / Double(Self.binsPerOctave))
+            for i in 0..<ProsodyTuning.histogramBinCount where histogram[i] > 0 {
+                let centre = Double(ProsodyTuning.lowestHz) * exp2((Double(i) + 0.5) / Double(ProsodyTuning.binsPerOctave))
                 let n = Double(histogram[i])
                 sum += n * centre
                 sumSquares += n * centre * centre
@@ -471,6 +432,55 @@ public final class ProsodyEstimator {
             result.speakingRate = Double(syllables) / result.speechSeconds
         }
         return result
+    }
+}
+
+/// ``ProsodyEstimator``'s fixed settings and pure helpers, in an enum so that the hot path needs
+/// no class metadata (the `@_noAllocation` checker's rule).
+enum ProsodyTuning {
+    /// The F0 histogram: bin `i` covers `lowestHz · 2^(i/48) … 2^((i+1)/48)`.
+    static let lowestHz: Float = 50
+    /// Histogram bins per octave.
+    static let binsPerOctave: Float = 48
+    /// Histogram bins: 50 Hz to 50 · 2^(160/48) ≈ 504 Hz.
+    static let histogramBinCount = 160
+    /// Harmonics above this frequency are not used to refine a pitch, Hz.
+    static let maximumHarmonicHz: Float = 2500
+    /// Voiced speech after which pitches are checked for octave errors against the running
+    /// median, seconds.
+    static let octaveCheckSeconds = 0.25
+    /// A pitch further than this from the running median, octaves, is folded by an octave.
+    static let octaveFoldLimit: Float = 0.75
+    /// A nucleus must be within this many dB of the loudest speech hop so far.
+    static let peakRangeDB: Float = 20
+    /// Least harmonicity of the hop at a nucleus (a vowel is voiced).
+    static let nucleusHarmonicity: Float = 0.3
+
+
+    /// The hop's pitch candidate from the detector's two per-hop pitches: the autocorrelation
+    /// pitch, unless the harmonic sieve reads twice it (±4 %: the autocorrelation locked onto
+    /// two periods) or there is none; the sieve's otherwise. (The sieve's tie rule, the highest
+    /// candidate within 15 % of the best, makes it read three times the pitch of low voices
+    /// whose upper harmonics are strong; the autocorrelation then has the right period.)
+    @inline(__always)
+    static func candidate(sieve: Float, autocorrelation: Float) -> Float {
+        guard autocorrelation > 0 else { return sieve }
+        guard sieve > 0 else { return autocorrelation }
+        let ratio = sieve / autocorrelation
+        return ratio >= 2 * 0.96 && ratio <= 2 * 1.04 ? sieve : autocorrelation
+    }
+
+    /// The fractional bin position of quantile `q` of the histogram (a bin's counts spread
+    /// evenly over it).
+    static func quantileBin(_ histogram: UnsafeMutableBufferPointer<Int32>, _ q: Float, total: Int) -> Float {
+        let target = q * Float(total)
+        var cumulative: Float = 0
+        for i in 0..<histogram.count {
+            let c = Float(histogram[i])
+            if c > 0, cumulative + c >= target { return Float(i) + (target - cumulative) / c }
+            cumulative += c
+        }
+        return Float(histogram.count)
     }
 }
 
