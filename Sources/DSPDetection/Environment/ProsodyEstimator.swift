@@ -83,7 +83,7 @@ public final class ProsodyEstimator {
         /// Speech time needed for the speaking rate, seconds. Range 0.1…60; default 1.
         public var minimumSpeechSeconds: Double
         /// The band of the syllable envelope, Hz; within 20 Hz…the Nyquist frequency. Default
-        /// 300…2500.
+        /// 150…4000 (the first formant of close vowels, 250–300 Hz, included).
         public var speechBandHz: ClosedRange<Double>
         /// Rise and fall of the envelope (dB) that make a peak a syllable nucleus. Range
         /// 0.5…30; default 3.
@@ -105,7 +105,7 @@ public final class ProsodyEstimator {
         /// Creates a configuration; see each property for its range and default.
         public init(
             sampleRate: Int = 16_000, windowLength: Int = 1024, hopLength: Int = 256, minimumHarmonicity: Float = 0.5,
-            minimumVoicedSeconds: Double = 0.5, minimumSpeechSeconds: Double = 1, speechBandHz: ClosedRange<Double> = 300...2500,
+            minimumVoicedSeconds: Double = 0.5, minimumSpeechSeconds: Double = 1, speechBandHz: ClosedRange<Double> = 150...4000,
             syllableDipDB: Double = 3, minimumSyllableSeconds: Double = 0.05, activityRangeDB: Double = 40,
             bridgedPauseSeconds: Double = 0.1, activeSpeechProbability: Float = 0.45
         ) {
