@@ -140,4 +140,203 @@ struct ProsodyEstimatorTests {
         let rate = try #require(e.speakingRate)
         #expect(abs(rate / voice.speakingRate - 1) <= 0.15)
     }
+
+    @Test("the same estimate however the stream is chunked, after a flush and after reset() in mid-stream")
+    func chunking() throws {
+        let voice = Self.voice(f0: 150, syllablesPerSecond: 5, phraseSyllables: 10, phrases: 2)
+        let chain = try AnalysisChain()
+        let (reference, _) = try Self.prosody(voice.samples, chunking: .whole, chain: chain)
+        let expected = try #require(reference)
+        #expect(expected.f0MedianHz != nil && expected.speakingRate != nil && expected.syllableCount > 0)
+        #expect(try Self.prosody(voice.samples, chunking: .whole, chain: chain).0 == expected, "the same chain after a flush")
+        #expect(try Self.prosody(voice.samples, chunking: .blocks1024).0 == expected)
+        for seed: UInt64 in [1, 2, 3] {
+            let chain = try AnalysisChain()
+            _ = runStream(chain, voice.samples, chunking: .random, seed: seed)
+            #expect(chain.finalize().prosody == expected, "random pushes, seed \(seed)")
+        }
+        // Reset in mid-stream, then the whole stream.
+        let resetting = try AnalysisChain()
+        let half = Array(voice.samples[..<(voice.samples.count / 2)])
+        var events = [AnalysisEvent](repeating: .started(.speech, at: 0), count: resetting.outputCapacity(forInputCount: half.count))
+        _ = half.withUnsafeBufferPointer { h in events.withUnsafeMutableBufferPointer { resetting.process(h, into: $0) } }
+        #expect(resetting.prosody!.estimate.hopCount > 0)
+        resetting.reset()
+        #expect(resetting.prosody!.estimate == ProsodyEstimate.empty)
+        #expect(try Self.prosody(voice.samples, chunking: .random, chain: resetting).0 == expected, "after reset()")
+    }
+
+    @Test("the estimator fed by the detector's lent spectra equals the chain's; flush, finalize and the live estimate")
+    func standalone() throws {
+        let voice = Self.voice(f0: 200, syllablesPerSecond: 4, phrases: 2)
+        let (expected, _) = try Self.prosody(voice.samples)
+        let detector = try AcousticDetector()
+        let prosody = try ProsodyEstimator()
+        var halfway: ProsodyEstimate?
+        var hops = 0
+        let add: (DetectionFrame, SpectralFrame) -> Void = { hop, frame in
+            prosody.add(hop, powerSpectrum: frame.powerSpectrum)
+            hops += 1
+            if hops == 150 { halfway = prosody.estimate }
+        }
+        voice.samples.withUnsafeBufferPointer { detector.process($0, lendingSpectra: add) }
+        _ = detector.flush(lendingSpectra: add)
+        let live = try #require(halfway)
+        #expect(live.hopCount == 150 && live.f0MedianHz != nil && live.syllableCount > 0 && live.syllableCount < expected!.syllableCount)
+        prosody.flush()
+        #expect(prosody.estimate == expected, "kept after flush()")
+        #expect(prosody.finalize() == expected)
+        #expect(prosody.finalize() == ProsodyEstimate.empty, "a flushed stream's estimate is returned once")
+    }
+
+    @Test("silence, noise and a short stream give no estimate; without the environment analyzer there is none")
+    func noEstimate() throws {
+        let silence = try #require(try Self.prosody([Float](repeating: 0, count: Self.rate * 5)).0)
+        #expect(silence.f0MedianHz == nil && silence.f0SpreadHz == nil && silence.speakingRate == nil)
+        #expect(silence.voicedSeconds == 0 && silence.speechSeconds == 0 && silence.syllableCount == 0)
+        #expect(silence.hopCount == 313 && silence.inputSeconds == 5)
+        var g = SplitMix64(seed: 9)
+        let noise = (0..<(Self.rate * 5)).map { _ in Float(0.05 * g.uniform()) }
+        let steady = try #require(try Self.prosody(noise).0)
+        #expect(steady.f0MedianHz == nil && steady.speakingRate == nil, "\(steady)")
+        #expect(try Self.prosody([]).0 == ProsodyEstimate.empty)
+        // A fifth of a second of a voice: too little voiced speech, too little speech.
+        let short = Array(Self.voice(f0: 120).samples[..<Int(0.5 * Double(Self.rate))])
+        let brief = try #require(try Self.prosody(short).0)
+        #expect(brief.f0MedianHz == nil && brief.speakingRate == nil, "\(brief)")
+        let bare = try AnalysisChain(configuration: .init(environment: nil))
+        #expect(bare.prosody == nil)
+        #expect(try Self.prosody(Self.voice(f0: 120, phrases: 1).samples, chain: bare).0 == nil)
+    }
+
+    /// A detector hop to dress up: the first one of a short noise burst.
+    static func templateHop() throws -> DetectionFrame {
+        let detector = try AcousticDetector()
+        var g = SplitMix64(seed: 3)
+        let noise = (0..<1024).map { _ in Float(0.1 * g.uniform()) }
+        var hops: [DetectionFrame] = []
+        noise.withUnsafeBufferPointer { detector.process($0) { hops.append($0) } }
+        return hops[0]
+    }
+
+    /// The power spectrum (513 bins at 15.625 Hz) of a harmonic complex at `f0`: every harmonic
+    /// up to 4 kHz a Gaussian lobe of its Hann-window width, falling 6 dB per octave.
+    static func harmonicSpectrum(_ f0: Double) -> [Float] {
+        var p = [Float](repeating: 1e-9, count: 513)
+        var h = 1.0
+        while h * f0 < 4000 {
+            let centre = h * f0 / 15.625
+            for k in max(0, Int(centre) - 4)...min(512, Int(centre) + 4) {
+                let d = (Double(k) - centre) / 0.9
+                p[k] += Float(exp(-d * d) / (h * h) * 1e-3)
+            }
+            h += 1
+        }
+        return p
+    }
+
+    @Test("pitches read an octave off are folded towards the running median; three times off are dropped")
+    func octaveErrors() throws {
+        var hop = try Self.templateHop()
+        hop.isSpeech = true
+        hop.speechProbability = 1
+        hop.features.isFinite = true
+        hop.features.harmonicity = 0.9
+        hop.cues.dominantPitchHz = 0
+        let prosody = try ProsodyEstimator()
+        let spectrum = Self.harmonicSpectrum(120)
+        var expectedFolds = 0
+        for i in 0..<400 {
+            // The autocorrelation pitch read right, twice, half or three times the 120 Hz voice.
+            let reading: Double = i < 40 ? 120 : [120, 240, 120, 60, 120, 360, 120, 121][i % 8]
+            if i >= 40, [240.0, 60].contains(reading) { expectedFolds += 1 }
+            hop.features.pitchHz = Float(reading)
+            spectrum.withUnsafeBufferPointer { prosody.add(hop, powerSpectrum: $0) }
+        }
+        let e = prosody.finalize()
+        let median = try #require(e.f0MedianHz)
+        let spread = try #require(e.f0SpreadHz)
+        #expect(abs(median / 120 - 1) <= 0.01, "\(e)")
+        #expect(spread < 2, "\(e)")
+        #expect(e.octaveCorrectionCount == expectedFolds, "\(e)")
+        // 360 Hz folds to 180 Hz, 0.58 octave off: dropped (45 hops), so 355 of the 400 count.
+        #expect(abs(e.voicedSeconds - 355 * 0.016) < 1e-9, "\(e)")
+    }
+
+    @Test("the harmonic sieve's reading is taken where the autocorrelation locked onto two periods")
+    func candidates() throws {
+        var hop = try Self.templateHop()
+        hop.isSpeech = true
+        hop.features.isFinite = true
+        hop.features.harmonicity = 0.9
+        let spectrum = Self.harmonicSpectrum(200)
+        for (sieve, autocorrelation) in [(Float(200), Float(100)), (0, 200), (600, 200), (206, 200)] {
+            hop.cues.dominantPitchHz = sieve
+            hop.features.pitchHz = autocorrelation
+            let prosody = try ProsodyEstimator()
+            for _ in 0..<40 { spectrum.withUnsafeBufferPointer { prosody.add(hop, powerSpectrum: $0) } }
+            let median = try #require(prosody.finalize().f0MedianHz)
+            #expect(abs(median / 200 - 1) <= 0.01, "sieve \(sieve), autocorrelation \(autocorrelation): \(median)")
+        }
+    }
+
+    @Test("non-finite windows are gaps: counted as hops, the estimate survives")
+    func nonFinite() throws {
+        let voice = Self.voice(f0: 130, phrases: 2)
+        let (clean, _) = try Self.prosody(voice.samples)
+        var dirty = voice.samples
+        for i in stride(from: 9000, to: dirty.count, by: 40_000) { dirty[i] = i % 2 == 0 ? .nan : .infinity }
+        let (estimate, _) = try Self.prosody(dirty)
+        let e = try #require(estimate), c = try #require(clean)
+        #expect(e.hopCount == c.hopCount)
+        #expect(abs(e.f0MedianHz! / c.f0MedianHz! - 1) <= 0.01, "\(e) vs \(c)")
+        #expect(abs(e.speakingRate! / c.speakingRate! - 1) <= 0.15, "\(e) vs \(c)")
+    }
+
+    @Test("TestAudio speech reads a plausible pitch and rate",
+          arguments: [("speech_en-us_16k.wav", 80.0...180.0), ("speech_de_16k.flac", 80.0...180.0), ("speech_es_16k.aiff", 80.0...180.0),
+                      ("speech_en-f3_16k.wav", 150.0...320.0), ("speech_en-us_48k.flac", 80.0...180.0)])
+    func testAudio(file: String, pitchRange: ClosedRange<Double>) throws {
+        let reader = try AudioFileReader(path: TestAudio.path(file))
+        var samples = [Float](repeating: 0, count: reader.frameCount * reader.channelCount)
+        let got = try samples.withUnsafeMutableBufferPointer { try reader.read(into: $0) }
+        let conditioner = try StreamConditioner(configuration: .init(inputRate: reader.sampleRate, channelCount: reader.channelCount))
+        reader.close()
+        let (estimate, _) = try Self.prosody(conditioner.processAll(Array(samples[..<got])))
+        let e = try #require(estimate)
+        print("\(file): F0 median \(e.f0MedianHz ?? .nan) Hz, spread \(e.f0SpreadHz ?? .nan) Hz, \(e.syllableCount) nuclei in \(e.speechSeconds) s = \(e.speakingRate ?? .nan)/s")
+        // espeak-ng's voices: the male ones speak around 100–150 Hz, f3 higher; speech at 2–8 syllables a second.
+        #expect(pitchRange.contains(e.f0MedianHz ?? 0), "\(e)")
+        #expect((2...40).contains(e.f0SpreadHz ?? 0), "\(e)")
+        #expect((2...8).contains(e.speakingRate ?? 0), "\(e)")
+    }
+
+    @Test("refuses each out-of-range field; reports its memory")
+    func configuration() throws {
+        typealias C = ProsodyEstimator.Configuration
+        let refused: [(C, parameter: String, value: String)] = [
+            (C(sampleRate: 7999), "sampleRate", "7999"),
+            (C(windowLength: 128), "windowLength", "128"),
+            (C(hopLength: 0), "hopLength", "0"),
+            (C(windowLength: 512, hopLength: 513), "hopLength", "513"),
+            (C(minimumHarmonicity: 1.5), "minimumHarmonicity", "1.5"),
+            (C(minimumVoicedSeconds: 0), "minimumVoicedSeconds", "0.0"),
+            (C(minimumSpeechSeconds: .infinity), "minimumSpeechSeconds", "inf"),
+            (C(speechBandHz: 10...4000), "speechBandHz", "10.0...4000.0"),
+            (C(speechBandHz: 150...9000), "speechBandHz", "150.0...9000.0"),
+            (C(speechBandHz: 1000...1050), "speechBandHz", "1000.0...1050.0"),
+            (C(syllableDipDB: 0.1), "syllableDipDB", "0.1"),
+            (C(minimumSyllableSeconds: 2), "minimumSyllableSeconds", "2.0"),
+            (C(activityRangeDB: 5), "activityRangeDB", "5.0"),
+            (C(bridgedPauseSeconds: -1), "bridgedPauseSeconds", "-1.0"),
+            (C(activeSpeechProbability: .nan), "activeSpeechProbability", "nan"),
+        ]
+        let failures = checkRefusals(refused) { try ProsodyEstimator(configuration: $0) }
+        #expect(failures.isEmpty, "\(failures)")
+        let unit = try ProsodyEstimator()
+        #expect(unit.binCount == 513)
+        #expect(unit.memoryFootprint.ownedBytes == 160 * 4)
+        let chain = try AnalysisChain()
+        #expect(chain.prosody?.configuration.activeSpeechProbability == chain.configuration.detector.speechSegments.offThreshold)
+    }
 }

@@ -335,7 +335,7 @@ public final class ProsodyEstimator {
             let distance = position - runningMedianBin
             if abs(distance) > limit {
                 let folded = position - (distance > 0 ? ProsodyTuning.binsPerOctave : -ProsodyTuning.binsPerOctave)
-                guard abs(folded - runningMedianBin) <= limit else { return }
+                guard abs(folded - runningMedianBin) <= ProsodyTuning.foldedAcceptLimit * ProsodyTuning.binsPerOctave else { return }
                 position = folded
                 octaveCorrections += 1
             }
@@ -451,6 +451,9 @@ enum ProsodyTuning {
     static let octaveCheckSeconds = 0.25
     /// A pitch further than this from the running median, octaves, is folded by an octave.
     static let octaveFoldLimit: Float = 0.75
+    /// A folded pitch is kept within this of the running median, octaves (a pitch read at three
+    /// times its value folds to 1.5 times, 0.58 octave off, and is dropped).
+    static let foldedAcceptLimit: Float = 0.5
     /// A nucleus must be within this many dB of the loudest speech hop so far.
     static let peakRangeDB: Float = 20
     /// Least harmonicity of the hop at a nucleus (a vowel is voiced).
