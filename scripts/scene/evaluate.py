@@ -137,11 +137,28 @@ def timeline_rows(truth, updates):
     return rows
 
 
+def step_rows(truth, updates, within_db=3.0):
+    """noise_step files: seconds from the step until the first update reading the loud room's
+    level within `within_db` (its category from then on), per file; None when never."""
+    by_path = {t["path"]: t for t in truth if t["condition"] == "noise_step" and t.get("noise_dbfs_after") is not None}
+    per_file = defaultdict(list)
+    for path, time_s, env in updates:
+        if path in by_path:
+            per_file[path].append((time_s, env))
+    delays = []
+    for path, t in sorted(by_path.items()):
+        step, after = t["noise_step_time_s"], t["noise_dbfs_after"]
+        hit = next((u - step for u, env in sorted(per_file.get(path, []), key=lambda x: x[0])
+                    if u >= step and env.get("noise_dbfs") is not None and abs(env["noise_dbfs"] - after) <= within_db), None)
+        delays.append(hit)
+    return delays
+
+
 def fmt(v, unit=""):
     return "—" if v is None else f"{v:.2f}{unit}"
 
 
-def render(rows, trows, split, timeline_given):
+def render(rows, trows, split, timeline_given, delays=()):
     """Markdown text of both tables."""
     out = [f"### Files ({split} split)", "",
            "| condition | measure | files | measured | median abs err | p90 abs err | WADA-SNR median | WADA-SNR p90 |",
@@ -166,6 +183,13 @@ def render(rows, trows, split, timeline_given):
                 "|---|---:|---:|---:|---:|"]
         for cond, n, med, p90, acc in trows:
             out.append(f"| {cond} | {n} | {fmt(med, ' dB')} | {fmt(p90, ' dB')} | {fmt(acc, ' %')} |")
+    if delays:
+        found = sorted(d for d in delays if d is not None)
+        out += ["", f"### A quiet room, then a loud one ({split} split)", "",
+                "Seconds from the step until an update reads the loud room's level within 3 dB.", "",
+                "| files | followed | median | max |", "|---:|---:|---:|---:|",
+                f"| {len(delays)} | {len(found)} | {fmt(float(np.median(found)) if found else None, ' s')} | "
+                f"{fmt(found[-1] if found else None, ' s')} |"]
     return "\n".join(out) + "\n"
 
 
@@ -193,7 +217,7 @@ def main():
                 updates.append((relative(args.corpus, line["audio_filepath"]), float(line["time"]),
                                 line["environment"]))
     text = render(file_rows(truth, records, args.corpus, not args.no_wada),
-                  timeline_rows(truth, updates), args.split, bool(updates))
+                  timeline_rows(truth, updates), args.split, bool(updates), step_rows(truth, updates))
     print(text)
     if args.markdown:
         with open(args.markdown, "w") as f:
