@@ -82,7 +82,7 @@ extension FileScore {
             .text("category_key", \.categoryKey,
                   "Most frequent measurement key: noise level rounded down to 5 dB, music, several speakers, e.g. 45_false_true."),
             .number("speech_clarity", \.speechClarity, null: "when no measurement held speech", minimum: 0, maximum: 1,
-                    "Mean clarity (logistic map of the speech-to-noise ratio) over measurements with speech."),
+                    "Mean clarity (logistic map of the useful-to-detrimental ratio of the SNR and C50, 0.5 at 12 dB) over measurements with speech."),
             .number("frequency_complexity", \.frequencyComplexity, minimum: 0, maximum: 1, "Mean normalised spectral entropy."),
             .identifier("recommendation", \.recommendation, values: ["fast", "accurate"],
                         "Recognizer recommended (with hysteresis) for most of the file."),

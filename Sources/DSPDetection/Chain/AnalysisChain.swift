@@ -144,15 +144,26 @@ public final class AnalysisChain: StreamingProcessor {
         let take = detector.analyzer.acceptedCount(input.count, room: events.count / Self.eventsPerHop)
         guard take > 0 else { return ProcessResult(consumed: 0, produced: 0) }
         var writer = EventWriter(events)
-        if let prosody {
-            detector.process(UnsafeBufferPointer(rebasing: input[..<take]), lendingSpectra: { hop, frame in
+        // Reverberation and prosody run together (with the environment analyzer) or not at all.
+        guard let reverberation, let prosody else {
+            detector.process(UnsafeBufferPointer(rebasing: input[..<take])) { hop in handle(hop, &writer) }
+            return ProcessResult(consumed: take, produced: writer.count)
+        }
+        // The detector emits hops when a batch of them completes, at fixed stream positions: cut
+        // the input there and let the reverberation estimator see each piece first, so a
+        // measurement reads its estimate up to the same sample however the stream was chunked.
+        // The prosody estimator reads each hop with the spectrum the detector computed for it.
+        var start = 0
+        while start < take {
+            let end = Swift.min(take, start + detector.analyzer.acceptedCount(take - start, room: 0) + 1)
+            let piece = UnsafeBufferPointer(rebasing: input[start..<end])
+            _ = reverberation.process(piece, into: noEstimates)
+            detector.process(piece, lendingSpectra: { hop, frame in
                 handle(hop, &writer)
                 prosody.add(hop, powerSpectrum: frame.powerSpectrum)
             })
-        } else {
-            detector.process(UnsafeBufferPointer(rebasing: input[..<take])) { hop in handle(hop, &writer) }
+            start = end
         }
-        _ = reverberation?.process(UnsafeBufferPointer(rebasing: input[..<take]), into: noEstimates)
         return ProcessResult(consumed: take, produced: writer.count)
     }
 
@@ -170,6 +181,7 @@ public final class AnalysisChain: StreamingProcessor {
         })
         if var frame = grouper.close() {
             frame.backgroundNoiseDBFS = Double(end.backgroundNoiseDBFS)
+            frame.reverberation = reverberation?.estimate
             measure(frame, &writer)
         }
         if let t = end.speechEndedAt { writer.append(.ended(.speech, at: t)) }
@@ -219,6 +231,7 @@ public final class AnalysisChain: StreamingProcessor {
             // The background estimate costs a few thousand operations: made where it is used.
             if let environment, environment.measures(after: frame) {
                 frame.backgroundNoiseDBFS = Double(detector.noiseLevel.levelDBFS)
+                frame.reverberation = reverberation?.estimate
             }
             measure(frame, &writer)
         }

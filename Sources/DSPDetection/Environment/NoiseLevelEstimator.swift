@@ -20,7 +20,10 @@ import DSPSpectral
 /// the band's chi-square shape: a band of `K` Hann-windowed bins has about `ν = 0.95·K` degrees
 /// of freedom, and mean ÷ median = `(1 − 2/(9ν))⁻³` (Wilson–Hilferty; +0.19 dB for 16 bins,
 /// checked on Gaussian noise by the tests). The noise level is the sum of the bands' powers,
-/// in dBFS like the spectrum.
+/// in dBFS like the spectrum: the mean power of the background in the analysed band (at the
+/// default 16 kHz, about 16 Hz to 8 kHz). A background that fluctuates much more than steady
+/// noise (a looped effect, babble) reads low: the hops of its loud phases count as foreground
+/// (docs/scene-measures.md gives the figures).
 ///
 /// Digital silence is a background too: silent hops count at the histogram's floor, and a band
 /// whose noise median sits there contributes no power, so a recording with digitally silent
@@ -92,6 +95,10 @@ public final class NoiseLevelEstimator: StreamingProcessor {
     private let totals: UnsafeMutableBufferPointer<Float>
     /// Per-hop band levels (scratch).
     private let levels: UnsafeMutableBufferPointer<Float>
+    /// One band's cumulative histogram, `levelBins + 1` entries (scratch for the quantiles).
+    private let cumulative: UnsafeMutableBufferPointer<Float>
+    /// Whether every band is 16 bins wide from bin 1 (the default layout), summed 16 at a time.
+    private let sixteenBinBands: Bool
     private let growth: Float
     /// The last ``steadySeconds`` of band levels, hop-major (`recentHops × bandCount`), for
     /// the steadiness check.
@@ -125,6 +132,10 @@ public final class NoiseLevelEstimator: StreamingProcessor {
         totals.initialize(repeating: 0)
         levels = .allocate(capacity: (bands + 7) / 8 * 8)
         levels.initialize(repeating: 0)
+        cumulative = .allocate(capacity: Self.levelBins + 1)
+        cumulative.initialize(repeating: 0)
+        let starts = bandStarts
+        sixteenBinBands = (0..<bands).allSatisfy { starts[$0 + 1] - starts[$0] == 16 }
         growth = Float(Double.exp(configuration.hopSeconds / configuration.windowSeconds))
         recentHops = Swift.max(2, Int((Self.steadySeconds / configuration.hopSeconds).rounded()))
         recent = .allocate(capacity: recentHops * bands)
@@ -135,7 +146,7 @@ public final class NoiseLevelEstimator: StreamingProcessor {
 
     deinit {
         bandStarts.deallocate(); meanToMedian.deallocate(); histograms.deallocate()
-        totals.deallocate(); levels.deallocate(); carry.deallocate(); recent.deallocate()
+        totals.deallocate(); levels.deallocate(); cumulative.deallocate(); carry.deallocate(); recent.deallocate()
     }
 
     /// Hops counted since the stream began.
@@ -148,13 +159,22 @@ public final class NoiseLevelEstimator: StreamingProcessor {
         let bands = configuration.bandCount
         let n = Swift.min(power.count, configuration.binCount)
         var finite = true
-        for b in 0..<bands {
-            var sum: Float = 0
-            let end = Swift.min(bandStarts[b + 1], n)
-            var k = bandStarts[b]
-            while k < end { sum += power[k]; k += 1 }
-            if !sum.isFinite { finite = false }
-            levels[b] = sum
+        if sixteenBinBands, n >= bandStarts[bands], let base = power.baseAddress {
+            let raw = UnsafeRawPointer(base + 1)
+            for b in 0..<bands {
+                let sum = raw.loadUnaligned(fromByteOffset: b * 64, as: SIMD16<Float>.self).sum()
+                if !sum.isFinite { finite = false }
+                levels[b] = sum
+            }
+        } else {
+            for b in 0..<bands {
+                var sum: Float = 0
+                let end = Swift.min(bandStarts[b + 1], n)
+                var k = bandStarts[b]
+                while k < end { sum += power[k]; k += 1 }
+                if !sum.isFinite { finite = false }
+                levels[b] = sum
+            }
         }
         guard finite else { return }
         var b = 0
@@ -217,6 +237,12 @@ public final class NoiseLevelEstimator: StreamingProcessor {
     /// The median of band `b`'s noise-only hops from its histogram.
     private func histogramMedian(_ b: Int, total: Float) -> Float {
         let histogram = UnsafeBufferPointer(rebasing: histograms[(b * Self.levelBins)..<((b + 1) * Self.levelBins)])
+        var running: Float = 0
+        cumulative[0] = 0
+        for i in 0..<Self.levelBins {
+            running += histogram[i]
+            cumulative[i + 1] = running
+        }
         var level = quantile(histogram, total * 0.1)
         for _ in 0..<3 {
             let above = weight(histogram, atOrAbove: level + Self.foregroundMarginDB)
@@ -226,28 +252,30 @@ public final class NoiseLevelEstimator: StreamingProcessor {
         return level
     }
 
-    /// The level below which `target` of the weight lies, interpolated within the 1 dB bin.
+    /// The level below which `target` of the weight lies, interpolated within the 1 dB bin: a
+    /// binary search of ``cumulative`` (the band's, made by the caller) for the first bin whose
+    /// running total reaches `target`.
     private func quantile(_ histogram: UnsafeBufferPointer<Float>, _ target: Float) -> Float {
-        var cumulative: Float = 0
-        for i in 0..<histogram.count {
-            let count = histogram[i]
-            if count > 0, cumulative + count >= target {
-                return Self.floorDB + Float(i) + Swift.max(0, Swift.min(1, (target - cumulative) / count))
-            }
-            cumulative += count
+        let bins = histogram.count
+        guard cumulative[bins] >= target else { return Self.floorDB + Float(bins) }
+        var low = 0, high = bins - 1
+        while low < high {
+            let middle = (low + high) / 2
+            if cumulative[middle + 1] >= target { high = middle } else { low = middle + 1 }
         }
-        return Self.floorDB + Float(histogram.count)
+        while histogram[low] <= 0, low + 1 < bins { low += 1 }  // target 0: the first occupied bin
+        let count = histogram[low]
+        return Self.floorDB + Float(low) + Swift.max(0, Swift.min(1, (target - cumulative[low]) / Swift.max(count, .leastNormalMagnitude)))
     }
 
-    /// The weight at or above `level` (the bin holding `level` counted in proportion).
+    /// The weight at or above `level` (the bin holding `level` counted in proportion), from
+    /// ``cumulative``.
     private func weight(_ histogram: UnsafeBufferPointer<Float>, atOrAbove level: Float) -> Float {
         let position = Swift.max(0, level - Self.floorDB)
         let first = Int(position.rounded(.down))
-        guard first < histogram.count else { return 0 }
-        var sum = histogram[first] * (1 - (position - Float(first)))
-        var i = first + 1
-        while i < histogram.count { sum += histogram[i]; i += 1 }
-        return sum
+        let bins = histogram.count
+        guard first < bins else { return 0 }
+        return histogram[first] * (1 - (position - Float(first))) + (cumulative[bins] - cumulative[first + 1])
     }
 
     private func rescale(_ factor: Float) {
@@ -322,8 +350,10 @@ public final class NoiseLevelEstimator: StreamingProcessor {
 extension NoiseLevelEstimator: MemoryAccounting {
     /// The band histograms, band tables and scratch.
     public var memoryFootprint: MemoryFootprint {
-        .owned(MemoryFootprint.bytes(bandStarts) + MemoryFootprint.bytes(meanToMedian) + MemoryFootprint.bytes(histograms)
-            + MemoryFootprint.bytes(totals) + MemoryFootprint.bytes(levels) + MemoryFootprint.bytes(carry)
+        .owned(MemoryFootprint.bytes(bandStarts) + MemoryFootprint.bytes(meanToMedian)
+            + MemoryFootprint.bytes(histograms)
+            + MemoryFootprint.bytes(totals) + MemoryFootprint.bytes(levels) + MemoryFootprint.bytes(cumulative)
+            + MemoryFootprint.bytes(carry)
             + MemoryFootprint.bytes(recent))
     }
 }
