@@ -16,8 +16,8 @@ public struct ProsodyEstimate: Equatable, Sendable {
     public var speakingRate: Double?
     /// Voiced speech seen, seconds: the hops that counted towards the F0 statistics.
     public var voicedSeconds: Double
-    /// Speech time, seconds, as ``ProsodyEstimator`` defines it (the detector's speech, louder
-    /// than the quiet end of the speech level, pauses of 0.1 s or more left out).
+    /// Speech time, seconds, as ``ProsodyEstimator`` defines it: the detector's active speech
+    /// hops (not its hangover) within 40 dB of the loudest, pauses of 0.1 s or more left out.
     public var speechSeconds: Double
     /// Syllable nuclei counted in speech.
     public var syllableCount: Int
