@@ -29,7 +29,7 @@ import Darwin
 /// reads three times the pitch of low voices with strong upper harmonics — on the validation
 /// material's voiced hops the sieve was off by more than 7 % on 6.6 % of them (4.7 % at three
 /// times the pitch), the autocorrelation on 1.1 %. The candidate is refined on the power
-/// spectrum: harmonic by harmonic up to 2.5 kHz, the strongest bin near `h·f0` (within 3 % of
+/// spectrum: harmonic by harmonic, the first eight up to 2.5 kHz, the strongest bin near `h·f0` (within 3 % of
 /// `h·f0`, at most a third of the harmonic spacing, at least one bin) that is a local maximum
 /// is located to a fraction of a bin by a parabola through the log power of it and its
 /// neighbours, and `f0` becomes the power-weighted least-squares slope `Σ w·h·f_h / Σ w·h²`,
@@ -304,7 +304,7 @@ public final class ProsodyEstimator {
     @inline(__always)
     func refine(_ candidate: Float, _ p: UnsafePointer<Float>) -> Float {
         let spacing = candidate / binHz                  // bins between harmonics
-        let harmonics = Int(ProsodyTuning.maximumHarmonicHz / candidate)
+        let harmonics = Swift.min(ProsodyTuning.maximumHarmonics, Int(ProsodyTuning.maximumHarmonicHz / candidate))
         var f0 = candidate
         var weightedProducts: Float = 0, weightedSquares: Float = 0
         var found = 0
@@ -365,7 +365,11 @@ public final class ProsodyEstimator {
         histogram[Int(position)] += 1
         voicedHops += 1
         voicedSamples += count
-        if voicedHops >= octaveCheckHops { runningMedianBin = ProsodyTuning.quantileBin(histogram, 0.5, total: voicedHops) }
+        // The running median moves slowly: recomputed when the check starts and every 8 voiced
+        // hops after (a 160-bin scan).
+        if voicedHops >= octaveCheckHops, (voicedHops - octaveCheckHops) % 8 == 0 {
+            runningMedianBin = ProsodyTuning.quantileBin(histogram, 0.5, total: voicedHops)
+        }
     }
 
     // MARK: Rate
@@ -373,8 +377,19 @@ public final class ProsodyEstimator {
     /// The power between the speech band's edges, dB.
     @inline(__always)
     private func bandLevel(_ p: UnsafePointer<Float>) -> Float {
-        var sum: Float = 0
-        for k in bandRange { sum += p[k] }
+        // Eight lanes at a time (the order is fixed, so the sum is the same on every call).
+        var k = bandRange.lowerBound
+        let end = bandRange.upperBound
+        var lanes = SIMD8<Float>.zero
+        while k + 8 <= end {
+            lanes += UnsafeRawPointer(p + k).loadUnaligned(as: SIMD8<Float>.self)
+            k += 8
+        }
+        var sum = lanes.sum()
+        while k < end {
+            sum += p[k]
+            k += 1
+        }
         return FastLog.decibels(sum + 1e-20)
     }
 
@@ -467,6 +482,8 @@ enum ProsodyTuning {
     static let histogramBinCount = 160
     /// Harmonics above this frequency are not used to refine a pitch, Hz.
     static let maximumHarmonicHz: Float = 2500
+    /// At most this many harmonics refine a pitch (more changed the dev figures by under 0.05 %).
+    static let maximumHarmonics = 8
     /// Voiced speech after which pitches are checked for octave errors against the running
     /// median, seconds.
     static let octaveCheckSeconds = 0.25
