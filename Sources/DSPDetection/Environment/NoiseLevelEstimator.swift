@@ -82,6 +82,18 @@ public final class NoiseLevelEstimator: StreamingProcessor {
     static let steadySeconds = 1.0
     /// The largest standard deviation of a band's level, dB, that counts as steady.
     static let steadySpreadDB: Float = 2.5
+    /// Rounds of the occupancy iteration: ``steadyRounds`` with the steady-noise margin, the
+    /// rest only for a fluctuating background.
+    static let rounds = 7
+    static let steadyRounds = 3
+    /// How far the lower spread must exceed a steady noise's, dB, to count as fluctuation.
+    static let fluctuationThresholdDB: Float = 1.5
+    /// The least noise-only share at which a band's fluctuation is measured.
+    static let fluctuationShare: Float = 0.15
+    /// The widest foreground margin, dB.
+    static let maximumMarginDB: Float = 10
+    /// The largest background spread credited, dB.
+    static let maximumFluctuationDB: Float = 5
 
     /// The settings, as validated.
     public let configuration: Configuration
@@ -89,6 +101,9 @@ public final class NoiseLevelEstimator: StreamingProcessor {
     private let bandStarts: UnsafeMutableBufferPointer<Int>
     /// Mean ÷ median of each band's noise power.
     private let meanToMedian: UnsafeMutableBufferPointer<Float>
+    /// The squared spread (dB²) between the median and the 15.9 % quantile that a band of
+    /// steady Gaussian noise shows by its chi-square shape alone (Wilson–Hilferty, `z = −1`).
+    private let chiSquareSpread: UnsafeMutableBufferPointer<Float>
     /// `bandCount × levelBins` forgetting-weighted counts.
     private let histograms: UnsafeMutableBufferPointer<Float>
     /// Total weight per band.
@@ -120,11 +135,15 @@ public final class NoiseLevelEstimator: StreamingProcessor {
         let usable = configuration.binCount - 2
         bandStarts = .allocate(capacity: bands + 1)
         meanToMedian = .allocate(capacity: bands)
+        chiSquareSpread = .allocate(capacity: bands)
         for b in 0...bands { bandStarts[b] = 1 + b * usable / bands }
         for b in 0..<bands {
             let nu = 0.95 * Double(bandStarts[b + 1] - bandStarts[b])
             let base = Swift.max(0.05, 1 - 2 / (9 * nu))
             meanToMedian[b] = Float(1 / (base * base * base))
+            let lower = Swift.max(0.01, base - (2 / (9 * nu)).squareRoot())
+            let spread = 30 * Double.log10(base / lower)
+            chiSquareSpread[b] = Float(spread * spread)
         }
         histograms = .allocate(capacity: bands * Self.levelBins)
         histograms.initialize(repeating: 0)
@@ -145,7 +164,7 @@ public final class NoiseLevelEstimator: StreamingProcessor {
     }
 
     deinit {
-        bandStarts.deallocate(); meanToMedian.deallocate(); histograms.deallocate()
+        bandStarts.deallocate(); meanToMedian.deallocate(); chiSquareSpread.deallocate(); histograms.deallocate()
         totals.deallocate(); levels.deallocate(); cumulative.deallocate(); carry.deallocate(); recent.deallocate()
     }
 
@@ -204,8 +223,10 @@ public final class NoiseLevelEstimator: StreamingProcessor {
     public var levelDBFS: Float {
         var total = 0.0
         for b in 0..<configuration.bandCount {
-            let level = bandMedian(b)
-            if level > Self.floorDB + 1 { total += Decibels.toPower(Double(level)) * Double(meanToMedian[b]) }
+            let (level, fluctuation) = bandMedian(b)
+            if level > Self.floorDB + 1 {
+                total += Decibels.toPower(Double(level)) * Double(meanToMedian[b]) * Double(fluctuation)
+            }
         }
         return total > 0 ? Float(Decibels.fromPower(total)) : -.infinity
     }
@@ -215,11 +236,11 @@ public final class NoiseLevelEstimator: StreamingProcessor {
     /// ``steadySeconds``, as a band of Gaussian noise does, ±1.6 dB, and speech or music do
     /// not) at more than ``foregroundMarginDB`` above the histogram's answer is a background
     /// that got louder: its steady level is the answer until the histogram catches up.
-    private func bandMedian(_ b: Int) -> Float {
+    private func bandMedian(_ b: Int) -> (level: Float, fluctuation: Float) {
         let total = totals[b]
-        guard total > 0 else { return Self.floorDB }
-        let median = histogramMedian(b, total: total)
-        guard recentCount == recentHops else { return median }
+        guard total > 0 else { return (Self.floorDB, 1) }
+        let (median, fluctuation) = histogramMedian(b, total: total)
+        guard recentCount == recentHops else { return (median, fluctuation) }
         let bands = configuration.bandCount
         var sum: Float = 0
         for h in 0..<recentHops { sum += recent[h * bands + b] }
@@ -230,12 +251,24 @@ public final class NoiseLevelEstimator: StreamingProcessor {
             squares += d * d
         }
         let variance = squares / Float(recentHops - 1)
-        if variance <= Self.steadySpreadDB * Self.steadySpreadDB, mean > median + Self.foregroundMarginDB { return mean }
-        return median
+        if variance <= Self.steadySpreadDB * Self.steadySpreadDB, mean > median + Self.foregroundMarginDB { return (mean, 1) }
+        return (median, fluctuation)
     }
 
-    /// The median of band `b`'s noise-only hops from its histogram.
-    private func histogramMedian(_ b: Int, total: Float) -> Float {
+    /// The median of band `b`'s noise-only hops from its histogram, and the factor by which the
+    /// noise's mean power exceeds what its chi-square shape alone gives.
+    ///
+    /// Three rounds with the steady-noise margin (``foregroundMarginDB``) settle on the noise's
+    /// share and median. A background that fluctuates more than steady noise (a looped machine,
+    /// hiss that swells, babble) then shows it in the lower part of its noise-only hops, which
+    /// foreground never reaches: the spread `σ` between their median and their 15.9 % quantile.
+    /// When that exceeds the chi-square spread by ``fluctuationThresholdDB`` and the band's
+    /// noise-only share is at least ``fluctuationShare`` (below it, foreground fills the band
+    /// and its lower part is no guide), further rounds widen the margin to `2σ` (at most
+    /// ``maximumMarginDB``), so the loud phases of the background are not taken for foreground,
+    /// and the excess spread `σₓ² = σ² − σ²_χ²`, taken as a log-normal modulation, multiplies
+    /// the mean power by `exp((σₓ·ln 10 / 10)² / 2)` (σ at most ``maximumFluctuationDB``).
+    private func histogramMedian(_ b: Int, total: Float) -> (level: Float, fluctuation: Float) {
         let histogram = UnsafeBufferPointer(rebasing: histograms[(b * Self.levelBins)..<((b + 1) * Self.levelBins)])
         var running: Float = 0
         cumulative[0] = 0
@@ -244,12 +277,28 @@ public final class NoiseLevelEstimator: StreamingProcessor {
             cumulative[i + 1] = running
         }
         var level = quantile(histogram, total * 0.1)
-        for _ in 0..<3 {
-            let above = weight(histogram, atOrAbove: level + Self.foregroundMarginDB)
-            let share = Swift.max(0.05, 1 - above / total)
+        var share: Float = 0.2
+        let steady = chiSquareSpread[b].squareRoot()
+        var fluctuating = false
+        for round in 0..<Self.rounds {
+            var margin = Self.foregroundMarginDB
+            if round >= Self.steadyRounds, share >= Self.fluctuationShare {
+                let lower = quantile(histogram, total * share * 0.1587)
+                let spread = Swift.min(Self.maximumFluctuationDB, level - lower)
+                if round == Self.steadyRounds { fluctuating = lower > Self.floorDB + 1 && spread >= steady + Self.fluctuationThresholdDB }
+                if fluctuating { margin = Swift.min(Self.maximumMarginDB, Swift.max(margin, 2 * spread)) }
+            }
+            if round >= Self.steadyRounds && !fluctuating { break }
+            let above = weight(histogram, atOrAbove: level + margin)
+            share = Swift.max(0.05, 1 - above / total)
             level = quantile(histogram, total * share * 0.5)
         }
-        return level
+        guard fluctuating else { return (level, 1) }
+        let lower = quantile(histogram, total * share * 0.1587)
+        guard lower > Self.floorDB + 1 else { return (level, 1) }
+        let spread = Swift.min(Self.maximumFluctuationDB, level - lower)
+        let excess = Swift.max(0, spread * spread - chiSquareSpread[b])
+        return (level, Float.exp(excess * (0.2302585 * 0.2302585) / 2))
     }
 
     /// The level below which `target` of the weight lies, interpolated within the 1 dB bin: a
@@ -351,7 +400,7 @@ extension NoiseLevelEstimator: MemoryAccounting {
     /// The band histograms, band tables and scratch.
     public var memoryFootprint: MemoryFootprint {
         .owned(MemoryFootprint.bytes(bandStarts) + MemoryFootprint.bytes(meanToMedian)
-            + MemoryFootprint.bytes(histograms)
+            + MemoryFootprint.bytes(chiSquareSpread) + MemoryFootprint.bytes(histograms)
             + MemoryFootprint.bytes(totals) + MemoryFootprint.bytes(levels) + MemoryFootprint.bytes(cumulative)
             + MemoryFootprint.bytes(carry)
             + MemoryFootprint.bytes(recent))
