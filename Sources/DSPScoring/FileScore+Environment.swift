@@ -61,7 +61,7 @@ extension FileScore {
                     "Effective audio bandwidth, Hz, at the file's own rate."),
             .identifier("bandwidth_class", \.bandwidthClass, absent: "when less than 0.5 s of the file is above -80 dBFS",
                         values: BandwidthClass.allCases.map(\.description),
-                        "narrowband (<= 4.5 kHz), wideband (<= 8.5 kHz), super_wideband (<= 16.5 kHz) or fullband."),
+                        "narrowband (<= 4.4 kHz), wideband (<= 8.8 kHz), super_wideband (<= 17.6 kHz) or fullband: each band's Nyquist frequency (4, 8, 16 kHz) + 10 %."),
             .identifier("noise_category", \.noiseCategory, values: ["very_quiet", "quiet", "moderate", "loud", "very_loud"],
                         "Category the file spent most time in (thresholds 35/45/55/65 dB on dBFS + 90)."),
             .text("category_key", \.categoryKey,
