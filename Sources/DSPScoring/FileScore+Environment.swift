@@ -70,7 +70,7 @@ extension FileScore {
                     "Effective audio bandwidth, Hz, at the file's own rate."),
             .identifier("bandwidth_class", \.bandwidthClass, absent: "when less than 0.5 s of the file is above -80 dBFS",
                         values: BandwidthClass.allCases.map(\.description),
-                        "narrowband (<= 4.5 kHz), wideband (<= 8.5 kHz), super_wideband (<= 16.5 kHz) or fullband."),
+                        "narrowband (<= 4.4 kHz), wideband (<= 8.8 kHz), super_wideband (<= 17.6 kHz) or fullband: each band's Nyquist frequency (4, 8, 16 kHz) + 10 %."),
             .number("f0_median_hz", \.f0MedianHz, null: "when the file has less than 0.5 s of voiced speech", minimum: 50, maximum: 510,
                     "Median fundamental frequency (pitch) over the voiced speech, Hz."),
             .number("f0_spread_hz", \.f0SpreadHz, null: "when the file has less than 0.5 s of voiced speech", minimum: 0,
