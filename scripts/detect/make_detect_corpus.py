@@ -56,7 +56,7 @@ DEBIAN = ["espeak-ng", "espeak-ng-data", "flite", "festival", "festvox-kallpc16k
           "lincity-ng-data", "scorched3d-data", "megaglest-data", "bzflag-data", "boswars-data", "frozen-bubble-data",
           "hyperrogue-music", "openarena-data", "nexuiz-music", "ufoai-music", "singularity-music", "asc-music",
           "drascula-music", "neverball-data", "fluidsynth", "fluid-soundfont-gm", "timgm6mb-soundfont",
-          "musescore-general-soundfont-small", "opl3-soundfont", "csound-soundfont", "avldrums.lv2-soundfont",
+          "musescore-general-soundfont-lossless", "opl3-soundfont", "csound-soundfont", "avldrums.lv2-soundfont",
           "sox", "libsox-fmt-all", "lame", "opus-tools", "libsndfile1"]
 PYTHON = ["numpy", "scipy", "soundfile", "pyroomacoustics", "pyworld", "pyannote.audio"]
 

@@ -21,7 +21,16 @@ LEVEL_BANDS = [(-50, -45), (-45, -35), (-35, -25), (-25, -15), (-15, -6), (-6, 0
 NOISE_SNRS = [-5, 0, 5, 10, 20, 30]
 MUSIC_SNRS = [0, 5, 10, 20]
 CODECS = ["band8k", "gsm", "amr-nb", "opus-nb", "opus-wb", "mp3-7k"]
-FAMILY_WEIGHTS = {"espeak-ng": 0.30, "flite": 0.07, "festival": 0.13, "recording": 0.50}
+# Foreground voice families (renormalised over the families a split has): recorded words and
+# phrases, recorded isolated letters and syllables (klettres), and the TTS engines.
+FAMILY_WEIGHTS = {"espeak-ng": 0.30, "flite": 0.08, "festival": 0.14, "recording": 0.33, "letters": 0.15}
+
+
+def family(voice):
+    if voice["engine"] != "recording":
+        return voice["engine"]
+    return "letters" if voice["family"] == "klettres" else "recording"
+
 
 
 @dataclass
@@ -68,8 +77,8 @@ class SplitContext:
         from .splits import is_babble_voice
         self.split, self.rule = split, rule
         vs = [v for v in sources.voices() if rule.split_of(v["ids"][0] if "ids" in v else v["id"]) == split]
-        self.voices = [v for v in vs if not is_babble_voice(v["ids"][0] if "ids" in v else v["id"])]
-        self.babble = [v for v in vs if is_babble_voice(v["ids"][0] if "ids" in v else v["id"])]
+        self.voices = [v for v in vs if not is_babble_voice(v["ids"][0] if "ids" in v else v["id"], v["engine"])]
+        self.babble = [v for v in vs if is_babble_voice(v["ids"][0] if "ids" in v else v["id"], v["engine"])]
         ns = [e for e in sources.noises() if rule.split_of(e["id"]) == split]
         self.pools = {"ambience": [e for e in ns if e["kind"] == "ambience"],
                       "effect": [e for e in ns if e["kind"] == "effect"], "babble": self.babble}
@@ -83,7 +92,7 @@ class SplitContext:
         pool = [v for v in self.voices if v["id"] not in exclude]
         fams = {}
         for v in pool:
-            fams.setdefault("recording" if v["engine"] == "recording" else v["engine"], []).append(v)
+            fams.setdefault(family(v), []).append(v)
         names = sorted(fams)
         w = np.array([FAMILY_WEIGHTS[f] for f in names])
         f = names[int(rng.choice(len(names), p=w / w.sum()))]

@@ -5,7 +5,8 @@ An arrangement is made per file from its RNG: a melody (one of scripts/eval/tune
 public-domain tunes, each a source 'tune:<NAME>' with a split, or a random melody unique to
 the file), a style (solo, duo, ensemble, band, drums only, choir) and instruments drawn from
 the file's split ('sf:<font>:<bank>:<program>' sources: a SoundFont instrument belongs to one
-split). Parts are rendered per SoundFont, dry, one core (deterministic), and summed.
+split). Parts are rendered per SoundFont, dry, one core, samples loaded on demand (deterministic), and
+summed.
 """
 import os
 import subprocess
@@ -172,8 +173,8 @@ def render(arr, n):
             with open(mid, "wb") as f:
                 f.write(midi)
             subprocess.run(["fluidsynth", "-ni", "-q", "-R", "0", "-C", "0", "-o", "synth.cpu-cores=1",
-                            "-g", "0.5", "-r", str(FS), "-O", "float", "-E", "little", "-T", "raw",
-                            "-F", raw, path, mid], check=True, capture_output=True)
+                            "-o", "synth.dynamic-sample-loading=1", "-g", "0.5", "-r", str(FS), "-O", "float",
+                            "-E", "little", "-T", "raw", "-F", raw, path, mid], check=True, capture_output=True)
             x = np.fromfile(raw, dtype="<f4").astype(np.float64).reshape(-1, 2).mean(axis=1)
         total = x if total is None else _add(total, x)
     if total is None or not np.any(total):

@@ -335,7 +335,7 @@ def music_recordings():
 SOUNDFONTS = {  # name -> (path, Debian package)
     "fluidr3": ("/usr/share/sounds/sf2/FluidR3_GM.sf2", "fluid-soundfont-gm"),
     "timgm6mb": ("/usr/share/sounds/sf2/TimGM6mb.sf2", "timgm6mb-soundfont"),
-    "musescore-lite": ("/usr/share/sounds/sf3/MuseScore_General_Lite.sf3", "musescore-general-soundfont-small"),
+    "musescore": ("/usr/share/sounds/sf2/MuseScore_General_Full.sf2", "musescore-general-soundfont-lossless"),
     "opl3": ("/usr/share/sounds/sf2/OPL-3_FM_128M.sf2", "opl3-soundfont"),
     "csound-gm": ("/usr/share/sounds/sf2/sf_GMbank.sf2", "csound-soundfont"),
 }
@@ -383,7 +383,8 @@ def sf_presets(path):
 @functools.lru_cache(maxsize=None)
 def instruments():
     """SoundFont instruments {"id": "sf:<font>:<bank>:<program>", "font", "path", "bank",
-    "program", "name", "drums": bool, "family"}: bank-0 melodic GM programs, bank-128 kits."""
+    "program", "name", "drums": bool, "family"}: bank-0 melodic GM programs, bank-128 drum kits
+    0-55 (the GS SFX kit 56 and the CM-64 set 127 hold laughter, screams and other effects)."""
     out = []
     if not _which("fluidsynth"):
         return ()
@@ -394,7 +395,7 @@ def instruments():
             if bank == 0 and prog in GM_PROGRAMS:
                 out.append({"id": f"sf:{font}:0:{prog}", "font": font, "path": path, "bank": 0, "program": prog,
                             "name": name, "drums": False, "family": GM_FAMILY[prog // 8]})
-            elif bank == 128 and prog < 120:
+            elif bank == 128 and prog < 56:   # drum kits; 56 (SFX) and up hold effects, voices among them
                 out.append({"id": f"sf:{font}:128:{prog}", "font": font, "path": path, "bank": 128,
                             "program": prog, "name": name, "drums": True, "family": "drums"})
     for font, (path, _) in sorted(DRUM_FONTS.items()):

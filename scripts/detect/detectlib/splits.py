@@ -16,8 +16,9 @@ so #19's test sources stay unseen by training and validation, about half of all 
 test, an eighth val and three eighths train. The rule depends on nothing but the key and the
 member ids: adding a source never moves another one.
 
-Babble: within a split, a voice group whose u("babble:" + key) < BABBLE_FRACTION is a babble
-voice: it is only ever heard as babble, never as a foreground talker, in that split.
+Babble: an espeak-ng or recorded voice group whose u("babble:" + key) < BABBLE_FRACTION is a
+babble voice: it is only ever heard as babble, never as a foreground talker, in its split. The
+few flite and festival voices are always foreground (each split has too few to spare).
 """
 import functools
 import hashlib
@@ -103,6 +104,9 @@ class SplitRule:
         return self.split_of_group(group_of(source_id))
 
 
-def is_babble_voice(source_id):
+def is_babble_voice(source_id, engine=None):
     """True for a voice used only as babble (never as a foreground talker) in its split."""
+    engine = engine or source_id.split(":", 1)[0]
+    if engine in ("flite", "festival"):
+        return False
     return unit("babble:" + group_of(source_id)) < BABBLE_FRACTION
