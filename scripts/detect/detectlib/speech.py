@@ -41,8 +41,16 @@ def _read_tmp(produce):
 
 @functools.lru_cache(maxsize=2048)
 def tts(engine, voice, text, speed=0, pitch=0):
-    """Raw TTS output (float64, rate). speed/pitch: espeak-ng wpm and 0-99; flite: duration
-    stretch x100 and F0 mean (Hz); ignored for festival."""
+    """Raw TTS output (float64, rate), or None when the engine fails (espeak-ng 1.51 crashes on a
+    few voice/text pairs, e.g. vi+anikaRobot; the caller draws another utterance). speed/pitch:
+    espeak-ng wpm and 0-99; flite: duration stretch x100 and F0 mean (Hz); ignored for festival."""
+    try:
+        return _tts(engine, voice, text, speed, pitch)
+    except RuntimeError:
+        return None
+
+
+def _tts(engine, voice, text, speed, pitch):
     if engine == "espeak-ng":
         return _read_tmp(lambda p: _run(["espeak-ng", "-v", voice, "-s", str(speed), "-p", str(pitch),
                                          "-w", p, text]))
@@ -89,8 +97,10 @@ class Talker:
             t = sources.texts(self.lang)
             item = t[int(rng.integers(len(t)))]
             name = self.lang_voice + "+" + v["variant"] if v["engine"] == "espeak-ng" else v["voice"]
-            x, rate = tts(v["engine"], name, item, self.speed, self.pitch)
-            x = resample(x, rate, FS)
+            out = tts(v["engine"], name, item, self.speed, self.pitch)
+            if out is None:
+                return None, item, None
+            x = resample(out[0], out[1], FS)
         x = x - np.mean(x)
         # vocal-tract factor: play the utterance self.tract times faster (pitch and formants up)
         x = resample(x, int(round(FS * self.tract)), FS)
