@@ -67,6 +67,7 @@ def specs(scale, seed):
     sample = sources.pyannote_sample()
     out = []
     for cls, count in counts.items():
+        ordinal = {}
         for i in range(count):
             split = cycle[i % len(cycle)]
             if cls == "conversation":
@@ -75,7 +76,8 @@ def specs(scale, seed):
                 split = rule().split_of(sample["id"])
             rng = np.random.default_rng(seed_of(seed, cls, i, "duration"))
             dur = 15.0 if cls == "conversation" else round(float(rng.uniform(dmin, dmax)), 2)
-            out.append({"class": cls, "index": i, "split": split, "duration_s": dur,
+            k = ordinal[split] = ordinal.get(split, -1) + 1
+            out.append({"class": cls, "index": i, "k": k, "split": split, "duration_s": dur,
                         "seed": seed_of(seed, cls, i), "path": f"{split}/{cls}/{cls}_{i:05d}.flac"})
     return out
 

@@ -95,6 +95,20 @@ class LabelRuleTests(unittest.TestCase):
                           (0.03, 0.04, False, 0, False)])
         self.assertTrue(all(s["split"] == "val" and s["condition"] == "c/x" for s in segs))
 
+    def test_read_frames_round_trip(self):
+        lab = {"speech": np.array([0, 1, 1, 0, 0], bool), "music": np.array([1, 1, 0, 0, 0], bool),
+               "talkers": np.array([0, 1, 2, 0, 0], np.int16)}
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "labels.jsonl")
+            with open(path, "w") as f:
+                for s in labels.segments("a.flac", "c/x", lab, 5, "train"):
+                    f.write(json.dumps(s) + "\n")
+            fr = labels.read_frames(path)["a.flac"]
+            self.assertEqual(fr["speech"].tolist(), lab["speech"].tolist())
+            self.assertEqual(fr["music"].tolist(), lab["music"].tolist())
+            self.assertEqual(fr["talkers"].tolist(), lab["talkers"].tolist())
+            self.assertEqual(labels.read_frames(path, split="val"), {})
+
     def test_codec_alignment(self):
         rng = np.random.default_rng(1)
         x = rng.standard_normal(8000)
@@ -152,6 +166,20 @@ class SplitRuleTests(unittest.TestCase):
         share = {s: sum(rule.split_of(i) == s for i in ids) / len(ids) for s in ("train", "val", "test")}
         self.assertAlmostEqual(share["test"], 0.5, delta=0.03)
         self.assertAlmostEqual(share["val"], 0.125, delta=0.02)
+
+
+class SpecTests(unittest.TestCase):
+    def test_every_split_gets_every_parameter(self):
+        # parameters cycle on the ordinal within (class, split): each split sees each noise kind,
+        # silence kind, SNR and codec (regression: cycling on the class index gave val no hum)
+        import make_detect_corpus as mdc
+        specs = mdc.specs("full", 23)
+        for cls, period in (("noise_only", 5), ("silence", 4), ("speech_noise", len(conditions.NOISE_SNRS)),
+                            ("speech_music", len(conditions.MUSIC_SNRS)), ("telephone", len(conditions.CODECS)),
+                            ("distortion", 8)):
+            for split in ("train", "val", "test"):
+                ks = {s["k"] % period for s in specs if s["class"] == cls and s["split"] == split}
+                self.assertEqual(ks, set(range(period)), (cls, split))
 
 
 @unittest.skipUnless(os.path.exists(os.path.join(CORPUS, "manifest.jsonl")), "no generated corpus")

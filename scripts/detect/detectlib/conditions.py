@@ -3,7 +3,9 @@ talker stems (each with its utterance spans), the music stem, the background, th
 level and the post-processing (codec, clipping, DC, hum) that render() applies after labelling.
 
 ctx is the file's split context (SplitContext): its voices, babble voices, recorded noises,
-music and rooms, and the split rule.
+music and rooms, and the split rule. Builders cycle their parameters (SNR, noise kind, codec, …)
+on spec["k"], the file's ordinal among the files of its class in its split, so that every split
+gets every parameter in turn (cycling on the class index would tie some parameters to a split).
 """
 from dataclasses import dataclass, field
 
@@ -160,7 +162,7 @@ def clean(spec, ctx, rng):
     stem, _ = _talker(ctx, rng, n)
     level = float(rng.uniform(-50, 0))
     sc = Scene(talkers=[stem], peak_dbfs=level, sources={"voices": [stem.source_id]})
-    mode = spec["index"] % 3
+    mode = spec["k"] % 3
     if mode == 0:
         sc.digital_silence = True
     elif mode == 2:
@@ -177,7 +179,7 @@ def speech_noise(spec, ctx, rng):
     n = _n(spec)
     stem, vid = _talker(ctx, rng, n)
     bg, ids, kind = noise.background(rng, n, ctx.pools)
-    snr = NOISE_SNRS[spec["index"] % len(NOISE_SNRS)]
+    snr = NOISE_SNRS[spec["k"] % len(NOISE_SNRS)]
     sc = Scene(talkers=[stem], background=_set_snr(active_power(stem), bg, snr), peak_dbfs=_peak(rng),
                sources={"voices": [stem.source_id], "noise": ids})
     sc.meta.update(snr_db=snr, noise_kind=kind)
@@ -188,7 +190,7 @@ def speech_music(spec, ctx, rng):
     n = _n(spec)
     stem, _ = _talker(ctx, rng, n)
     m, ids, kind = _music_track(ctx, rng, n)
-    snr = MUSIC_SNRS[spec["index"] % len(MUSIC_SNRS)]
+    snr = MUSIC_SNRS[spec["k"] % len(MUSIC_SNRS)]
     sc = Scene(talkers=[stem], music=_set_snr(active_power(stem), m, snr), peak_dbfs=_peak(rng),
                sources={"voices": [stem.source_id], "music": ids})
     sc.meta.update(snr_db=snr, music_kind=kind)
@@ -197,7 +199,7 @@ def speech_music(spec, ctx, rng):
 
 def music_only(spec, ctx, rng):
     n = _n(spec)
-    prefer = "recorded" if spec["index"] % 2 == 0 else "midi"
+    prefer = "recorded" if spec["k"] % 2 == 0 else "midi"
     m, ids, kind = _music_track(ctx, rng, n, prefer=prefer)
     sc = Scene(music=m, peak_dbfs=_peak(rng, -40, -1), sources={"music": ids})
     if rng.uniform() < 0.4:
@@ -211,7 +213,7 @@ def music_only(spec, ctx, rng):
 def noise_only(spec, ctx, rng):
     n = _n(spec)
     kinds = ["synthetic", "ambience", "effects", "ambience+effects", "babble"]
-    bg, ids, kind = noise.background(rng, n, ctx.pools, kinds=[kinds[spec["index"] % len(kinds)]])
+    bg, ids, kind = noise.background(rng, n, ctx.pools, kinds=[kinds[spec["k"] % len(kinds)]])
     sc = Scene(background=bg, peak_dbfs=_peak(rng, -45, -1), sources={"noise": ids})
     sc.meta["noise_kind"] = kind
     return sc, f"noise_only/{kind.split('-')[0]}"
@@ -219,7 +221,7 @@ def noise_only(spec, ctx, rng):
 
 def silence(spec, ctx, rng):
     n = _n(spec)
-    kind = ["digital", "dither", "roomtone", "hum"][spec["index"] % 4]
+    kind = ["digital", "dither", "roomtone", "hum"][spec["k"] % 4]
     sc = Scene(sources={})
     if kind == "digital":
         sc.digital_silence = True
@@ -241,7 +243,7 @@ def silence(spec, ctx, rng):
 def overlap(spec, ctx, rng):
     """2 or 3 talkers speaking at once (each later one starts inside the first), -15..0 dB apart."""
     n = _n(spec)
-    k = 2 if spec["index"] % 3 else 3
+    k = 2 if spec["k"] % 3 else 3
     first, fid = _talker(ctx, rng, n)
     stems, used = [first], [fid]
     a0 = first.spans[0][0] if first.spans else 0
@@ -323,7 +325,7 @@ def telephone(spec, ctx, rng):
     """One talker (+ noise at 5-30 dB SNR half of the time) through a telephone band or codec."""
     n = _n(spec)
     stem, _ = _talker(ctx, rng, n)
-    codec = CODECS[spec["index"] % len(CODECS)]
+    codec = CODECS[spec["k"] % len(CODECS)]
     sc = Scene(talkers=[stem], peak_dbfs=_peak(rng, -25, -3), sources={"voices": [stem.source_id]},
                post=[("codec", codec)])
     if rng.uniform() < 0.5:
@@ -336,8 +338,8 @@ def telephone(spec, ctx, rng):
 def distortion(spec, ctx, rng):
     """Speech (3 files in 4) or music / noise with clipping, a DC offset or mains hum."""
     n = _n(spec)
-    proc = ["clip", "dc", "hum"][spec["index"] % 3]
-    content = "speech" if spec["index"] % 4 != 3 else ("music" if spec["index"] % 8 == 3 else "noise")
+    proc = ["clip", "dc", "hum"][spec["k"] % 3]
+    content = "speech" if spec["k"] % 4 != 3 else ("music" if spec["k"] % 8 == 3 else "noise")
     if content == "speech":
         stem, _ = _talker(ctx, rng, n)
         sc = Scene(talkers=[stem], sources={"voices": [stem.source_id]})

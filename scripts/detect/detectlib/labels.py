@@ -74,3 +74,26 @@ def segments(path, condition, lab, n, split):
 
 __all__ = ["HOP", "MUSIC_GAP", "SPEECH_GAP", "talker_label", "file_labels", "segments", "utterance_floor_db",
            "merge_gaps", "music_label"]
+
+
+def read_frames(labels_path, split=None):
+    """labels.jsonl -> {audio_filepath: {"speech", "music", "talkers", "condition", "split"}} with
+    per-10-ms-frame arrays (bool, bool, int16), for training code. `split` keeps one split."""
+    import json
+    segs = {}
+    with open(labels_path, encoding="utf-8") as f:
+        for line in f:
+            s = json.loads(line)
+            if split is None or s["split"] == split:
+                segs.setdefault(s["audio_filepath"], []).append(s)
+    out = {}
+    for path, ss in segs.items():
+        n = int(round(ss[-1]["end"] * 100))
+        speech, music = np.zeros(n, dtype=bool), np.zeros(n, dtype=bool)
+        talkers = np.zeros(n, dtype=np.int16)
+        for s in ss:
+            a, b = int(round(s["start"] * 100)), int(round(s["end"] * 100))
+            speech[a:b], music[a:b], talkers[a:b] = s["speech"], s["music"], s["talkers"]
+        out[path] = {"speech": speech, "music": music, "talkers": talkers,
+                     "condition": ss[0]["condition"], "split": ss[0]["split"]}
+    return out
