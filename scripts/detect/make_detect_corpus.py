@@ -52,7 +52,7 @@ DEBIAN = ["espeak-ng", "espeak-ng-data", "flite", "festival", "festvox-kallpc16k
           "festvox-ca-ona-hts", "festvox-suopuhe-lj", "festvox-suopuhe-mv", "festvox-italp16k", "festvox-itapc16k",
           "festvox-ru", "ktuberling-data", "klettres-data", "hedgewars-data", "alsa-utils", "warzone2100-data",
           "warzone2100-music", "supertux-data", "sound-theme-freedesktop", "oxygen-sounds", "gnome-audio",
-          "extremetuxracer-data", "pingus-data", "tuxpaint-data", "wesnoth-1.16-data", "colobot-common-sounds",
+          "extremetuxracer-data", "pingus-data", "tuxpaint-data", "colobot-common-sounds",
           "lincity-ng-data", "scorched3d-data", "megaglest-data", "bzflag-data", "boswars-data", "frozen-bubble-data",
           "hyperrogue-music", "openarena-data", "nexuiz-music", "ufoai-music", "singularity-music", "asc-music",
           "drascula-music", "neverball-data", "fluidsynth", "fluid-soundfont-gm", "timgm6mb-soundfont",

@@ -20,7 +20,7 @@ apt_pkgs=(
   singularity-music asc-music drascula-music colobot-common-sounds lincity-ng-data scorched3d-data
   neverball-data megaglest-data extremetuxracer-data frozen-bubble-data
   # noises: recorded effects and ambiences
-  sound-theme-freedesktop oxygen-sounds gnome-audio pingus-data tuxpaint-data wesnoth-1.16-data
+  sound-theme-freedesktop oxygen-sounds gnome-audio pingus-data tuxpaint-data
   bzflag-data boswars-data openarena-data
   # codecs
   sox libsox-fmt-all lame opus-tools

@@ -6,10 +6,8 @@ Every entry is a dict with an "id" (the source id recorded in the manifest; issu
 where #19 has the same source) and a "kind". Paths of members of zip archives (Quake-style
 .pk3, Warzone's .wz) are written "zip:ARCHIVE!MEMBER".
 
-RESERVED (never listed, see README.md): pocketsphinx-testdata, gcompris-qt-data's
-explore_world_music / instruments / memory-sound, the fillets-ng data packages, the wesnoth
-music packages, freedroidrpg-data, lugaru-data, openttd-opensfx. The generator refuses any
-path under them (RESERVED_PATHS).
+Material reserved for independent checks is never listed: the generator refuses any path
+under the prefixes of ../RESERVED.md (RESERVED_PATHS, read from there: one home for the list).
 """
 import functools
 import glob
@@ -33,13 +31,23 @@ import make_corpus  # scripts/eval: the evaluation corpus' sentences in 24 langu
 FS = 16000
 AUDIO_EXT = (".wav", ".ogg", ".oga", ".opus", ".mp3", ".flac")
 
-RESERVED_PATHS = (
-    "/usr/share/pocketsphinx/", "/usr/share/gcompris-qt/", "/usr/share/games/gcompris-qt/",
-    "/usr/share/games/fillets-ng/", "/usr/share/games/wesnoth/1.16/data/core/music/",
-    "/usr/share/games/wesnoth/music/", "/usr/share/games/freedroidrpg/", "/usr/share/freedroidrpg/",
-    "/usr/share/games/lugaru/", "/usr/share/lugaru/", "/usr/share/games/openttd/baseset/opensfx",
-    "/usr/share/openttd/",
-)
+def _reserved_list(section):
+    """The backquoted entries of a section of ../RESERVED.md."""
+    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "RESERVED.md")
+    items, current = [], None
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if line.startswith("## "):
+                current = line[3:].strip()
+            elif current == section and line.startswith("- `"):
+                items.append(line.split("`")[1])
+    if not items:
+        raise RuntimeError(f"RESERVED.md has no entries under '{section}'")
+    return tuple(items)
+
+
+RESERVED_PATHS = _reserved_list("Path prefixes")
+RESERVED_NAMES = _reserved_list("Names")
 
 # --------------------------------------------------------------------------------------------
 # Texts
@@ -214,9 +222,6 @@ EFFECT_SETS = [  # (package, id prefix, glob or zip spec, kind)
     ("extremetuxracer-data", "etr", "/usr/share/games/etr/sounds/*", "effect"),
     ("pingus-data", "pingus", "/usr/share/games/pingus/data/sounds/*.wav", "effect"),
     ("tuxpaint-data", "tuxpaint", "/usr/share/tuxpaint/sounds/*.wav", "effect"),
-    ("wesnoth-1.16-data", "wesnoth", "/usr/share/games/wesnoth/1.16/data/core/sounds/*", "effect"),
-    ("wesnoth-1.16-data", "wesnoth", "/usr/share/games/wesnoth/1.16/data/core/sounds/ambient/*", "ambience"),
-    ("wesnoth-1.16-data", "wesnoth", "/usr/share/games/wesnoth/1.16/sounds/*", "effect"),
     ("colobot-common-sounds", "colobot", "/usr/share/games/colobot/sounds/*", "effect"),
     ("lincity-ng-data", "lincity-ng", "/usr/share/games/lincity-ng/sounds/*", "ambience"),
     ("scorched3d-data", "scorched3d", "/usr/share/games/scorched3d/data/globalmods/**/wav/**/*", "effect"),
