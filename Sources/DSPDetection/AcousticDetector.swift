@@ -321,16 +321,30 @@ public final class AcousticDetector: StreamingProcessor {
     /// ``SpectralFeatures/isFinite`` false and probabilities 0, and leaves the detector's state
     /// (noise floor, histories) untouched; segments in progress continue by their hangover.
     public func process(_ input: UnsafeBufferPointer<Float>, _ body: (DetectionFrame) -> Void) {
+        process(input, lendingSpectra: { frame, _ in body(frame) })
+    }
+
+    /// Pushes mono samples and calls `body` for each frame they complete, in order, with the
+    /// ``SpectralFrame`` it was detected from (its power spectrum and band powers are views
+    /// valid only during the call): for analyses above the detector that read the same spectra
+    /// instead of computing their own. Otherwise as ``process(_:_:)``. Never allocates.
+    public func process(_ input: UnsafeBufferPointer<Float>, lendingSpectra body: (DetectionFrame, SpectralFrame) -> Void) {
         if !input.isEmpty { finished = nil }
         samples += Int64(input.count)
-        analyzer.process(input) { frame in body(detect(frame)) }
+        analyzer.process(input) { frame in body(detect(frame), frame) }
     }
 
     /// Ends the stream: emits the frames still held (complete ones waiting for their batch of
     /// four, and a final partial hop), closes open segments at the end of the stream, returns
     /// where they end and the summary, and resets.
     public func flush(_ body: (DetectionFrame) -> Void) -> DetectionEnd {
-        analyzer.flush { frame in body(detect(frame)) }
+        flush(lendingSpectra: { frame, _ in body(frame) })
+    }
+
+    /// ``flush(_:)``, lending each frame's ``SpectralFrame`` as ``process(_:lendingSpectra:)``
+    /// does.
+    public func flush(lendingSpectra body: (DetectionFrame, SpectralFrame) -> Void) -> DetectionEnd {
+        analyzer.flush { frame in body(detect(frame), frame) }
         let end = samples
         var result = DetectionEnd(endSample: end, summary: summary, backgroundNoiseDBFS: noiseLevel.levelDBFS)
         var s = result.summary

@@ -44,6 +44,9 @@ public struct FrontEndSummary: Equatable, Sendable {
     public var detection: DetectionSummary? = nil
     /// The environment over the stream (environment stage), else nil.
     public var environment: EnvironmentSummary? = nil
+    /// The voice's F0 median and spread and the speaking rate over the stream
+    /// (``ProsodyEstimator``, environment stage), else nil.
+    public var prosody: ProsodyEstimate? = nil
 
     /// Creates an empty summary.
     public init() {}
@@ -368,6 +371,7 @@ public final class SpeechFrontEnd: @unchecked Sendable {
                     let end = chain.finalize()
                     summary.detection = end.detection
                     summary.environment = end.environment
+                    summary.prosody = end.prosody
                 }
             }
             if let clipCounter {

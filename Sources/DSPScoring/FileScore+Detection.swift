@@ -86,13 +86,23 @@ public struct DetectionSegments: Equatable, Sendable {
         /// Speech-to-noise ratio over the window, dB, −30…100 (speech no louder than the noise
         /// reads −30, a digitally silent background 100); `nil` when the window held no speech.
         public var snrDB: Double?
+        /// The stream's blind clarity C50 so far, dB; `nil` until enough free decays were found.
+        public var c50DB: Double?
+        /// Speech clarity over the window, 0…1 (the useful-to-detrimental ratio of the SNR and
+        /// C50, mapped); `nil` when the window held no speech.
+        public var speechClarity: Double?
 
         /// Creates a point.
-        public init(time: Double, noiseDBFS: Double?, noiseCategory: String, snrDB: Double?) {
+        public init(
+            time: Double, noiseDBFS: Double?, noiseCategory: String, snrDB: Double?, c50DB: Double? = nil,
+            speechClarity: Double? = nil
+        ) {
             self.time = time
             self.noiseDBFS = noiseDBFS
             self.noiseCategory = noiseCategory
             self.snrDB = snrDB
+            self.c50DB = c50DB
+            self.speechClarity = speechClarity
         }
 
         /// The point of measurement `m`.
@@ -100,7 +110,9 @@ public struct DetectionSegments: Equatable, Sendable {
             self.init(
                 time: m.timeSeconds, noiseDBFS: m.noiseDBFS.isFinite ? m.noiseDBFS : nil,
                 noiseCategory: m.noiseCategory.description,
-                snrDB: m.speechToNoiseDB.map { $0.isNaN ? -30 : Swift.min(100, Swift.max(-30, $0)) })
+                snrDB: m.speechToNoiseDB.map { $0.isNaN ? -30 : Swift.min(100, Swift.max(-30, $0)) },
+                c50DB: m.c50DB.flatMap { $0.isFinite ? $0 : nil },
+                speechClarity: m.speechToNoiseDB == nil ? nil : m.speechClarity)
         }
     }
 

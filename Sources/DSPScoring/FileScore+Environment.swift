@@ -30,6 +30,15 @@ extension FileScore {
         /// `narrowband`, `wideband`, `super_wideband` or `fullband`; left out when ``bandwidthHz``
         /// is `null`.
         public var bandwidthClass: String?
+        /// Median fundamental frequency over the voiced speech, Hz (``ProsodyEstimator``); `null`
+        /// with less than 0.5 s of voiced speech.
+        public var f0MedianHz: Double?
+        /// Standard deviation of the fundamental frequency over the voiced speech, Hz; `null` as
+        /// ``f0MedianHz``.
+        public var f0SpreadHz: Double?
+        /// Speaking rate, syllable nuclei per second of speech (``ProsodyEstimator``); `null` with
+        /// less than 1 s of speech.
+        public var speakingRateSPS: Double?
         /// The noise category the file spent most time in: `very_quiet`, `quiet`, `moderate`,
         /// `loud` or `very_loud` (default thresholds 35/45/55/65 dB on the analyzer's scale,
         /// dBFS + 90).
@@ -61,13 +70,19 @@ extension FileScore {
                     "Effective audio bandwidth, Hz, at the file's own rate."),
             .identifier("bandwidth_class", \.bandwidthClass, absent: "when less than 0.5 s of the file is above -80 dBFS",
                         values: BandwidthClass.allCases.map(\.description),
-                        "narrowband (<= 4.5 kHz), wideband (<= 8.5 kHz), super_wideband (<= 16.5 kHz) or fullband."),
+                        "narrowband (<= 4.4 kHz), wideband (<= 8.8 kHz), super_wideband (<= 17.6 kHz) or fullband: each band's Nyquist frequency (4, 8, 16 kHz) + 10 %."),
+            .number("f0_median_hz", \.f0MedianHz, null: "when the file has less than 0.5 s of voiced speech", minimum: 50, maximum: 510,
+                    "Median fundamental frequency (pitch) over the voiced speech, Hz."),
+            .number("f0_spread_hz", \.f0SpreadHz, null: "when the file has less than 0.5 s of voiced speech", minimum: 0,
+                    "Standard deviation of the fundamental frequency over the voiced speech, Hz."),
+            .number("speaking_rate_sps", \.speakingRateSPS, null: "when the file has less than 1 s of speech", minimum: 0,
+                    "Speaking rate: syllable nuclei per second of speech (pauses of 0.1 s or more left out)."),
             .identifier("noise_category", \.noiseCategory, values: ["very_quiet", "quiet", "moderate", "loud", "very_loud"],
                         "Category the file spent most time in (thresholds 35/45/55/65 dB on dBFS + 90)."),
             .text("category_key", \.categoryKey,
                   "Most frequent measurement key: noise level rounded down to 5 dB, music, several speakers, e.g. 45_false_true."),
             .number("speech_clarity", \.speechClarity, null: "when no measurement held speech", minimum: 0, maximum: 1,
-                    "Mean clarity (logistic map of the speech-to-noise ratio) over measurements with speech."),
+                    "Mean clarity (logistic map of the useful-to-detrimental ratio of the SNR and C50, 0.5 at 12 dB) over measurements with speech."),
             .number("frequency_complexity", \.frequencyComplexity, minimum: 0, maximum: 1, "Mean normalised spectral entropy."),
             .identifier("recommendation", \.recommendation, values: ["fast", "accurate"],
                         "Recognizer recommended (with hysteresis) for most of the file."),
@@ -104,7 +119,8 @@ struct EnvironmentMeasurements {
     }
 
     func record(
-        _ summary: EnvironmentSummary, reverberation: ReverberationEstimate?, bandwidth: BandwidthEstimate?
+        _ summary: EnvironmentSummary, reverberation: ReverberationEstimate?, bandwidth: BandwidthEstimate?,
+        prosody: ProsodyEstimate? = nil
     ) -> FileScore.Environment {
         func rounded(_ x: Double) -> Double { (x * 1e6).rounded() / 1e6 }
         let sorted = noise.sorted()
@@ -132,7 +148,9 @@ struct EnvironmentMeasurements {
         return FileScore.Environment(
             noiseDBFS: median.map(rounded), speechDBFS: speechLevel.map(rounded), snrDB: snr.map(rounded),
             rt60Seconds: reverberation?.rt60Seconds.map(rounded), c50DB: reverberation?.c50DB.map(rounded),
-            bandwidthHz: bandwidth?.bandwidthHz.map(rounded), bandwidthClass: bandwidth?.bandwidthClass?.description, noiseCategory: category.description, categoryKey: key,
+            bandwidthHz: bandwidth?.bandwidthHz.map(rounded), bandwidthClass: bandwidth?.bandwidthClass?.description,
+            f0MedianHz: prosody?.f0MedianHz.map(rounded), f0SpreadHz: prosody?.f0SpreadHz.map(rounded),
+            speakingRateSPS: prosody?.speakingRate.map(rounded), noiseCategory: category.description, categoryKey: key,
             speechClarity: clarityCount > 0 ? rounded(clarity / Double(clarityCount)) : nil,
             frequencyComplexity: count > 0 ? rounded(complexity / Double(count)) : 0,
             recommendation: summary.secondsAccurate > summary.secondsFast ? "accurate" : "fast",

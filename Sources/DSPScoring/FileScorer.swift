@@ -263,7 +263,8 @@ public final class FileScorer {
                         multipleSpeakers: configuration.analyses.contains(.speakers))
                     if let environment = summary.environment {
                         record.environment = detection.measurements.record(
-                            environment, reverberation: summary.reverberation, bandwidth: bandwidth?.estimator.finalize())
+                            environment, reverberation: summary.reverberation, bandwidth: bandwidth?.estimator.finalize(),
+                            prosody: summary.prosody)
                     }
                     if configuration.recordsSegments {
                         detection.segments.duration = record.duration

@@ -168,6 +168,19 @@ public struct CorpusSummary: Sendable {
         title: "Multi-speaker ratio", unit: "of duration", lowerBound: 0, binWidth: 0.05, binCount: 20)
     /// `environment.noise_dbfs`: −100…0 dBFS in 4 dB bins.
     public private(set) var noiseDBFS = ReportHistogram(title: "Background noise", unit: "dBFS", lowerBound: -100, binWidth: 4, binCount: 25)
+    /// `environment.snr_db`: −10…60 dB in 2 dB bins (a silent background's 100 in the last).
+    public private(set) var snrDB = ReportHistogram(title: "Speech-to-noise ratio", unit: "dB", lowerBound: -10, binWidth: 2, binCount: 35)
+    /// `environment.c50_db`: −10…40 dB in 2 dB bins.
+    public private(set) var c50DB = ReportHistogram(title: "Clarity C50", unit: "dB", lowerBound: -10, binWidth: 2, binCount: 25)
+    /// `environment.rt60_s`: 0…2 s in 0.1 s bins.
+    public private(set) var rt60Seconds = ReportHistogram(title: "Reverberation time RT60", unit: "s", lowerBound: 0, binWidth: 0.1, binCount: 20)
+    /// `environment.bandwidth_hz`: 0…24 kHz in 1 kHz bins.
+    public private(set) var bandwidthHz = ReportHistogram(title: "Audio bandwidth", unit: "Hz", lowerBound: 0, binWidth: 1000, binCount: 24)
+    /// `environment.f0_median_hz`: 50…400 Hz in 10 Hz bins.
+    public private(set) var f0MedianHz = ReportHistogram(title: "Median pitch F0", unit: "Hz", lowerBound: 50, binWidth: 10, binCount: 35)
+    /// `environment.speaking_rate_sps`: 0…10 syllables per second in 0.5 bins.
+    public private(set) var speakingRate = ReportHistogram(
+        title: "Speaking rate", unit: "syllables/s", lowerBound: 0, binWidth: 0.5, binCount: 20)
 
     /// Ok records that carry a `loudness` object.
     public private(set) var loudnessRecords = 0
@@ -321,6 +334,12 @@ public struct CorpusSummary: Sendable {
         if let environment = record["environment"] as? [String: Any] {
             environmentRecords += 1
             noiseDBFS.add(Self.number(environment["noise_dbfs"]))
+            snrDB.add(Self.number(environment["snr_db"]))
+            c50DB.add(Self.number(environment["c50_db"]))
+            rt60Seconds.add(Self.number(environment["rt60_s"]))
+            bandwidthHz.add(Self.number(environment["bandwidth_hz"]))
+            f0MedianHz.add(Self.number(environment["f0_median_hz"]))
+            speakingRate.add(Self.number(environment["speaking_rate_sps"]))
             noiseCategories[environment["noise_category"] as? String ?? "(none)", default: 0] += 1
             if let key = environment["category_key"] as? String {
                 categoryKeys[key, default: 0] += 1

@@ -150,6 +150,12 @@ public enum HTMLReport {
         html += "<div class=\"grid\"><figure><figcaption>Noise category (<code>environment.noise_category</code>)</figcaption>"
         html += svgBars(categories.map { (label: $0.key, count: $0.value) }, id: "chart-noise-category") + "</figure>"
         html += histogramFigure(s.noiseDBFS, id: "chart-noise", decimals: 0, missingMeaning: "silent (no noise floor)")
+        html += histogramFigure(s.snrDB, id: "chart-snr", decimals: 0, missingMeaning: "without speech")
+        html += histogramFigure(s.c50DB, id: "chart-c50", decimals: 0, missingMeaning: "with too few free decays")
+        html += histogramFigure(s.rt60Seconds, id: "chart-rt60", decimals: 1, missingMeaning: "with too few free decays")
+        html += histogramFigure(s.bandwidthHz, id: "chart-bandwidth", decimals: 0, missingMeaning: "with too little audio")
+        html += histogramFigure(s.f0MedianHz, id: "chart-f0", decimals: 0, missingMeaning: "with too little voiced speech")
+        html += histogramFigure(s.speakingRate, id: "chart-rate", decimals: 1, missingMeaning: "without speech")
         html += "</div>"
         if !s.categoryKeys.isEmpty {
             let keys = s.categoryKeys.sorted { ($0.value, $1.key) > ($1.value, $0.key) }

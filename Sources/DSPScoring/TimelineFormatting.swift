@@ -6,9 +6,11 @@ public enum TimelineFormatting {
     /// `{"audio_filepath", "start", "end", "speech", "music", "multi_speaker"}`, seconds with
     /// millisecond resolution, keys in that order; then one line per environment measurement
     /// (``DetectionSegments/environment``): `{"audio_filepath", "time", "environment":
-    /// {"noise_dbfs", "noise_category", "snr_db"}}` — `noise_dbfs` `null` for a digitally silent
-    /// background, `snr_db` (−30…100) `null` when the measurement's window held no speech; dB
-    /// to 0.01. Empty for records without segments.
+    /// {"noise_dbfs", "noise_category", "snr_db", "c50_db", "speech_clarity"}}` — `noise_dbfs`
+    /// `null` for a digitally silent background, `snr_db` (−30…100) and `speech_clarity` (0…1)
+    /// `null` when the measurement's window held no speech, `c50_db` (the stream's so far)
+    /// `null` until enough free decays were found; dB to 0.01, clarity to 0.001. Empty for
+    /// records without segments.
     public static func timelineLines(_ score: FileScore) -> [String] {
         guard let segments = score.segments else { return [] }
         let path = jsonString(score.audioFilepath)
@@ -18,7 +20,8 @@ public enum TimelineFormatting {
         }
         let points = segments.environment.map { p in
             "{\"audio_filepath\":\(path),\"time\":\(seconds(p.time)),\"environment\":{\"noise_dbfs\":\(decibels(p.noiseDBFS)),"
-                + "\"noise_category\":\"\(p.noiseCategory)\",\"snr_db\":\(decibels(p.snrDB))}}"
+                + "\"noise_category\":\"\(p.noiseCategory)\",\"snr_db\":\(decibels(p.snrDB)),"
+                + "\"c50_db\":\(decibels(p.c50DB)),\"speech_clarity\":\(p.speechClarity.map { String(format: "%.3f", $0) } ?? "null")}}"
         }
         return spans + points
     }

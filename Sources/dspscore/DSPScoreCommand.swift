@@ -84,7 +84,7 @@ struct Score: ParsableCommand {
         Write per-file timelines to FILE (JSON Lines): one line per span with constant speech / \
         music / multi-speaker decisions, {"audio_filepath", "start", "end", "speech", "music", "multi_speaker"}, \
         then, with the environment analysis, one line per measurement (twice a second), \
-        {"audio_filepath", "time", "environment": {"noise_dbfs", "noise_category", "snr_db"}}.
+        {"audio_filepath", "time", "environment": {"noise_dbfs", "noise_category", "snr_db", "c50_db", "speech_clarity"}}.
         """)
     var timeline: String?
 

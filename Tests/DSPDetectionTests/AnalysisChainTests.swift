@@ -83,6 +83,36 @@ struct AnalysisChainTests {
     }
 }
 
+extension AnalysisChainTests {
+    /// Speech in a room (RT60 0.8 s, direct-to-reverberant 0 dB) over −60 dBFS noise: the
+    /// measurements carry the stream's reverberation once it is estimated — the same values as
+    /// the estimator run alone over the same samples, however the stream is chunked — and the
+    /// room lowers the clarity that the SNR alone would give.
+    @Test("measurements carry the reverberation estimate, chunk for chunk, and the room lowers clarity")
+    func reverberation() throws {
+        let speech = try ["speech_es_16k.aiff", "speech_en-f3_16k.wav"].flatMap { try ReverberationEstimatorTests.speech16k($0) }
+        let h = ReverberationEstimatorTests.roomResponse(rt60: 0.8, drrDB: 0, seed: 7)
+        let wet = try ReverberationEstimatorTests.convolve(speech, h)
+        let noise = NoiseLevelEstimatorTests.noise(count: wet.count, dBFS: -60, seed: 4)
+        let signal = zip(wet, noise).map { $0 + $1 }
+        let whole = runStream(try AnalysisChain(), signal, chunking: .whole)
+        #expect(runStream(try AnalysisChain(), signal, chunking: .random) == whole)
+        let measurements = whole.compactMap { if case .environment(let m) = $0 { m } else { nil } }
+        let estimated = measurements.filter { $0.c50DB != nil }
+        #expect(!estimated.isEmpty && estimated.count >= measurements.count / 2, "\(estimated.count) of \(measurements.count)")
+        // The last measurement (at flush) carries the estimate over the whole stream.
+        let last = try #require(measurements.last)
+        let alone = try ReverberationEstimatorTests.estimate(signal)
+        #expect(last.rt60Seconds == alone.rt60Seconds && last.c50DB == alone.c50DB)
+        for m in estimated {
+            guard let snr = m.speechToNoiseDB, snr.isFinite, let c50 = m.c50DB else { continue }
+            let u50 = EnvironmentAnalyzer.usefulToDetrimental(snrDB: snr, c50DB: c50)
+            #expect(u50 < Swift.min(snr, c50) + 0.01 && u50 >= Swift.min(snr, c50) - 3.02)
+            #expect(abs(m.speechClarity - 1 / (1 + Double.exp(-(u50 - 12) / 4))) < 1e-12)
+        }
+    }
+}
+
 /// The detector and the environment analyzer under the shared streaming-unit harness.
 @Suite("Detection units keep the streaming contract")
 struct DetectionUnitContractTests {

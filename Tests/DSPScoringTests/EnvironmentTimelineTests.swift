@@ -29,8 +29,11 @@ struct EnvironmentTimelineTests {
         #expect(zip(times, times.dropFirst()).allSatisfy { ($1 - $0 >= 0.5 - 0.065 && $1 - $0 <= 0.5 + 0.065) || $1 == times.last })
         for point in points {
             let values = try #require(point["environment"] as? [String: Any])
-            #expect(Set(values.keys) == ["noise_dbfs", "noise_category", "snr_db"])
+            #expect(Set(values.keys) == ["noise_dbfs", "noise_category", "snr_db", "c50_db", "speech_clarity"])
             if let snr = values["snr_db"] as? Double { #expect(snr >= -30 && snr <= 100) }
+            // Clarity exactly when the window held speech (then SNR is a number too).
+            #expect((values["snr_db"] is Double) == (values["speech_clarity"] is Double))
+            if let clarity = values["speech_clarity"] as? Double { #expect(clarity >= 0 && clarity <= 1) }
         }
     }
 

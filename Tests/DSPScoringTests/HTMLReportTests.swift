@@ -167,6 +167,11 @@ struct HTMLReportTests {
                 "noise_category": categories[index % categories.count],
                 "category_key": "\(index % 2 == 0 ? 45 : 60)_\(index % 3 == 0)_true",
                 "speech_clarity": x, "frequency_complexity": 1 - x,
+                "snr_db": index % 4 == 0 ? NSNull() : (index % 7 == 0 ? 100 : x * 70 - 10),
+                "c50_db": index % 3 == 0 ? NSNull() : x * 50 - 10, "rt60_s": index % 3 == 0 ? NSNull() : x * 2.2,
+                "bandwidth_hz": index % 6 == 0 ? NSNull() : x * 24_000,
+                "f0_median_hz": index % 5 == 1 ? NSNull() : 40 + x * 380,
+                "speaking_rate_sps": index % 5 == 1 ? NSNull() : x * 10,
             ] as [String: Any]
         }
         let lines = try records.map { String(decoding: try JSONSerialization.data(withJSONObject: $0), as: UTF8.self) }
@@ -180,6 +185,12 @@ struct HTMLReportTests {
         Self.check(summary.musicRatio, "detection.music_ratio", records, bars: parsed.bars["chart-music"])
         Self.check(summary.multiSpeakerRatio, "detection.multi_speaker_ratio", records, bars: parsed.bars["chart-multispeaker"])
         Self.check(summary.noiseDBFS, "environment.noise_dbfs", records, bars: parsed.bars["chart-noise"])
+        Self.check(summary.snrDB, "environment.snr_db", records, bars: parsed.bars["chart-snr"])
+        Self.check(summary.c50DB, "environment.c50_db", records, bars: parsed.bars["chart-c50"])
+        Self.check(summary.rt60Seconds, "environment.rt60_s", records, bars: parsed.bars["chart-rt60"])
+        Self.check(summary.bandwidthHz, "environment.bandwidth_hz", records, bars: parsed.bars["chart-bandwidth"])
+        Self.check(summary.f0MedianHz, "environment.f0_median_hz", records, bars: parsed.bars["chart-f0"])
+        Self.check(summary.speakingRate, "environment.speaking_rate_sps", records, bars: parsed.bars["chart-rate"])
         #expect(summary.speechRatio.counts.last! >= 1, "a ratio of exactly 1 lands in the last bin")
         // Category bars: in the fixed order very_quiet … very_loud, with the records' counts.
         let expected = categories.map { category in okRecords.filter { ($0["environment"] as? [String: Any])?["noise_category"] as? String == category }.count }

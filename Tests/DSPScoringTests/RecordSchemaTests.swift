@@ -41,7 +41,8 @@ struct RecordSchemaTests {
             noiseDBFS: db(), speechDBFS: db(), snrDB: Bool.random(using: &rng) ? nil : ratio() * 130 - 30,
             rt60Seconds: Bool.random(using: &rng) ? nil : ratio() * 2, c50DB: db(), bandwidthHz: Bool.random(using: &rng) ? nil : ratio() * 24_000,
             bandwidthClass: ["narrowband", "wideband", "super_wideband", "fullband"].randomElement(using: &rng)!,
-            noiseCategory: "quiet", categoryKey: "45_false_true", speechClarity: Bool.random(using: &rng) ? nil : ratio(),
+            f0MedianHz: Bool.random(using: &rng) ? nil : 50 + ratio() * 450, f0SpreadHz: Bool.random(using: &rng) ? nil : ratio() * 60,
+            speakingRateSPS: Bool.random(using: &rng) ? nil : ratio() * 8, noiseCategory: "quiet", categoryKey: "45_false_true", speechClarity: Bool.random(using: &rng) ? nil : ratio(),
             frequencyComplexity: ratio(), recommendation: "accurate", measurements: 12)
         let reasons = FileScore.NotMeasured.Reason.allCases.map(\.rawValue)
         score.notMeasured = .init(

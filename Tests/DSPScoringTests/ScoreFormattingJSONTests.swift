@@ -97,7 +97,8 @@ struct ScoreFormattingJSONTests {
             score.environment = .init(
                 noiseDBFS: optionalDouble(&rng), speechDBFS: optionalDouble(&rng), snrDB: optionalDouble(&rng),
                 rt60Seconds: optionalDouble(&rng), c50DB: optionalDouble(&rng), bandwidthHz: optionalDouble(&rng),
-                bandwidthClass: Bool.random(using: &rng) ? nil : text(&rng), noiseCategory: text(&rng), categoryKey: text(&rng),
+                bandwidthClass: Bool.random(using: &rng) ? nil : text(&rng), f0MedianHz: optionalDouble(&rng),
+                f0SpreadHz: optionalDouble(&rng), speakingRateSPS: optionalDouble(&rng), noiseCategory: text(&rng), categoryKey: text(&rng),
                 speechClarity: optionalDouble(&rng), frequencyComplexity: double(&rng), recommendation: text(&rng),
                 measurements: integer(&rng))
         }

@@ -86,6 +86,12 @@ struct LiveAndFileAgreeTests {
             // The totals agree too: the record's detection block from the live summary.
             let detection = try #require(summary.detection)
             #expect(FileScore.Detection(detection, music: true, multipleSpeakers: true) == record.detection)
+            // And the voice's pitch and rate (rounded as the record rounds them).
+            let prosody = try #require(summary.prosody)
+            func rounded(_ x: Double?) -> Double? { x.map { ($0 * 1e6).rounded() / 1e6 } }
+            #expect(rounded(prosody.f0MedianHz) == record.environment?.f0MedianHz)
+            #expect(rounded(prosody.f0SpreadHz) == record.environment?.f0SpreadHz)
+            #expect(rounded(prosody.speakingRate) == record.environment?.speakingRateSPS)
         }
         // The record's segments are the events' boundaries in seconds.
         let speech = file.compactMap { if case .started(.speech, let t) = $0 { Double(t) / 16_000 } else { nil } }

@@ -8,7 +8,10 @@ Records are joined to DIR/truth.jsonl by path (audio_filepath relative to
 DIR).  Per condition and measure: files with truth, files measured, median
 and 90th-percentile absolute error (dB for levels, SNR and C50; relative %
 for RT60, bandwidth, F0 and rate; exact-match rate for bandwidth class).
-SNR rows also give WADA-SNR's errors on the same files.  A measure missing
+`noise_dbfs` is scored against the median of the noise track's 0.5 s block
+levels (the field is a median over time), `noise_dbfs_mean` against its
+mean-square level over the file; all levels are in the 16 kHz analysis band
+(scenelib.levels.analysis_band).  SNR rows also give WADA-SNR's errors on the same files.  A measure missing
 or null in every record is reported as "not measured".  Timeline
 environment updates ({"time", "environment": {"noise_dbfs",
 "noise_category", ...}}) are scored per update when present.
@@ -31,8 +34,10 @@ CONDITIONS = ["clean", "noise", "talkers", "dialogue", "music", "noise_only", "n
 MEASURES = {
     "noise_dbfs": "abs", "speech_dbfs": "abs", "snr_db": "abs", "c50_db": "abs", "rt60_s": "rel",
     "bandwidth_hz": "rel", "bandwidth_class": "class", "f0_median_hz": "rel", "f0_spread_hz": "rel",
-    "speaking_rate_sps": "rel",
+    "speaking_rate_sps": "rel", "noise_dbfs_mean": "abs",
 }
+# measure -> the record field it scores, where the two differ
+FIELD = {"noise_dbfs_mean": "noise_dbfs"}
 CATEGORIES = [(35, "very_quiet"), (45, "quiet"), (55, "moderate"), (65, "loud")]
 BLOCK_S = 0.5
 
@@ -69,20 +74,36 @@ def stats(errors):
     return float(np.median(a)), float(np.percentile(a, 90))
 
 
+def truth_value(t, measure):
+    """The truth a record's field is compared with. `noise_dbfs` is a median over time (of the
+    environment measurements), so its truth is the median (the lower middle one, as the record's)
+    of the noise track's 0.5 s block levels; `noise_dbfs_mean` compares the same field with the
+    mean-square level over the whole file. Both in the 16 kHz analysis band."""
+    if measure == "noise_dbfs":
+        blocks = [b for b in (t.get("noise_dbfs_blocks") or []) if b is not None]
+        if blocks and t.get("noise_dbfs") is not None:
+            return sorted(blocks)[(len(blocks) - 1) // 2]
+        return None
+    if measure == "noise_dbfs_mean":
+        return t.get("noise_dbfs")
+    return t.get(measure)
+
+
 def file_rows(truth, records, corpus, with_wada):
     """Rows [condition, measure, n_truth, n_measured, median, p90, wada_median, wada_p90, mean error]."""
     rows = []
     for cond in CONDITIONS:
         files = [t for t in truth if t["condition"] == cond]
         for measure, kind in MEASURES.items():
-            with_truth = [t for t in files if t.get(measure) is not None]
+            with_truth = [t for t in files if truth_value(t, measure) is not None]
             if not with_truth:
                 continue
+            field = FIELD.get(measure, measure)
             errs, wada = [], []
             for t in with_truth:
                 env = (records.get(t["path"]) or {}).get("environment") or {}
-                if env.get(measure) is not None:
-                    errs.append(error(kind, env[measure], t[measure]))
+                if env.get(field) is not None:
+                    errs.append(error(kind, env[field], truth_value(t, measure)))
                 if measure == "snr_db" and with_wada:
                     w = wada_snr_file(os.path.join(corpus, t["path"]))
                     if w is not None:
@@ -116,11 +137,28 @@ def timeline_rows(truth, updates):
     return rows
 
 
+def step_rows(truth, updates, within_db=3.0):
+    """noise_step files: seconds from the step until the first update reading the loud room's
+    level within `within_db` (its category from then on), per file; None when never."""
+    by_path = {t["path"]: t for t in truth if t["condition"] == "noise_step" and t.get("noise_dbfs_after") is not None}
+    per_file = defaultdict(list)
+    for path, time_s, env in updates:
+        if path in by_path:
+            per_file[path].append((time_s, env))
+    delays = []
+    for path, t in sorted(by_path.items()):
+        step, after = t["noise_step_time_s"], t["noise_dbfs_after"]
+        hit = next((u - step for u, env in sorted(per_file.get(path, []), key=lambda x: x[0])
+                    if u >= step and env.get("noise_dbfs") is not None and abs(env["noise_dbfs"] - after) <= within_db), None)
+        delays.append(hit)
+    return delays
+
+
 def fmt(v, unit=""):
     return "—" if v is None else f"{v:.2f}{unit}"
 
 
-def render(rows, trows, split, timeline_given):
+def render(rows, trows, split, timeline_given, delays=()):
     """Markdown text of both tables."""
     out = [f"### Files ({split} split)", "",
            "| condition | measure | files | measured | median abs err | p90 abs err | WADA-SNR median | WADA-SNR p90 |",
@@ -145,6 +183,13 @@ def render(rows, trows, split, timeline_given):
                 "|---|---:|---:|---:|---:|"]
         for cond, n, med, p90, acc in trows:
             out.append(f"| {cond} | {n} | {fmt(med, ' dB')} | {fmt(p90, ' dB')} | {fmt(acc, ' %')} |")
+    if delays:
+        found = sorted(d for d in delays if d is not None)
+        out += ["", f"### A quiet room, then a loud one ({split} split)", "",
+                "Seconds from the step until an update reads the loud room's level within 3 dB.", "",
+                "| files | followed | median | max |", "|---:|---:|---:|---:|",
+                f"| {len(delays)} | {len(found)} | {fmt(float(np.median(found)) if found else None, ' s')} | "
+                f"{fmt(found[-1] if found else None, ' s')} |"]
     return "\n".join(out) + "\n"
 
 
@@ -172,7 +217,7 @@ def main():
                 updates.append((relative(args.corpus, line["audio_filepath"]), float(line["time"]),
                                 line["environment"]))
     text = render(file_rows(truth, records, args.corpus, not args.no_wada),
-                  timeline_rows(truth, updates), args.split, bool(updates))
+                  timeline_rows(truth, updates), args.split, bool(updates), step_rows(truth, updates))
     print(text)
     if args.markdown:
         with open(args.markdown, "w") as f:

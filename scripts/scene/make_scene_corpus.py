@@ -85,8 +85,12 @@ def render(job):
     path = os.path.join(out_dir, spec["path"])
     os.makedirs(os.path.dirname(path), exist_ok=True)
     write_audio(path, mix, fs, spec["ext"], spec["subtype"])
-    speech_db, activity = levels.p56_active_level(speech, fs) if speech is not None else (None, None)
-    noise_db = levels.dbfs(noise) if noise is not None else None
+    # Levels in the 16 kHz analysis band (levels.analysis_band); the full-band ones beside them.
+    af = levels.ANALYSIS_FS
+    speech_b = levels.analysis_band(speech, fs) if speech is not None else None
+    noise_b = levels.analysis_band(noise, fs) if noise is not None else None
+    speech_db, activity = levels.p56_active_level(speech_b, af) if speech is not None else (None, None)
+    noise_db = levels.dbfs(noise_b) if noise is not None else None
     truth = {
         "path": spec["path"], "split": spec["split"], "condition": spec["condition"], "fs": fs,
         "duration_s": round(len(mix) / fs, 4), "format": f"{spec['ext']}/{spec['subtype']}",
@@ -95,13 +99,18 @@ def render(job):
         "speech_activity": _db(activity),
         "snr_db": _db(speech_db - noise_db) if speech_db is not None and noise_db is not None else None,
         "music_dbfs": _db(levels.dbfs(music)) if music is not None else None,
-        "noise_dbfs_blocks": [_db(b) for b in levels.block_dbfs(noise, fs)] if noise is not None else None,
+        "noise_dbfs_blocks": [_db(b) for b in levels.block_dbfs(noise_b, af)] if noise is not None else None,
+        "noise_dbfs_fullband": _db(levels.dbfs(noise)) if noise is not None else None,
+        "speech_dbfs_fullband": _db(levels.p56_active_level(speech, fs)[0]) if speech is not None else None,
         "sources": scene.sources,
     }
     for key, value in scene.truth.items():
         if key in ("noise_dbfs_before", "noise_dbfs_after", "noise_dbfs_before_codec"):
             value = _db(value + 20 * np.log10(gain))
         truth[key] = round(value, 4) if isinstance(value, float) else value
+    if "noise_step_time_s" in scene.truth:  # the two rooms, in the analysis band too
+        k = int(scene.truth["noise_step_time_s"] * af)
+        truth["noise_dbfs_before"], truth["noise_dbfs_after"] = _db(levels.dbfs(noise_b[:k])), _db(levels.dbfs(noise_b[k:]))
     return truth
 
 

@@ -6,7 +6,8 @@ import DSPCore
 ///
 /// **Chain.** ``AcousticDetector`` (64 ms frames every 16 ms hop) → ``FrameGrouper`` (hops
 /// into 1024-sample ``AnalysisFrame``s) → ``EnvironmentAnalyzer`` (a measurement twice a
-/// second). `SpeechFrontEnd` (live streams) and `FileScorer` (corpora) both run this object
+/// second). With the environment analyzer, ``ReverberationEstimator`` reads the samples and
+/// ``ProsodyEstimator`` the detector's hops and their spectra, for the stream's summary. `SpeechFrontEnd` (live streams) and `FileScorer` (corpora) both run this object
 /// on the output of `StreamConditioner`, so a stream and the same audio scored as a file give
 /// the same segments and measurements, sample for sample and value for value.
 ///
@@ -49,6 +50,8 @@ public final class AnalysisChain: StreamingProcessor {
         public var environment: EnvironmentSummary?
         /// The stream's reverberation (RT60, C50), when the environment analyzer runs.
         public var reverberation: ReverberationEstimate? = nil
+        /// The voice's pitch and speaking rate, when the environment analyzer runs.
+        public var prosody: ProsodyEstimate? = nil
     }
 
     /// The settings, as validated (the environment's rate and frame length filled in).
@@ -59,6 +62,9 @@ public final class AnalysisChain: StreamingProcessor {
     public let environment: EnvironmentAnalyzer?
     /// The blind reverberation estimate over the stream, with the environment analyzer.
     public let reverberation: ReverberationEstimator?
+    /// F0 median and spread over voiced speech and the speaking rate, from the detector's hops
+    /// and spectra, with the environment analyzer.
+    public let prosody: ProsodyEstimator?
     private let noEstimates = UnsafeMutableBufferPointer<ReverberationEstimate>.allocate(capacity: 0)
     /// The analysis rate, Hz.
     public let sampleRate: Int
@@ -88,9 +94,14 @@ public final class AnalysisChain: StreamingProcessor {
             configuration.environment = environment
             self.environment = try EnvironmentAnalyzer(configuration: environment)
             reverberation = try ReverberationEstimator(configuration: .init(sampleRate: sampleRate))
+            let analysis = configuration.detector.analysis
+            prosody = try ProsodyEstimator(configuration: .init(
+                sampleRate: sampleRate, windowLength: analysis.windowLength, hopLength: analysis.hopLength,
+                activeSpeechProbability: configuration.detector.speechSegments.offThreshold))
         } else {
             environment = nil
             reverberation = nil
+            prosody = nil
         }
         self.configuration = configuration
     }
@@ -133,8 +144,26 @@ public final class AnalysisChain: StreamingProcessor {
         let take = detector.analyzer.acceptedCount(input.count, room: events.count / Self.eventsPerHop)
         guard take > 0 else { return ProcessResult(consumed: 0, produced: 0) }
         var writer = EventWriter(events)
-        detector.process(UnsafeBufferPointer(rebasing: input[..<take])) { hop in handle(hop, &writer) }
-        _ = reverberation?.process(UnsafeBufferPointer(rebasing: input[..<take]), into: noEstimates)
+        // Reverberation and prosody run together (with the environment analyzer) or not at all.
+        guard let reverberation, let prosody else {
+            detector.process(UnsafeBufferPointer(rebasing: input[..<take])) { hop in handle(hop, &writer) }
+            return ProcessResult(consumed: take, produced: writer.count)
+        }
+        // The detector emits hops when a batch of them completes, at fixed stream positions: cut
+        // the input there and let the reverberation estimator see each piece first, so a
+        // measurement reads its estimate up to the same sample however the stream was chunked.
+        // The prosody estimator reads each hop with the spectrum the detector computed for it.
+        var start = 0
+        while start < take {
+            let end = Swift.min(take, start + detector.analyzer.acceptedCount(take - start, room: 0) + 1)
+            let piece = UnsafeBufferPointer(rebasing: input[start..<end])
+            _ = reverberation.process(piece, into: noEstimates)
+            detector.process(piece, lendingSpectra: { hop, frame in
+                handle(hop, &writer)
+                prosody.add(hop, powerSpectrum: frame.powerSpectrum)
+            })
+            start = end
+        }
         return ProcessResult(consumed: take, produced: writer.count)
     }
 
@@ -146,9 +175,13 @@ public final class AnalysisChain: StreamingProcessor {
     public func flush(into events: UnsafeMutableBufferPointer<AnalysisEvent>) -> Int {
         precondition(events.count >= maxFlushOutputCount, "AnalysisChain.flush: events smaller than maxFlushOutputCount")
         var writer = EventWriter(events)
-        let end = detector.flush { hop in handle(hop, &writer) }
+        let end = detector.flush(lendingSpectra: { hop, frame in
+            handle(hop, &writer)
+            prosody?.add(hop, powerSpectrum: frame.powerSpectrum)
+        })
         if var frame = grouper.close() {
             frame.backgroundNoiseDBFS = Double(end.backgroundNoiseDBFS)
+            frame.reverberation = reverberation?.estimate
             measure(frame, &writer)
         }
         if let t = end.speechEndedAt { writer.append(.ended(.speech, at: t)) }
@@ -157,7 +190,8 @@ public final class AnalysisChain: StreamingProcessor {
         if let environment, environment.flush(into: lastMeasurement) == 1 { writer.append(.environment(lastMeasurement[0])) }
         _ = reverberation?.flush(into: noEstimates)
         let summary = Summary(
-            detection: end.summary, environment: environment?.finalize(), reverberation: reverberation?.finalize())
+            detection: end.summary, environment: environment?.finalize(), reverberation: reverberation?.finalize(),
+            prosody: prosody?.finalize())
         reset()
         flushed = summary
         return writer.count
@@ -182,6 +216,7 @@ public final class AnalysisChain: StreamingProcessor {
         grouper.reset()
         environment?.reset()
         reverberation?.reset()
+        prosody?.reset()
         flushed = nil
     }
 
@@ -196,6 +231,7 @@ public final class AnalysisChain: StreamingProcessor {
             // The background estimate costs a few thousand operations: made where it is used.
             if let environment, environment.measures(after: frame) {
                 frame.backgroundNoiseDBFS = Double(detector.noiseLevel.levelDBFS)
+                frame.reverberation = reverberation?.estimate
             }
             measure(frame, &writer)
         }
@@ -230,11 +266,12 @@ public final class AnalysisChain: StreamingProcessor {
 }
 
 extension AnalysisChain: MemoryAccounting {
-    /// The detector, the environment analyzer and the room for a last measurement (the frame
-    /// grouper is a stored value).
+    /// The detector, the environment analyzer, the reverberation and prosody estimators and the
+    /// room for a last measurement (the frame grouper is a stored value).
     public var memoryFootprint: MemoryFootprint {
         detector.memoryFootprint + (environment?.memoryFootprint ?? MemoryFootprint())
             + (reverberation?.memoryFootprint ?? MemoryFootprint())
+            + (prosody?.memoryFootprint ?? MemoryFootprint())
             + .owned(MemoryFootprint.bytes(lastMeasurement))
     }
 }

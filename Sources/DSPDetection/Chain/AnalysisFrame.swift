@@ -32,6 +32,10 @@ public struct AnalysisFrame: Equatable, Sendable {
     /// ``EnvironmentAnalyzer`` measures (``EnvironmentAnalyzer/measures(after:)``) and on a
     /// stream's last frame.
     public var backgroundNoiseDBFS: Double
+    /// The stream's reverberation so far (``ReverberationEstimator/estimate``, up to the same
+    /// sample wherever the stream was cut into calls); nil when not estimated for this frame.
+    /// ``AnalysisChain`` attaches it where it attaches ``backgroundNoiseDBFS``.
+    public var reverberation: ReverberationEstimate?
 
     /// Creates a frame.
     @inlinable
@@ -39,7 +43,7 @@ public struct AnalysisFrame: Equatable, Sendable {
         startSample: Int64, sampleCount: Int, levelDBFS: Double, speechProbability: Double = 0,
         isSpeech: Bool = false, noiseFloorDBFS: Double = .nan, musicProbability: Double = 0, isMusic: Bool = false,
         multiSpeakerProbability: Double = 0, isMultiSpeaker: Bool = false, spectralEntropy: Double = 0,
-        backgroundNoiseDBFS: Double = .nan
+        backgroundNoiseDBFS: Double = .nan, reverberation: ReverberationEstimate? = nil
     ) {
         self.startSample = startSample
         self.sampleCount = sampleCount
@@ -53,6 +57,7 @@ public struct AnalysisFrame: Equatable, Sendable {
         self.isMultiSpeaker = isMultiSpeaker
         self.spectralEntropy = spectralEntropy
         self.backgroundNoiseDBFS = backgroundNoiseDBFS
+        self.reverberation = reverberation
     }
 
     /// Stream position just after the frame's last real sample.

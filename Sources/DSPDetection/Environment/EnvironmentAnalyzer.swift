@@ -64,6 +64,8 @@ public final class EnvironmentAnalyzer: StreamingProcessor {
     private var pendingSince: Int64? = nil
     /// The latest background estimate a frame carried (NaN: none yet).
     private var background = Double.nan
+    /// The latest reverberation estimate the frames carried.
+    private var reverberation: ReverberationEstimate?
 
     private var categorySamples: (Int64, Int64, Int64, Int64, Int64) = (0, 0, 0, 0, 0)
     private var fastSamples: Int64 = 0
@@ -149,6 +151,7 @@ public final class EnvironmentAnalyzer: StreamingProcessor {
     public func add(_ frame: AnalysisFrame) -> EnvironmentMeasurement? {
         flushed = nil
         if !frame.backgroundNoiseDBFS.isNaN { background = frame.backgroundNoiseDBFS }
+        if let estimate = frame.reverberation { reverberation = estimate }
         let level = frame.levelDBFS.isNaN ? -Double.infinity : frame.levelDBFS
         let noise = frame.noiseFloorDBFS
         let entry = Entry(
@@ -212,6 +215,16 @@ public final class EnvironmentAnalyzer: StreamingProcessor {
         return s
     }
 
+    /// Bradley's useful-to-detrimental ratio U50, dB: the early (first 50 ms) speech energy over
+    /// the late reverberation plus the noise, `−10·log10(10^(−SNR/10) + 10^(−C50/10))`; the SNR
+    /// alone when C50 is unknown. ±∞ pass through (a silent background leaves C50).
+    public static func usefulToDetrimental(snrDB: Double, c50DB: Double?) -> Double {
+        guard let c50DB, c50DB.isFinite else { return snrDB }
+        if snrDB == -.infinity { return -.infinity }
+        let detrimental = Decibels.toPower(-c50DB) + (snrDB == .infinity ? 0 : Decibels.toPower(-snrDB))
+        return -Decibels.fromPower(detrimental)
+    }
+
     /// Forgets the stream: empty window, initial recommendation, zero summary.
     public func reset() {
         flushed = nil
@@ -224,6 +237,7 @@ public final class EnvironmentAnalyzer: StreamingProcessor {
         current = configuration.policy.initialRecommendation
         pendingSince = nil
         background = .nan
+        reverberation = nil
         categorySamples = (0, 0, 0, 0, 0)
         fastSamples = 0
         accurateSamples = 0
@@ -305,7 +319,11 @@ public final class EnvironmentAnalyzer: StreamingProcessor {
         } else {
             snr = Decibels.fromPower((speechPower - noisePower) / noisePower)
         }
-        let clarity = snr.map { 1 / (1 + Double.exp(-($0 - c.clarityMidpointDB) / c.clarityScaleDB)) } ?? 0
+        // Clarity from the useful-to-detrimental ratio: the noise and, once estimated, the late
+        // reverberation (C50) both mask the speech.
+        let c50 = reverberation?.c50DB
+        let useful = snr.map { Self.usefulToDetrimental(snrDB: $0, c50DB: c50) }
+        let clarity = useful.map { 1 / (1 + Double.exp(-($0 - c.clarityMidpointDB) / c.clarityScaleDB)) } ?? 0
 
         let speechFraction = Double(speech) / totalD
         let musicFraction = Double(music) / totalD
@@ -338,7 +356,8 @@ public final class EnvironmentAnalyzer: StreamingProcessor {
             multiSpeakerFraction: multiFraction, musicDetected: musicFraction >= c.detectionFraction,
             multipleSpeakersDetected: multiFraction >= c.detectionFraction, speechClarity: clarity,
             frequencyComplexity: entropySamples > 0 ? entropySum / Double(entropySamples) : 0,
-            categoryNoiseLevel: keyLevel, recommendation: current, preferredRecommendation: preferred)
+            categoryNoiseLevel: keyLevel, recommendation: current, preferredRecommendation: preferred,
+            rt60Seconds: reverberation?.rt60Seconds, c50DB: c50)
         if total == 0 { measurement.windowSeconds = 0 }
 
         // Summary: this measurement accounts for the time since the previous one.

@@ -90,10 +90,16 @@ public enum NoiseEstimateSource: Int, Sendable, CustomStringConvertible {
 ///   with `P_speech` over the speech frames (speech frames hold speech plus noise, so the noise
 ///   power is taken out). +∞ over digital-silence noise, −∞ when the speech frames are no louder
 ///   than the noise, `nil` when the window holds no speech.
-/// - **Speech clarity** ``speechClarity`` ∈ [0, 1]: the logistic map of the ratio,
-///   `1 / (1 + e^{−(SNR − m)/s})` with `m` = `clarityMidpointDB` (default 12 dB) and `s` =
+/// - **Reverberation** ``rt60Seconds`` and ``c50DB``: the stream's blind estimate so far
+///   (``ReverberationEstimator``, over everything heard, not the window); nil until enough free
+///   decays were found (or when the frames carry none).
+/// - **Speech clarity** ``speechClarity`` ∈ [0, 1]: the logistic map of Bradley's
+///   useful-to-detrimental ratio `U50 = −10·log10(10^(−SNR/10) + 10^(−C50/10))` (the early speech
+///   over the late reverberation plus the noise; the SNR alone while C50 is unknown),
+///   `1 / (1 + e^{−(U50 − m)/s})` with `m` = `clarityMidpointDB` (default 12 dB) and `s` =
 ///   `clarityScaleDB` (default 4 dB): 0.05 at 0 dB, 0.5 at 12 dB, 0.88 at 20 dB, 0.99 at 30 dB.
-///   0 when the window holds no speech.
+///   A 20 dB SNR in a room of C50 = 5 dB gives U50 = 4.9 dB, clarity 0.15. 0 when the window
+///   holds no speech.
 /// - **Frequency complexity** ``frequencyComplexity`` ∈ [0, 1]: the duration-weighted mean of
 ///   the frames' normalised spectral entropy `H = −Σ p_k log p_k / log K` (the detector's, over
 ///   `K` bins of the power spectrum), digital-silence frames excluded: about 0 for a pure tone,
@@ -135,7 +141,8 @@ public struct EnvironmentMeasurement: Equatable, Sendable {
     public var musicDetected: Bool
     /// `multiSpeakerFraction ≥ detectionFraction`.
     public var multipleSpeakersDetected: Bool
-    /// Speech clarity, 0…1 (logistic map of ``speechToNoiseDB``).
+    /// Speech clarity, 0…1 (logistic map of the useful-to-detrimental ratio of
+    /// ``speechToNoiseDB`` and ``c50DB``).
     public var speechClarity: Double
     /// Mean normalised spectral entropy, 0…1.
     public var frequencyComplexity: Double
@@ -146,6 +153,10 @@ public struct EnvironmentMeasurement: Equatable, Sendable {
     /// What this measurement alone would recommend (with the margins around the current
     /// recommendation); ``recommendation`` follows it only once it has held for the hold time.
     public var preferredRecommendation: RecognizerRecommendation
+    /// Blind reverberation time RT60 of the stream so far, seconds; nil until estimated.
+    public var rt60Seconds: Double?
+    /// Blind clarity C50 of the stream so far, dB; nil until estimated.
+    public var c50DB: Double?
 
     /// Creates a measurement from its parts.
     @inlinable
@@ -154,7 +165,8 @@ public struct EnvironmentMeasurement: Equatable, Sendable {
         noiseSource: NoiseEstimateSource, noiseCategory: NoiseCategory, speechDBFS: Double, speechToNoiseDB: Double?,
         speechFraction: Double, musicFraction: Double, multiSpeakerFraction: Double, musicDetected: Bool,
         multipleSpeakersDetected: Bool, speechClarity: Double, frequencyComplexity: Double, categoryNoiseLevel: Int,
-        recommendation: RecognizerRecommendation, preferredRecommendation: RecognizerRecommendation
+        recommendation: RecognizerRecommendation, preferredRecommendation: RecognizerRecommendation,
+        rt60Seconds: Double? = nil, c50DB: Double? = nil
     ) {
         self.endSample = endSample
         self.timeSeconds = timeSeconds
@@ -175,6 +187,8 @@ public struct EnvironmentMeasurement: Equatable, Sendable {
         self.categoryNoiseLevel = categoryNoiseLevel
         self.recommendation = recommendation
         self.preferredRecommendation = preferredRecommendation
+        self.rt60Seconds = rt60Seconds
+        self.c50DB = c50DB
     }
 
     /// `"<categoryNoiseLevel>_<musicDetected>_<multipleSpeakersDetected>"`, e.g.

@@ -20,7 +20,10 @@ import DSPSpectral
 /// the band's chi-square shape: a band of `K` Hann-windowed bins has about `ν = 0.95·K` degrees
 /// of freedom, and mean ÷ median = `(1 − 2/(9ν))⁻³` (Wilson–Hilferty; +0.19 dB for 16 bins,
 /// checked on Gaussian noise by the tests). The noise level is the sum of the bands' powers,
-/// in dBFS like the spectrum.
+/// in dBFS like the spectrum: the mean power of the background in the analysed band (at the
+/// default 16 kHz, about 16 Hz to 8 kHz). A background that fluctuates much more than steady
+/// noise (a looped effect, babble) reads low: the hops of its loud phases count as foreground
+/// (docs/scene-measures.md gives the figures).
 ///
 /// Digital silence is a background too: silent hops count at the histogram's floor, and a band
 /// whose noise median sits there contributes no power, so a recording with digitally silent
@@ -79,6 +82,18 @@ public final class NoiseLevelEstimator: StreamingProcessor {
     static let steadySeconds = 1.0
     /// The largest standard deviation of a band's level, dB, that counts as steady.
     static let steadySpreadDB: Float = 2.5
+    /// Rounds of the occupancy iteration: ``steadyRounds`` with the steady-noise margin, the
+    /// rest only for a fluctuating background.
+    static let rounds = 7
+    static let steadyRounds = 3
+    /// How far the lower spread must exceed a steady noise's, dB, to count as fluctuation.
+    static let fluctuationThresholdDB: Float = 1.5
+    /// The least noise-only share at which a band's fluctuation is measured.
+    static let fluctuationShare: Float = 0.15
+    /// The widest foreground margin, dB.
+    static let maximumMarginDB: Float = 10
+    /// The largest background spread credited, dB.
+    static let maximumFluctuationDB: Float = 5
 
     /// The settings, as validated.
     public let configuration: Configuration
@@ -86,12 +101,19 @@ public final class NoiseLevelEstimator: StreamingProcessor {
     private let bandStarts: UnsafeMutableBufferPointer<Int>
     /// Mean ÷ median of each band's noise power.
     private let meanToMedian: UnsafeMutableBufferPointer<Float>
+    /// The squared spread (dB²) between the median and the 15.9 % quantile that a band of
+    /// steady Gaussian noise shows by its chi-square shape alone (Wilson–Hilferty, `z = −1`).
+    private let chiSquareSpread: UnsafeMutableBufferPointer<Float>
     /// `bandCount × levelBins` forgetting-weighted counts.
     private let histograms: UnsafeMutableBufferPointer<Float>
     /// Total weight per band.
     private let totals: UnsafeMutableBufferPointer<Float>
     /// Per-hop band levels (scratch).
     private let levels: UnsafeMutableBufferPointer<Float>
+    /// One band's cumulative histogram, `levelBins + 1` entries (scratch for the quantiles).
+    private let cumulative: UnsafeMutableBufferPointer<Float>
+    /// Whether every band is 16 bins wide from bin 1 (the default layout), summed 16 at a time.
+    private let sixteenBinBands: Bool
     private let growth: Float
     /// The last ``steadySeconds`` of band levels, hop-major (`recentHops × bandCount`), for
     /// the steadiness check.
@@ -113,11 +135,15 @@ public final class NoiseLevelEstimator: StreamingProcessor {
         let usable = configuration.binCount - 2
         bandStarts = .allocate(capacity: bands + 1)
         meanToMedian = .allocate(capacity: bands)
+        chiSquareSpread = .allocate(capacity: bands)
         for b in 0...bands { bandStarts[b] = 1 + b * usable / bands }
         for b in 0..<bands {
             let nu = 0.95 * Double(bandStarts[b + 1] - bandStarts[b])
             let base = Swift.max(0.05, 1 - 2 / (9 * nu))
             meanToMedian[b] = Float(1 / (base * base * base))
+            let lower = Swift.max(0.01, base - (2 / (9 * nu)).squareRoot())
+            let spread = 30 * Double.log10(base / lower)
+            chiSquareSpread[b] = Float(spread * spread)
         }
         histograms = .allocate(capacity: bands * Self.levelBins)
         histograms.initialize(repeating: 0)
@@ -125,6 +151,10 @@ public final class NoiseLevelEstimator: StreamingProcessor {
         totals.initialize(repeating: 0)
         levels = .allocate(capacity: (bands + 7) / 8 * 8)
         levels.initialize(repeating: 0)
+        cumulative = .allocate(capacity: Self.levelBins + 1)
+        cumulative.initialize(repeating: 0)
+        let starts = bandStarts
+        sixteenBinBands = (0..<bands).allSatisfy { starts[$0 + 1] - starts[$0] == 16 }
         growth = Float(Double.exp(configuration.hopSeconds / configuration.windowSeconds))
         recentHops = Swift.max(2, Int((Self.steadySeconds / configuration.hopSeconds).rounded()))
         recent = .allocate(capacity: recentHops * bands)
@@ -134,8 +164,8 @@ public final class NoiseLevelEstimator: StreamingProcessor {
     }
 
     deinit {
-        bandStarts.deallocate(); meanToMedian.deallocate(); histograms.deallocate()
-        totals.deallocate(); levels.deallocate(); carry.deallocate(); recent.deallocate()
+        bandStarts.deallocate(); meanToMedian.deallocate(); chiSquareSpread.deallocate(); histograms.deallocate()
+        totals.deallocate(); levels.deallocate(); cumulative.deallocate(); carry.deallocate(); recent.deallocate()
     }
 
     /// Hops counted since the stream began.
@@ -148,13 +178,22 @@ public final class NoiseLevelEstimator: StreamingProcessor {
         let bands = configuration.bandCount
         let n = Swift.min(power.count, configuration.binCount)
         var finite = true
-        for b in 0..<bands {
-            var sum: Float = 0
-            let end = Swift.min(bandStarts[b + 1], n)
-            var k = bandStarts[b]
-            while k < end { sum += power[k]; k += 1 }
-            if !sum.isFinite { finite = false }
-            levels[b] = sum
+        if sixteenBinBands, n >= bandStarts[bands], let base = power.baseAddress {
+            let raw = UnsafeRawPointer(base + 1)
+            for b in 0..<bands {
+                let sum = raw.loadUnaligned(fromByteOffset: b * 64, as: SIMD16<Float>.self).sum()
+                if !sum.isFinite { finite = false }
+                levels[b] = sum
+            }
+        } else {
+            for b in 0..<bands {
+                var sum: Float = 0
+                let end = Swift.min(bandStarts[b + 1], n)
+                var k = bandStarts[b]
+                while k < end { sum += power[k]; k += 1 }
+                if !sum.isFinite { finite = false }
+                levels[b] = sum
+            }
         }
         guard finite else { return }
         var b = 0
@@ -184,8 +223,10 @@ public final class NoiseLevelEstimator: StreamingProcessor {
     public var levelDBFS: Float {
         var total = 0.0
         for b in 0..<configuration.bandCount {
-            let level = bandMedian(b)
-            if level > Self.floorDB + 1 { total += Decibels.toPower(Double(level)) * Double(meanToMedian[b]) }
+            let (level, fluctuation) = bandMedian(b)
+            if level > Self.floorDB + 1 {
+                total += Decibels.toPower(Double(level)) * Double(meanToMedian[b]) * Double(fluctuation)
+            }
         }
         return total > 0 ? Float(Decibels.fromPower(total)) : -.infinity
     }
@@ -195,11 +236,11 @@ public final class NoiseLevelEstimator: StreamingProcessor {
     /// ``steadySeconds``, as a band of Gaussian noise does, ±1.6 dB, and speech or music do
     /// not) at more than ``foregroundMarginDB`` above the histogram's answer is a background
     /// that got louder: its steady level is the answer until the histogram catches up.
-    private func bandMedian(_ b: Int) -> Float {
+    private func bandMedian(_ b: Int) -> (level: Float, fluctuation: Float) {
         let total = totals[b]
-        guard total > 0 else { return Self.floorDB }
-        let median = histogramMedian(b, total: total)
-        guard recentCount == recentHops else { return median }
+        guard total > 0 else { return (Self.floorDB, 1) }
+        let (median, fluctuation) = histogramMedian(b, total: total)
+        guard recentCount == recentHops else { return (median, fluctuation) }
         let bands = configuration.bandCount
         var sum: Float = 0
         for h in 0..<recentHops { sum += recent[h * bands + b] }
@@ -210,44 +251,80 @@ public final class NoiseLevelEstimator: StreamingProcessor {
             squares += d * d
         }
         let variance = squares / Float(recentHops - 1)
-        if variance <= Self.steadySpreadDB * Self.steadySpreadDB, mean > median + Self.foregroundMarginDB { return mean }
-        return median
+        if variance <= Self.steadySpreadDB * Self.steadySpreadDB, mean > median + Self.foregroundMarginDB { return (mean, 1) }
+        return (median, fluctuation)
     }
 
-    /// The median of band `b`'s noise-only hops from its histogram.
-    private func histogramMedian(_ b: Int, total: Float) -> Float {
+    /// The median of band `b`'s noise-only hops from its histogram, and the factor by which the
+    /// noise's mean power exceeds what its chi-square shape alone gives.
+    ///
+    /// Three rounds with the steady-noise margin (``foregroundMarginDB``) settle on the noise's
+    /// share and median. A background that fluctuates more than steady noise (a looped machine,
+    /// hiss that swells, babble) then shows it in the lower part of its noise-only hops, which
+    /// foreground never reaches: the spread `σ` between their median and their 15.9 % quantile.
+    /// When that exceeds the chi-square spread by ``fluctuationThresholdDB`` and the band's
+    /// noise-only share is at least ``fluctuationShare`` (below it, foreground fills the band
+    /// and its lower part is no guide), further rounds widen the margin to `2σ` (at most
+    /// ``maximumMarginDB``), so the loud phases of the background are not taken for foreground,
+    /// and the excess spread `σₓ² = σ² − σ²_χ²`, taken as a log-normal modulation, multiplies
+    /// the mean power by `exp((σₓ·ln 10 / 10)² / 2)` (σ at most ``maximumFluctuationDB``).
+    private func histogramMedian(_ b: Int, total: Float) -> (level: Float, fluctuation: Float) {
         let histogram = UnsafeBufferPointer(rebasing: histograms[(b * Self.levelBins)..<((b + 1) * Self.levelBins)])
+        var running: Float = 0
+        cumulative[0] = 0
+        for i in 0..<Self.levelBins {
+            running += histogram[i]
+            cumulative[i + 1] = running
+        }
         var level = quantile(histogram, total * 0.1)
-        for _ in 0..<3 {
-            let above = weight(histogram, atOrAbove: level + Self.foregroundMarginDB)
-            let share = Swift.max(0.05, 1 - above / total)
+        var share: Float = 0.2
+        let steady = chiSquareSpread[b].squareRoot()
+        var fluctuating = false
+        for round in 0..<Self.rounds {
+            var margin = Self.foregroundMarginDB
+            if round >= Self.steadyRounds, share >= Self.fluctuationShare {
+                let lower = quantile(histogram, total * share * 0.1587)
+                let spread = Swift.min(Self.maximumFluctuationDB, level - lower)
+                if round == Self.steadyRounds { fluctuating = lower > Self.floorDB + 1 && spread >= steady + Self.fluctuationThresholdDB }
+                if fluctuating { margin = Swift.min(Self.maximumMarginDB, Swift.max(margin, 2 * spread)) }
+            }
+            if round >= Self.steadyRounds && !fluctuating { break }
+            let above = weight(histogram, atOrAbove: level + margin)
+            share = Swift.max(0.05, 1 - above / total)
             level = quantile(histogram, total * share * 0.5)
         }
-        return level
+        guard fluctuating else { return (level, 1) }
+        let lower = quantile(histogram, total * share * 0.1587)
+        guard lower > Self.floorDB + 1 else { return (level, 1) }
+        let spread = Swift.min(Self.maximumFluctuationDB, level - lower)
+        let excess = Swift.max(0, spread * spread - chiSquareSpread[b])
+        return (level, Float.exp(excess * (0.2302585 * 0.2302585) / 2))
     }
 
-    /// The level below which `target` of the weight lies, interpolated within the 1 dB bin.
+    /// The level below which `target` of the weight lies, interpolated within the 1 dB bin: a
+    /// binary search of ``cumulative`` (the band's, made by the caller) for the first bin whose
+    /// running total reaches `target`.
     private func quantile(_ histogram: UnsafeBufferPointer<Float>, _ target: Float) -> Float {
-        var cumulative: Float = 0
-        for i in 0..<histogram.count {
-            let count = histogram[i]
-            if count > 0, cumulative + count >= target {
-                return Self.floorDB + Float(i) + Swift.max(0, Swift.min(1, (target - cumulative) / count))
-            }
-            cumulative += count
+        let bins = histogram.count
+        guard cumulative[bins] >= target else { return Self.floorDB + Float(bins) }
+        var low = 0, high = bins - 1
+        while low < high {
+            let middle = (low + high) / 2
+            if cumulative[middle + 1] >= target { high = middle } else { low = middle + 1 }
         }
-        return Self.floorDB + Float(histogram.count)
+        while histogram[low] <= 0, low + 1 < bins { low += 1 }  // target 0: the first occupied bin
+        let count = histogram[low]
+        return Self.floorDB + Float(low) + Swift.max(0, Swift.min(1, (target - cumulative[low]) / Swift.max(count, .leastNormalMagnitude)))
     }
 
-    /// The weight at or above `level` (the bin holding `level` counted in proportion).
+    /// The weight at or above `level` (the bin holding `level` counted in proportion), from
+    /// ``cumulative``.
     private func weight(_ histogram: UnsafeBufferPointer<Float>, atOrAbove level: Float) -> Float {
         let position = Swift.max(0, level - Self.floorDB)
         let first = Int(position.rounded(.down))
-        guard first < histogram.count else { return 0 }
-        var sum = histogram[first] * (1 - (position - Float(first)))
-        var i = first + 1
-        while i < histogram.count { sum += histogram[i]; i += 1 }
-        return sum
+        let bins = histogram.count
+        guard first < bins else { return 0 }
+        return histogram[first] * (1 - (position - Float(first))) + (cumulative[bins] - cumulative[first + 1])
     }
 
     private func rescale(_ factor: Float) {
@@ -322,8 +399,10 @@ public final class NoiseLevelEstimator: StreamingProcessor {
 extension NoiseLevelEstimator: MemoryAccounting {
     /// The band histograms, band tables and scratch.
     public var memoryFootprint: MemoryFootprint {
-        .owned(MemoryFootprint.bytes(bandStarts) + MemoryFootprint.bytes(meanToMedian) + MemoryFootprint.bytes(histograms)
-            + MemoryFootprint.bytes(totals) + MemoryFootprint.bytes(levels) + MemoryFootprint.bytes(carry)
+        .owned(MemoryFootprint.bytes(bandStarts) + MemoryFootprint.bytes(meanToMedian)
+            + MemoryFootprint.bytes(chiSquareSpread) + MemoryFootprint.bytes(histograms)
+            + MemoryFootprint.bytes(totals) + MemoryFootprint.bytes(levels) + MemoryFootprint.bytes(cumulative)
+            + MemoryFootprint.bytes(carry)
             + MemoryFootprint.bytes(recent))
     }
 }

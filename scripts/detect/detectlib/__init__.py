@@ -1,0 +1,17 @@
+"""Building blocks of the detection training / validation / test material (issue #23).
+
+See ../README.md. Sources, splits and speech engines come from scripts/scene/scenelib
+(issue #19) where they exist there; this package adds sources, the three-way split and the
+frame labels.
+"""
+import os
+import sys
+
+GENERATOR_VERSION = "1.0.0"
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SCRIPTS = os.path.normpath(os.path.join(HERE, "..", ".."))
+for sub in ("scene", "eval"):
+    path = os.path.join(SCRIPTS, sub)
+    if path not in sys.path:
+        sys.path.insert(0, path)

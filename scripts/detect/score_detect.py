@@ -1,0 +1,169 @@
+#!/usr/bin/env python3
+"""The target table of issue #23 for any systems given as timelines, on one split.
+
+    score_detect.py LABELS HYP [HYP ...] [--root CORPUS] [--markdown FILE] [--json FILE] [--detail]
+
+LABELS is a labels.jsonl of the detection material (make_detect_corpus.py, or the split's
+copy that run_peers_detect.py writes); a HYP is a timeline in the format of
+`dspscore --timeline` (NAME=FILE names a system). Frames, windows, path matching and the
+per-condition counts are scripts/eval/score.py's (imported): 10 ms frames for speech and music,
+0.5 s windows (positive when at least half of the frames are) for multi_speaker.
+
+Rows (percent), each against the issue's target:
+
+  VAD F1 overall                      all files
+  VAD F1 clean, min over -45..-6 dBFS  the lowest F1 of the clean/<band> conditions whose band lies
+                                      within -45..-6 dBFS peak (every band is in --detail)
+  VAD FA music only / noise only / babble / silence
+                                      false alarms on the classes music_only, noise_only (babble
+                                      included), the condition noise_only/babble alone, silence
+  VAD F1 speech+music 0 dB / speech+noise -5 dB
+                                      the conditions speech_music/+0dB and speech_noise/-5dB
+  music F1 / music FA speech only     all files / the classes clean, overlap, dialogue, conversation
+  multi F1 / multi FA single talkers  0.5 s windows: all files / the classes clean, dialogue, telephone
+                                      (one talker at a time, no babble)
+"""
+import argparse
+import json
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "eval"))
+import score  # noqa: E402
+
+TARGET_BANDS = ("-45..-35dBFS", "-35..-25dBFS", "-25..-15dBFS", "-15..-6dBFS")
+SPEECH_ONLY = ("clean", "overlap", "dialogue", "conversation")
+SINGLE_TALKER = ("clean", "dialogue", "telephone")
+
+# (id, column, task, kind, scope, comparison, threshold); kind: f1/fa over classes (None = all),
+# f1_cond / fa_cond over one condition, f1_min over conditions
+ROWS = [
+    ("vad_f1", "VAD F1", "speech", "f1", None, ">=", 0.95),
+    ("vad_f1_clean_min", "VAD F1 clean (min −45…−6 dBFS)", "speech", "f1_min",
+     tuple(f"clean/{b}" for b in TARGET_BANDS), ">=", 0.96),
+    ("vad_fa_music", "VAD FA music", "speech", "fa", ("music_only",), "<=", 0.03),
+    ("vad_fa_noise", "VAD FA noise", "speech", "fa", ("noise_only",), "<=", 0.08),
+    ("vad_fa_babble", "VAD FA babble", "speech", "fa_cond", "noise_only/babble", None, None),
+    ("vad_fa_silence", "VAD FA silence", "speech", "fa", ("silence",), "<=", 0.005),
+    ("vad_f1_music0", "VAD F1 music 0 dB", "speech", "f1_cond", "speech_music/+0dB", ">=", 0.85),
+    ("vad_f1_noise-5", "VAD F1 noise −5 dB", "speech", "f1_cond", "speech_noise/-5dB", ">=", 0.85),
+    ("music_f1", "music F1", "music", "f1", None, ">=", 0.92),
+    ("music_fa_speech", "music FA speech", "music", "fa", SPEECH_ONLY, "<=", 0.02),
+    ("multi_f1", "multi F1", "multi_speaker", "f1", None, ">=", 0.65),
+    ("multi_fa_single", "multi FA single", "multi_speaker", "fa", SINGLE_TALKER, "<=", 0.05),
+]
+
+
+def _sum(metrics_list):
+    c = [0, 0, 0, 0]
+    for m in metrics_list:
+        c = score.add(c, [m["tp"], m["fp"], m["fn"], m["tn"]])
+    return score.metrics(c)
+
+
+def rows(result):
+    """{row id: {"value", "status", "detail", "units"}} for one system's score_one() result."""
+    out = {}
+    for rid, _, task, kind, scope, cmp, thr in ROWS:
+        tr = result["tasks"].get(task)
+        value, detail, units = None, None, 0
+        if tr is not None:
+            if kind in ("f1", "fa"):
+                ms = [tr["overall"]] if scope is None else [m for c, m in tr["classes"].items() if c in scope]
+                if ms:
+                    m = _sum(ms)
+                    value, units = m[kind], m["units"]
+            elif kind in ("f1_cond", "fa_cond"):
+                m = tr["conditions"].get(scope)
+                if m:
+                    value, units = m[kind[:2]], m["units"]
+            elif kind == "f1_min":
+                vals = {c: tr["conditions"][c]["f1"] for c in scope
+                        if c in tr["conditions"] and tr["conditions"][c]["f1"] is not None}
+                if vals:
+                    worst = min(vals, key=vals.get)
+                    value, detail = vals[worst], worst
+                    units = sum(tr["conditions"][c]["units"] for c in vals)
+        status = "n/a"
+        if value is not None and thr is not None:
+            status = "PASS" if (value >= thr if cmp == ">=" else value <= thr) else "FAIL"
+        out[rid] = {"value": value, "status": status, "detail": detail, "units": units}
+    return out
+
+
+def table(results):
+    cols = [(c, rid) for rid, c, *_ in ROWS]
+    lines = ["| System | " + " | ".join(c for c, _ in cols) + " |", "|---|" + "---:|" * len(cols)]
+    tgt = []
+    for rid, _, _, _, _, cmp, thr in ROWS:
+        tgt.append("" if thr is None else f"{'≥' if cmp == '>=' else '≤'} {100 * thr:g}")
+    lines.append("| Target (issue #23) | " + " | ".join(tgt) + " |")
+    for name, r in results.items():
+        rr = rows(r)
+        cells = []
+        for _, rid in cols:
+            x = rr[rid]
+            cells.append(score.pct(x["value"]) + {"PASS": " ✓", "FAIL": " ✗"}.get(x["status"], ""))
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def units_line(results):
+    """How much material each row rests on (frames; windows for multi)."""
+    r = next(iter(results.values()))
+    rr = rows(r)
+    return "Units per column (10 ms frames; 0.5 s windows for multi): " + ", ".join(
+        f"{c} {rr[rid]['units']}" for rid, c, *_ in ROWS)
+
+
+def markdown(results, detail):
+    out = ["## Issue #23 targets (percent; ✓/✗ = target met/missed)", "", table(results), "",
+           units_line(results), ""]
+    if detail:
+        for t in score.TASKS:
+            tab = score.comparison_table(results, t)
+            if tab:
+                out += [f"## {t} per condition (F1 where the condition has {t}, else FA)", "", tab, ""]
+    return "\n".join(out)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("labels")
+    ap.add_argument("hyps", nargs="+", metavar="HYP")
+    ap.add_argument("--root", help="corpus root (default: the directory of LABELS)")
+    ap.add_argument("--markdown", metavar="FILE")
+    ap.add_argument("--json", metavar="FILE")
+    ap.add_argument("--detail", action="store_true", help="per-condition tables")
+    args = ap.parse_args(argv)
+    try:
+        labels = score.read_segments(args.labels)
+        root = args.root or os.path.dirname(os.path.abspath(args.labels))
+        results = {}
+        for h in args.hyps:
+            name, path = (h.split("=", 1) if "=" in h and not os.path.exists(h) else
+                          (os.path.splitext(os.path.basename(h))[0], h))
+            results[name] = score.score_one(labels, score.read_segments(path), root)
+    except (score.ScoreError, OSError) as e:
+        print(f"score_detect.py: {e}", file=sys.stderr)
+        return 2
+    for name, r in results.items():
+        if r["files_missing"]:
+            print(f"score_detect.py: {name}: {len(r['files_missing'])} labelled files without hypothesis, "
+                  f"e.g. {r['files_missing'][0]}", file=sys.stderr)
+    md = markdown(results, args.detail)
+    if args.markdown:
+        with open(args.markdown, "w", encoding="utf-8") as f:
+            f.write(md + "\n")
+    else:
+        print(md)
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump({name: {"rows": rows(r), "score": r} for name, r in results.items()}, f, indent=1, sort_keys=True)
+            f.write("\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,299 @@
+"""Unit tests of the detection material (issue #23): the labelling rule, the split rule (and, over a
+generated corpus, that no source sits in two splits), determinism, and the #23 scorer.
+
+    .venv-detect/bin/python -m pytest scripts/detect
+
+Over a generated corpus: DETECT_CORPUS=DIR (default .build-detect-small when it exists); without
+one those tests are skipped. The determinism test generates a few files twice (about a minute).
+"""
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from detectlib import conditions, labels, sources, splits  # noqa: E402
+from detectlib.labels import HOP  # noqa: E402
+import score_detect  # noqa: E402
+
+ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
+CORPUS = os.environ.get("DETECT_CORPUS", os.path.join(ROOT, ".build-detect-small"))
+SR = 16000
+
+
+def tone(frames, db):
+    """A 1 kHz sine of `frames` 10 ms frames at RMS `db` dBFS."""
+    t = np.arange(frames * HOP) / SR
+    return np.sqrt(2) * 10 ** (db / 20) * np.sin(2 * np.pi * 1000 * t)
+
+
+class LabelRuleTests(unittest.TestCase):
+    def test_relative_threshold_and_floor(self):
+        # one utterance: 20 frames at -20 dBFS, 10 at -59 (within 40 dB), 10 at -61 (not), 30 silent
+        x = np.concatenate([tone(20, -20), tone(10, -59), tone(10, -61), np.zeros(30 * HOP)])
+        lab = labels.talker_label(x, [(0, len(x), None)], len(x) // HOP)
+        self.assertTrue(lab[:30].all())
+        self.assertFalse(lab[30:].any())
+        quiet = labels.talker_label(x * 10 ** (-50 / 20), [(0, len(x), None)], len(x) // HOP)
+        self.assertTrue(quiet[:20].all())          # -70 dBFS: above the -90 dBFS floor
+        self.assertFalse(quiet[20:].any())         # -109 dBFS: below it
+
+    def test_recorded_noise_floor(self):
+        # a recorded word: 20 frames at -20 dBFS inside a recording floor at -50 dBFS (30 dB down:
+        # within 40 dB of the peak, so only the recording-floor rule keeps it out of the label)
+        x = np.concatenate([tone(10, -50), tone(20, -20), tone(10, -50)])
+        floor = labels.utterance_floor_db(x)
+        self.assertAlmostEqual(floor, -50, delta=0.1)
+        lab = labels.talker_label(x, [(0, len(x), floor)], 40)
+        self.assertEqual(np.flatnonzero(lab).tolist(), list(range(10, 30)))
+        self.assertTrue(labels.talker_label(x, [(0, len(x), None)], 40).all())
+
+    def test_gaps_and_talker_count(self):
+        a = np.zeros(100 * HOP)
+        a[:20 * HOP] = tone(20, -20)
+        a[40 * HOP:60 * HOP] = tone(20, -20)        # gap of 20 frames (< 25): filled
+        b = np.zeros(100 * HOP)
+        b[50 * HOP:90 * HOP] = tone(40, -30)
+        la = labels.talker_label(a, [(0, 20 * HOP, None), (40 * HOP, 60 * HOP, None)], 100)
+        lb = labels.talker_label(b, [(50 * HOP, 90 * HOP, None)], 100)
+        lab = labels.file_labels([la, lb], None, 100)
+        self.assertTrue(lab["speech"][:90].all() and not lab["speech"][90:].any())
+        self.assertEqual(np.flatnonzero(lab["talkers"] == 2).tolist(), list(range(50, 60)))
+        self.assertTrue((lab["multi_speaker"] == (lab["talkers"] >= 2)).all())
+        self.assertFalse(lab["music"].any())
+
+    def test_music_label(self):
+        x = np.concatenate([tone(50, -20), np.zeros(40 * HOP), tone(50, -20), np.zeros(60 * HOP)])
+        lab = labels.file_labels([], x, len(x) // HOP)
+        self.assertTrue(lab["music"][:140].all())   # 400 ms rest < 500 ms: filled
+        self.assertFalse(lab["music"][140:].any())
+        self.assertFalse(lab["speech"].any())
+
+    def test_room_delay_shifts_the_label(self):
+        x = np.zeros(60 * HOP)
+        x[10 * HOP:30 * HOP] = tone(20, -20)
+        st = conditions.Stem(x, [(10 * HOP, 30 * HOP, None)], "v", delay=5 * HOP)
+        self.assertEqual(np.flatnonzero(st.label(60)).tolist(), list(range(15, 35)))
+
+    def test_stem_scale_moves_floors(self):
+        st = conditions.Stem(np.ones(HOP), [(0, HOP, -50.0)], "v")
+        st.scale(0.1)
+        self.assertAlmostEqual(st.spans[0][2], -70.0)
+
+    def test_segments_cover_the_file(self):
+        lab = {"speech": np.array([0, 1, 1, 0], bool), "music": np.zeros(4, bool),
+               "talkers": np.array([0, 1, 2, 0], np.int16)}
+        segs = labels.segments("a.flac", "c/x", lab, 4, "val")
+        self.assertEqual([(s["start"], s["end"], s["speech"], s["talkers"], s["multi_speaker"]) for s in segs],
+                         [(0.0, 0.01, False, 0, False), (0.01, 0.02, True, 1, False), (0.02, 0.03, True, 2, True),
+                          (0.03, 0.04, False, 0, False)])
+        self.assertTrue(all(s["split"] == "val" and s["condition"] == "c/x" for s in segs))
+
+    def test_read_frames_round_trip(self):
+        lab = {"speech": np.array([0, 1, 1, 0, 0], bool), "music": np.array([1, 1, 0, 0, 0], bool),
+               "talkers": np.array([0, 1, 2, 0, 0], np.int16)}
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "labels.jsonl")
+            with open(path, "w") as f:
+                for s in labels.segments("a.flac", "c/x", lab, 5, "train"):
+                    f.write(json.dumps(s) + "\n")
+            fr = labels.read_frames(path)["a.flac"]
+            self.assertEqual(fr["speech"].tolist(), lab["speech"].tolist())
+            self.assertEqual(fr["music"].tolist(), lab["music"].tolist())
+            self.assertEqual(fr["talkers"].tolist(), lab["talkers"].tolist())
+            self.assertEqual(labels.read_frames(path, split="val"), {})
+
+    def test_codec_alignment(self):
+        rng = np.random.default_rng(1)
+        x = rng.standard_normal(8000)
+        y = np.concatenate([np.zeros(37), x[:-37]])   # delayed by 37 samples
+        self.assertTrue(np.allclose(conditions.align(x, y)[:-37], x[:-37]))
+
+
+class SplitRuleTests(unittest.TestCase):
+    def test_groups(self):
+        self.assertEqual(splits.group_of("espeak-ng:de+m3"), "espeak-variant:m3")
+        self.assertEqual(splits.group_of("espeak-ng:en-us+m3"), "espeak-variant:m3")
+        self.assertEqual(splits.group_of("flite:slt"), splits.group_of("festival:cmu_us_slt_arctic_hts"))
+        self.assertEqual(splits.group_of("flite:kal16"), splits.group_of("festival:kal_diphone"))
+        self.assertEqual(splits.group_of("ktuberling:de"), splits.group_of("klettres:de"))
+        self.assertEqual(splits.group_of("klettres:en_GB"), "kde-voice:en")
+        self.assertEqual(splits.group_of("room:3"), "room:3")
+
+    def test_unit_is_sha256(self):
+        h = int(hashlib.sha256(b"abc").hexdigest()[:8], 16) / 2 ** 32
+        self.assertEqual(splits.unit("abc"), h)
+
+    def test_scene_test_sources_stay_test(self):
+        # a group with one #19 test member is test, whatever its other members hash to
+        scene = sorted(splits.scene_ids())
+        if not scene:
+            self.skipTest("scripts/scene sources not installed")
+        from scenelib.common import split_of
+        tests = [s for s in scene if split_of(s) == "test"]
+        devs = [s for s in scene if split_of(s) == "dev"]
+        rule = splits.SplitRule(scene)
+        for s in tests:
+            self.assertEqual(rule.split_of(s), "test", s)
+        for s in devs:
+            g = splits.group_of(s)
+            members = [m for m in rule.members[g] if m in splits.scene_ids()]
+            expect = "test" if any(split_of(m) == "test" for m in members) else ("val", "train")
+            self.assertIn(rule.split_of(s), expect if isinstance(expect, tuple) else (expect,), s)
+
+    def test_slt_is_one_split(self):
+        rule = splits.SplitRule(["flite:slt", "festival:cmu_us_slt_arctic_hts"])
+        self.assertEqual(rule.split_of("flite:slt"), rule.split_of("festival:cmu_us_slt_arctic_hts"))
+
+    def test_new_sources_follow_the_hash(self):
+        rule = splits.SplitRule(["x:a", "x:b", "x:c"])
+        for s in ("x:a", "x:b", "x:c", "x:never-seen"):
+            u = splits.unit(s)
+            if u >= 0.5:
+                self.assertEqual(rule.split_of(s), "test")
+            else:
+                self.assertEqual(rule.split_of(s), "val" if splits.unit("val:" + s) < splits.VAL_FRACTION else "train")
+
+    def test_fractions(self):
+        ids = [f"synthetic-source:{i}" for i in range(4000)]
+        rule = splits.SplitRule(ids)
+        share = {s: sum(rule.split_of(i) == s for i in ids) / len(ids) for s in ("train", "val", "test")}
+        self.assertAlmostEqual(share["test"], 0.5, delta=0.03)
+        self.assertAlmostEqual(share["val"], 0.125, delta=0.02)
+
+
+class SpecTests(unittest.TestCase):
+    def test_every_split_gets_every_parameter(self):
+        # parameters cycle on the ordinal within (class, split): each split sees each noise kind,
+        # silence kind, SNR and codec (regression: cycling on the class index gave val no hum)
+        import make_detect_corpus as mdc
+        specs = mdc.specs("full", 23)
+        for cls, period in (("noise_only", 5), ("silence", 4), ("speech_noise", len(conditions.NOISE_SNRS)),
+                            ("speech_music", len(conditions.MUSIC_SNRS)), ("telephone", len(conditions.CODECS)),
+                            ("distortion", 8)):
+            for split in ("train", "val", "test"):
+                ks = {s["k"] % period for s in specs if s["class"] == cls and s["split"] == split}
+                self.assertEqual(ks, set(range(period)), (cls, split))
+
+
+@unittest.skipUnless(os.path.exists(os.path.join(CORPUS, "manifest.jsonl")), "no generated corpus")
+class CorpusTests(unittest.TestCase):
+    """Over a generated corpus: sources.jsonl and manifest.jsonl."""
+
+    @classmethod
+    def setUpClass(cls):
+        with open(os.path.join(CORPUS, "sources.jsonl")) as f:
+            cls.sources = [json.loads(line) for line in f]
+        with open(os.path.join(CORPUS, "manifest.jsonl")) as f:
+            cls.files = [json.loads(line) for line in f]
+
+    def test_every_group_in_one_split(self):
+        seen = {}
+        for s in self.sources:
+            seen.setdefault(s["group"], set()).add(s["split"])
+        self.assertEqual({g: v for g, v in seen.items() if len(v) > 1}, {})
+
+    def test_files_use_sources_of_their_split(self):
+        split = {s["id"]: s["split"] for s in self.sources}
+        bad = []
+        for r in self.files:
+            for kind, ids in r["sources"].items():
+                for sid in ids:
+                    if sid.startswith("synthetic:"):
+                        continue
+                    if split.get(sid) != r["split"]:
+                        bad.append((r["audio_filepath"], sid, split.get(sid)))
+        self.assertEqual(bad, [])
+
+    def test_babble_voices_never_foreground(self):
+        babble = {s["id"] for s in self.sources if s.get("babble")}
+        fg = [(r["audio_filepath"], v) for r in self.files for v in r["sources"].get("voices", []) if v in babble]
+        self.assertEqual(fg, [])
+        voices = {s["id"] for s in self.sources if s["kind"] == "voice"}
+        bab = [(r["audio_filepath"], v) for r in self.files if r["condition"].endswith("babble")
+               for v in r["sources"].get("noise", []) if v in voices and v not in babble]
+        self.assertEqual(bab, [])
+
+    def test_no_reserved_material(self):
+        reserved = sources.RESERVED_NAMES
+        self.assertGreater(len(reserved), 5)
+        text = json.dumps(self.sources) + json.dumps(self.files)
+        for r in reserved:
+            self.assertNotIn(r, text)
+
+    def test_labels_cover_every_file(self):
+        frames = {}
+        with open(os.path.join(CORPUS, "labels.jsonl")) as f:
+            for line in f:
+                s = json.loads(line)
+                frames.setdefault(s["audio_filepath"], []).append(s)
+        for r in self.files:
+            segs = frames[r["audio_filepath"]]
+            self.assertEqual(segs[0]["start"], 0.0)
+            self.assertAlmostEqual(segs[-1]["end"], r["duration"], places=2)
+            for a, b in zip(segs, segs[1:]):
+                self.assertAlmostEqual(a["end"], b["start"], places=6)
+
+    def test_sha256(self):
+        for r in self.files[:20]:
+            with open(os.path.join(CORPUS, r["audio_filepath"]), "rb") as f:
+                self.assertEqual(hashlib.sha256(f.read()).hexdigest(), r["sha256"])
+
+
+class DeterminismTests(unittest.TestCase):
+    def test_two_runs_byte_identical(self):
+        outs = []
+        with tempfile.TemporaryDirectory() as tmp:
+            for k in range(2):
+                d = os.path.join(tmp, str(k))
+                subprocess.run([sys.executable, os.path.join(HERE, "make_detect_corpus.py"), "--out", d,
+                                "--scale", "small", "--only", "clean,speech_music,noise_only,overlap,telephone",
+                                "--limit", "1"], check=True, capture_output=True)
+                with open(os.path.join(d, "manifest.jsonl")) as f:
+                    man = f.read()
+                with open(os.path.join(d, "labels.jsonl")) as f:
+                    lab = f.read()
+                outs.append((man, lab, json.load(open(os.path.join(d, "manifest.json")))["audio_sha256"]))
+        self.assertEqual(outs[0], outs[1])
+        self.assertEqual(len(outs[0][0].splitlines()), 5)
+
+
+class ScorerTests(unittest.TestCase):
+    def test_rows(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            lab = [
+                {"audio_filepath": "a.flac", "start": 0, "end": 1, "speech": True, "music": False,
+                 "multi_speaker": False, "condition": "clean/-25..-15dBFS"},
+                {"audio_filepath": "a.flac", "start": 1, "end": 2, "speech": False, "music": False,
+                 "multi_speaker": False, "condition": "clean/-25..-15dBFS"},
+                {"audio_filepath": "m.flac", "start": 0, "end": 2, "speech": False, "music": True,
+                 "multi_speaker": False, "condition": "music_only/recorded"},
+            ]
+            hyp = [{"audio_filepath": "a.flac", "start": 0, "end": 1.5, "speech": True},
+                   {"audio_filepath": "a.flac", "start": 1.5, "end": 2, "speech": False},
+                   {"audio_filepath": "m.flac", "start": 0, "end": 0.5, "speech": True},
+                   {"audio_filepath": "m.flac", "start": 0.5, "end": 2, "speech": False}]
+            for name, rows in (("labels.jsonl", lab), ("hyp.jsonl", hyp)):
+                with open(os.path.join(tmp, name), "w") as f:
+                    f.writelines(json.dumps(r) + "\n" for r in rows)
+            import score
+            r = score.score_one(score.read_segments(os.path.join(tmp, "labels.jsonl")),
+                                score.read_segments(os.path.join(tmp, "hyp.jsonl")), tmp)
+            rows = score_detect.rows(r)
+            self.assertAlmostEqual(rows["vad_f1"]["value"], 200 / 300)        # TP 100, FP 50 + 50
+            self.assertAlmostEqual(rows["vad_fa_music"]["value"], 0.25)
+            self.assertEqual(rows["vad_fa_music"]["status"], "FAIL")
+            self.assertAlmostEqual(rows["vad_f1_clean_min"]["value"], 200 / 250)
+            self.assertEqual(rows["vad_f1_clean_min"]["detail"], "clean/-25..-15dBFS")
+            self.assertIsNone(rows["music_f1"]["value"])                       # a VAD: n/a
+            self.assertEqual(rows["music_f1"]["status"], "n/a")
+
+
+if __name__ == "__main__":
+    unittest.main()
