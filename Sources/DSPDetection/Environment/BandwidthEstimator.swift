@@ -15,7 +15,7 @@ import Darwin
 /// **Method.** Every ``hopLength`` samples (1/8 s by default) one frame of ``frameLength``
 /// samples (the power of two nearest to 20 ms: 1024 at 44.1/48 kHz, 256 at 16 kHz, 4096 at
 /// 192 kHz) is windowed (4-term Blackman–Harris, sidelobes −92 dB, so that a steep roll-off
-/// stays steep) and transformed (FFTW real FFT); frames whose RMS is below
+/// stays steep) and transformed (``RealFFT``: FFTW, or the built-in FFT without the `FFTW` trait); frames whose RMS is below
 /// ``Configuration/silenceThresholdDBFS`` are skipped, the power spectra of the others summed:
 /// the long-term average spectrum (LTAS). At the end (``estimate``, ``finalize()``) the LTAS
 /// is grouped into 1/24-octave bands from 100 Hz to the Nyquist frequency (at least one FFT
