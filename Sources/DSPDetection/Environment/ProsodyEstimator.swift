@@ -384,7 +384,7 @@ public final class ProsodyEstimator {
         // The running median moves slowly: recomputed when the check starts and every 8 voiced
         // hops after (a 160-bin scan).
         if voicedHops >= octaveCheckHops, (voicedHops - octaveCheckHops) % 8 == 0 {
-            runningMedianBin = ProsodyTuning.quantileBin(histogram, 0.5, total: voicedHops)
+            runningMedianBin = Float(CountHistogram.quantile(histogram, 0.5, total: voicedHops))
         }
     }
 
@@ -467,7 +467,7 @@ public final class ProsodyEstimator {
         result.syllableCount = syllables
         result.octaveCorrectionCount = octaveCorrections
         if voicedHops > 0, result.voicedSeconds >= configuration.minimumVoicedSeconds {
-            let medianBin = Double(ProsodyTuning.quantileBin(histogram, 0.5, total: voicedHops))
+            let medianBin = CountHistogram.quantile(histogram, 0.5, total: voicedHops)
             result.f0MedianHz = Double(ProsodyTuning.lowestHz) * exp2(medianBin / Double(ProsodyTuning.binsPerOctave))
             var sum = 0.0, sumSquares = 0.0
             for i in 0..<ProsodyTuning.histogramBinCount where histogram[i] > 0 {
@@ -524,19 +524,6 @@ enum ProsodyTuning {
         guard sieve > 0 else { return autocorrelation }
         let ratio = sieve / autocorrelation
         return ratio >= 2 * 0.96 && ratio <= 2 * 1.04 ? sieve : autocorrelation
-    }
-
-    /// The fractional bin position of quantile `q` of the histogram (a bin's counts spread
-    /// evenly over it).
-    static func quantileBin(_ histogram: UnsafeMutableBufferPointer<Int32>, _ q: Float, total: Int) -> Float {
-        let target = q * Float(total)
-        var cumulative: Float = 0
-        for i in 0..<histogram.count {
-            let c = Float(histogram[i])
-            if c > 0, cumulative + c >= target { return Float(i) + (target - cumulative) / c }
-            cumulative += c
-        }
-        return Float(histogram.count)
     }
 }
 

@@ -411,18 +411,6 @@ public final class ReverberationEstimator: StreamingProcessor {
         decayCount += 1
     }
 
-    /// The value at quantile `q` of a histogram (its bin's lower edge index plus the fraction).
-    private static func quantile(_ histogram: UnsafeMutableBufferPointer<Int32>, _ q: Double, total: Int) -> Double {
-        let target = q * Double(total)
-        var cumulative = 0.0
-        for i in 0..<histogram.count {
-            let c = Double(histogram[i])
-            if c > 0, cumulative + c >= target { return Double(i) + (target - cumulative) / c }
-            cumulative += c
-        }
-        return Double(histogram.count)
-    }
-
     // MARK: Estimating
 
     /// The estimate over the stream so far (after a ``flush(into:)``, the flushed stream's).
@@ -435,12 +423,12 @@ public final class ReverberationEstimator: StreamingProcessor {
         result.nonFiniteFrameCount = nonFiniteFrames
         result.inputSeconds = Double(position) / Double(configuration.sampleRate)
         guard decayCount >= configuration.minimumDecayCount else { return result }
-        let rtIndex = Self.quantile(rtHistogram, configuration.rt60Quantile, total: decayCount)
+        let rtIndex = CountHistogram.quantile(rtHistogram, configuration.rt60Quantile, total: decayCount)
         let observed = Self.rtLowest * pow(Self.rtRatio, rtIndex)
         // Calibration (see the type's documentation): observed decays are compressed towards
         // 0.5–1 s; RT60 = observed^1.4 maps them back.
         let rt60 = pow(observed, Self.calibrationExponent)
-        let jump = Self.quantile(jumpHistogram, 0.5, total: decayCount) * Self.jumpBinWidth
+        let jump = CountHistogram.quantile(jumpHistogram, 0.5, total: decayCount) * Self.jumpBinWidth
         // Diffuse tail (Schroeder): the reverberant energy before 50 ms over that after.
         let q = exp(13.8155 * 0.05 / rt60) - 1
         let drr = Swift.max(0, pow(10, jump / 10) - 1)
