@@ -85,8 +85,8 @@ public struct LoudnessSummary: Equatable, Sendable {
 /// 10 LU below the mean of the blocks that passed. **Loudness range** (Tech 3342): 3 s blocks
 /// every ``Configuration/loudnessRangeHopMilliseconds`` (100 ms by default) from 3 s on,
 /// gated at −70 LUFS and 20 LU below their mean, then `L₉₅ − L₁₀`. Both gate from a fixed
-/// histogram of 0.01 LU bins that keeps exact per-bin energy sums (see <doc:Loudness>):
-/// fixed memory (320 kB), no allocation per block, within 0.01 LU of exact.
+/// histogram of 0.01 LU bins with 32-bit counts beside the exact energy sum (see
+/// <doc:Loudness>): fixed memory (80 kB), no allocation per block, within 0.01 LU of exact.
 ///
 /// **Peaks.** Sample peak and true peak (``TruePeakMeter``: 4× below 96 kHz, 2× below
 /// 192 kHz) per channel, every channel including LFE.
@@ -328,7 +328,7 @@ public final class LoudnessMeter: StreamingProcessor {
     public var momentaryLUFS: Double { GatingHistogram.loudness(momentaryEnergy) }
     /// Short-term loudness at the last completed 10 ms step, LUFS (−∞ for silence).
     public var shortTermLUFS: Double { GatingHistogram.loudness(shortTermEnergy) }
-    /// Integrated loudness so far, LUFS. Computed from the histogram on each call (10 000 bins).
+    /// Integrated loudness so far, LUFS. Computed from the histogram on each call (its filled bins).
     public var integratedLUFS: Double { LoudnessGating.integrated(blocks).lufs }
     /// Loudness range so far, LU. Computed from the histogram on each call.
     public var loudnessRangeLU: Double { LoudnessGating.range(shortTermBlocks).lu }
