@@ -118,4 +118,47 @@ import TestSupport
         x[3] = .nan
         #expect(x.withUnsafeBufferPointer { compiled.probability($0.baseAddress!) } == 0)
     }
+
+    @Test("one copy of a model's tables per model: shared by every instance, independent scratch, freed with the last holder")
+    func tablesAreShared() throws {
+        var modified = DefaultModels.music
+        modified.outputBias += 0.25  // a model no other test builds, so the cache's count is this test's
+        var a: CompiledModel? = CompiledModel(modified)
+        var b: CompiledModel! = CompiledModel(modified)
+        let other = CompiledModel(DefaultModels.speech)
+        #expect(a!.sharesTables(with: b))
+        #expect(!a!.sharesTables(with: other))
+        #expect(a!.memoryFootprint.sharedBytes > 0 && a!.memoryFootprint.sharedBytes == b.memoryFootprint.sharedBytes)
+        #expect(a!.memoryFootprint.ownedBytes < a!.memoryFootprint.sharedBytes)
+        // Scratch is per instance: interleaved evaluations give each input's own answer.
+        let x1 = modified.inputMean, x2 = modified.inputMean.map { $0 + 1 }
+        let p1 = x1.withUnsafeBufferPointer { a!.probability($0.baseAddress!) }
+        let p2 = x2.withUnsafeBufferPointer { b.probability($0.baseAddress!) }
+        #expect(abs(Double(p1) - Self.reference(modified, x1)) < 1e-5)
+        #expect(abs(Double(p2) - Self.reference(modified, x2)) < 1e-5)
+        // Freed when the last holder goes; built afresh (equal values) when asked again.
+        a = nil
+        let cache = CompiledModel.cache
+        let live = cache.liveKeyCount
+        b = nil
+        #expect(cache.liveKeyCount == live - 1)
+        let c = CompiledModel(modified)
+        #expect(x1.withUnsafeBufferPointer { c.probability($0.baseAddress!) } == p1)
+    }
+
+    @Test("detectors built on 8 threads at once share one copy of each model")
+    func concurrentBuildsShare() {
+        // Each thread keeps its model alive in its own slot until all are compared.
+        // (Distinct elements of one buffer allocated up front: no shared array to mutate.)
+        final class Slots: @unchecked Sendable {
+            let models = UnsafeMutableBufferPointer<CompiledModel?>.allocate(capacity: 8)
+            init() { models.initialize(repeating: nil) }
+            deinit { models.deinitialize(); models.deallocate() }
+        }
+        let slots = Slots()
+        DispatchQueue.concurrentPerform(iterations: 8) { i in slots.models[i] = CompiledModel(DefaultModels.multiSpeaker) }
+        let models = slots.models.compactMap { $0 }
+        #expect(models.count == 8)
+        #expect(models.allSatisfy { $0.sharesTables(with: models[0]) })
+    }
 }

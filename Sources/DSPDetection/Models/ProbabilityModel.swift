@@ -19,7 +19,7 @@ import Darwin
 /// `scripts/eval/fit_models.py` and are fixed: nothing adapts per file. A model with no
 /// hidden units is plain logistic regression on the standardised inputs (`outputWeights` then
 /// has `inputCount` entries).
-public struct ProbabilityModel: Equatable, Sendable {
+public struct ProbabilityModel: Hashable, Sendable {
     /// Inputs read: the first `inputCount` lanes of the cue vector (``CueLane``), or the
     /// lanes ``inputLanes`` lists.
     public var inputCount: Int
@@ -74,38 +74,32 @@ public struct ProbabilityModel: Equatable, Sendable {
     }
 }
 
-/// A ``ProbabilityModel`` with its standardisation folded into the first layer, in memory
-/// owned by the detector, evaluated without allocating.
-final class CompiledModel {
+/// The immutable part of a compiled ``ProbabilityModel``: its standardisation folded into the
+/// first layer, the weights transposed for `cdsp_model_rows`. Built once per model and shared
+/// by every detector that uses it (``CompiledModel/cache``); never written after `init`, so
+/// any number of threads read it at once.
+final class CompiledModelTables: @unchecked Sendable {
     let inputCount: Int
     let hiddenCount: Int
     /// The first layer's rows (`hiddenCount`, or 1 without a hidden layer).
-    private let rows: Int
+    let rows: Int
     /// The `rows × inputCount` weights by groups of eight rows, transposed for
     /// `cdsp_model_rows`: `[(g·inputCount + i)·8 + l]` is row `8g + l`, input `i` (zero past
     /// the last row).
-    private let weights: UnsafeMutableBufferPointer<Float>
+    let weights: UnsafeMutableBufferPointer<Float>
     /// The rows' biases, zero-padded to a multiple of eight.
-    private let biases: UnsafeMutableBufferPointer<Float>
-    /// The rows' pre-activations for the current input.
-    private let preActivations: UnsafeMutableBufferPointer<Float>
-    private let output: UnsafeMutableBufferPointer<Float>
-    private let outputBias: Float
+    let biases: UnsafeMutableBufferPointer<Float>
+    /// The output layer's weights (1 without a hidden layer).
+    let output: UnsafeMutableBufferPointer<Float>
+    let outputBias: Float
     /// The lane each input reads.
-    private let lanes: UnsafeMutableBufferPointer<Int>
-    /// The inputs gathered contiguously (the rows then read two dense vectors).
-    private let inputs: UnsafeMutableBufferPointer<Float>
-    /// The hidden layer's activations for the current input (`e^{2x}`, then `tanh x`),
-    /// padded to a multiple of eight.
-    private let activations: UnsafeMutableBufferPointer<Float>
+    let lanes: UnsafeMutableBufferPointer<Int>
 
     init(_ model: ProbabilityModel) {
         inputCount = model.inputCount
         hiddenCount = model.hiddenCount
         lanes = .allocate(capacity: model.inputCount)
         for i in 0..<model.inputCount { lanes[i] = model.inputLanes?[i] ?? i }
-        inputs = .allocate(capacity: model.inputCount)
-        inputs.initialize(repeating: 0)
         let rows = max(1, hiddenCount)
         self.rows = rows
         let padded = (rows + 7) / 8 * 8
@@ -113,10 +107,6 @@ final class CompiledModel {
         weights.initialize(repeating: 0)
         biases = .allocate(capacity: padded)
         biases.initialize(repeating: 0)
-        preActivations = .allocate(capacity: padded)
-        preActivations.initialize(repeating: 0)
-        activations = .allocate(capacity: padded)
-        activations.initialize(repeating: 0)
         output = .allocate(capacity: max(1, hiddenCount))
         let rowWeights = hiddenCount == 0 ? model.outputWeights : model.hiddenWeights
         let rowBiases = hiddenCount == 0 ? [model.outputBias] : model.hiddenBias
@@ -136,12 +126,68 @@ final class CompiledModel {
     deinit {
         weights.deallocate()
         biases.deallocate()
-        preActivations.deallocate()
-        activations.deallocate()
         output.deallocate()
         lanes.deallocate()
+    }
+
+    /// Bytes of the tables.
+    var allocatedBytes: Int {
+        MemoryFootprint.bytes(weights) + MemoryFootprint.bytes(biases) + MemoryFootprint.bytes(output)
+            + MemoryFootprint.bytes(lanes)
+    }
+}
+
+/// A ``ProbabilityModel`` evaluated without allocating: the shared ``CompiledModelTables``
+/// and this instance's scratch.
+final class CompiledModel {
+    /// The tables of every model in use, one copy per model.
+    static let cache = SharedTableCache<ProbabilityModel, CompiledModelTables>()
+
+    private let tables: CompiledModelTables
+    let inputCount: Int
+    let hiddenCount: Int
+    private let rows: Int
+    private let weights: UnsafeMutableBufferPointer<Float>
+    private let biases: UnsafeMutableBufferPointer<Float>
+    private let output: UnsafeMutableBufferPointer<Float>
+    private let outputBias: Float
+    private let lanes: UnsafeMutableBufferPointer<Int>
+    /// The rows' pre-activations for the current input.
+    private let preActivations: UnsafeMutableBufferPointer<Float>
+    /// The inputs gathered contiguously (the rows then read two dense vectors).
+    private let inputs: UnsafeMutableBufferPointer<Float>
+    /// The hidden layer's activations for the current input (`e^{2x}`, then `tanh x`),
+    /// padded to a multiple of eight.
+    private let activations: UnsafeMutableBufferPointer<Float>
+
+    init(_ model: ProbabilityModel) {
+        let tables = Self.cache.table(for: model) { CompiledModelTables(model) }
+        self.tables = tables
+        inputCount = tables.inputCount
+        hiddenCount = tables.hiddenCount
+        rows = tables.rows
+        weights = tables.weights
+        biases = tables.biases
+        output = tables.output
+        outputBias = tables.outputBias
+        lanes = tables.lanes
+        let padded = (rows + 7) / 8 * 8
+        inputs = .allocate(capacity: inputCount)
+        inputs.initialize(repeating: 0)
+        preActivations = .allocate(capacity: padded)
+        preActivations.initialize(repeating: 0)
+        activations = .allocate(capacity: padded)
+        activations.initialize(repeating: 0)
+    }
+
+    deinit {
+        preActivations.deallocate()
+        activations.deallocate()
         inputs.deallocate()
     }
+
+    /// Whether `other` reads the same tables (one copy per model).
+    func sharesTables(with other: CompiledModel) -> Bool { tables === other.tables }
 
     /// The probability for the cue vector at `x` (at least `inputCount` lanes). Non-finite
     /// inputs give 0.
@@ -235,11 +281,12 @@ final class CompiledModel {
 }
 
 extension CompiledModel: MemoryAccounting {
-    /// The scaled, transposed weights and biases (a copy of the model's, per instance) and the
-    /// evaluation scratch.
+    /// The evaluation scratch (owned) and the scaled, transposed weights and biases (shared by
+    /// every instance with the same model).
     var memoryFootprint: MemoryFootprint {
-        .owned(MemoryFootprint.bytes(weights) + MemoryFootprint.bytes(biases) + MemoryFootprint.bytes(preActivations)
-            + MemoryFootprint.bytes(output) + MemoryFootprint.bytes(lanes) + MemoryFootprint.bytes(inputs)
-            + MemoryFootprint.bytes(activations))
+        MemoryFootprint(
+            ownedBytes: MemoryFootprint.bytes(preActivations) + MemoryFootprint.bytes(inputs)
+                + MemoryFootprint.bytes(activations),
+            sharedBytes: tables.allocatedBytes)
     }
 }

@@ -1,0 +1,37 @@
+import Synchronization
+
+/// Immutable tables built once per key and shared by every unit built with the same key, for
+/// as long as any of them holds the tables.
+///
+/// A thousand streams with the same configuration then hold one copy of their filter
+/// coefficients, model weights or windows instead of a thousand (``MemoryFootprint/sharedBytes``
+/// counts it once). The cache is used in `init` only: looking up takes a lock, the tables it
+/// returns are immutable and read without one. It keeps weak references, so tables no unit
+/// holds are freed, and entries whose tables are gone are swept when a new key is added.
+public final class SharedTableCache<Key: Hashable & Sendable, Table: AnyObject & Sendable>: Sendable {
+    private struct Entry {
+        weak var table: Table?
+    }
+
+    private let entries = Mutex<[Key: Entry]>([:])
+
+    /// An empty cache.
+    public init() {}
+
+    /// The tables for `key`: the ones already built and still held, else `build()`'s (called
+    /// under the cache's lock, so two units asking at once build them once).
+    public func table<E: Error>(for key: Key, build: () throws(E) -> Table) throws(E) -> Table {
+        try entries.withLock { (entries: inout [Key: Entry]) throws(E) -> Table in
+            if let table = entries[key]?.table { return table }
+            let table = try build()
+            if entries[key] == nil { entries = entries.filter { $0.value.table != nil } }
+            entries[key] = Entry(table: table)
+            return table
+        }
+    }
+
+    /// Keys whose tables are still held by some unit (for tests and diagnostics).
+    public var liveKeyCount: Int {
+        entries.withLock { $0.values.reduce(0) { $0 + ($1.table == nil ? 0 : 1) } }
+    }
+}
