@@ -83,5 +83,8 @@ struct GatingHistogramTests {
         histogram.add(pow(10, (-80 + 0.691) / 10))
         #expect(LoudnessGating.integrated(histogram).lufs == -.infinity)
         #expect(histogram.blockCount == 0 && histogram.lowestFilledBin == GatingHistogram.binCount)
+        // The step between bin centres, kept as a literal.
+        #expect(GatingHistogram.binEnergyRatio == pow(10, 0.01 / 10))
+        #expect(abs(GatingHistogram.centreEnergy(5000) * pow(GatingHistogram.binEnergyRatio, 2000) / GatingHistogram.centreEnergy(7000) - 1) < 1e-12)
     }
 }

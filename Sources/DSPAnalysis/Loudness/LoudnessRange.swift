@@ -67,6 +67,9 @@ final class GatingHistogram {
     @inline(__always)
     static func centreLUFS(_ i: Int) -> Double { lowestLUFS + (Double(i) + 0.5) / binsPerLU }
 
+    /// The energy ratio from one bin's centre to the next: `10^(0.01/10)`.
+    static let binEnergyRatio: Double = 1.0023052380778996  // checked against pow by the tests
+
     /// The energy at the centre of bin `i`.
     @inline(__always)
     static func centreEnergy(_ i: Int) -> Double { Double.pow(10, (centreLUFS(i) + 0.691) / 10) }
@@ -104,9 +107,17 @@ final class GatingHistogram {
         var belowCount = 0
         var belowEnergy = 0.0
         let end = Swift.max(lowestFilledBin, Swift.min(first, highestFilledBin + 1))
-        for i in lowestFilledBin..<end where counts[i] > 0 {
-            belowCount += Int(counts[i])
-            belowEnergy += Double(counts[i]) * Self.centreEnergy(i)
+        if lowestFilledBin < end {
+            // Centre energies step by 10^(0.01/10) from bin to bin: one `pow`, then products
+            // (relative error ~1e-16 per step, nothing beside the ±0.12 % of a bin centre).
+            var centre = Self.centreEnergy(lowestFilledBin)
+            for i in lowestFilledBin..<end {
+                if counts[i] > 0 {
+                    belowCount += Int(counts[i])
+                    belowEnergy += Double(counts[i]) * centre
+                }
+                centre *= Self.binEnergyRatio
+            }
         }
         let count = blockCount - belowCount
         guard count > 0 else { return (0, 0) }

@@ -110,8 +110,15 @@ public final class NoiseLevelEstimator: StreamingProcessor {
     private let totals: UnsafeMutableBufferPointer<Float>
     /// Per-hop band levels (scratch).
     private let levels: UnsafeMutableBufferPointer<Float>
-    /// One band's cumulative histogram, `levelBins + 1` entries (scratch for the quantiles).
+    /// One band's cumulative histogram, `levelBins + 1` entries (scratch for the quantiles),
+    /// filled only over the band's occupied bins: below them it is 0, above them the total.
     private let cumulative: UnsafeMutableBufferPointer<Float>
+    /// Each band's lowest and highest histogram bin counted since the last reset (the bins
+    /// outside hold no weight, so the quantile scans skip them; `levelBins` and −1 when none).
+    private let occupied: UnsafeMutableBufferPointer<(low: Int32, high: Int32)>
+    /// The occupied bins of the band whose cumulative histogram is built.
+    private var occupiedLow = 0
+    private var occupiedHigh = -1
     /// Whether every band is 16 bins wide from bin 1 (the default layout), summed 16 at a time.
     private let sixteenBinBands: Bool
     private let growth: Float
@@ -153,6 +160,8 @@ public final class NoiseLevelEstimator: StreamingProcessor {
         levels.initialize(repeating: 0)
         cumulative = .allocate(capacity: Self.levelBins + 1)
         cumulative.initialize(repeating: 0)
+        occupied = .allocate(capacity: bands)
+        occupied.initialize(repeating: (Int32(Self.levelBins), -1))
         let starts = bandStarts
         sixteenBinBands = (0..<bands).allSatisfy { starts[$0 + 1] - starts[$0] == 16 }
         growth = Float(Double.exp(configuration.hopSeconds / configuration.windowSeconds))
@@ -166,6 +175,7 @@ public final class NoiseLevelEstimator: StreamingProcessor {
     deinit {
         bandStarts.deallocate(); meanToMedian.deallocate(); chiSquareSpread.deallocate(); histograms.deallocate()
         totals.deallocate(); levels.deallocate(); cumulative.deallocate(); carry.deallocate(); recent.deallocate()
+        occupied.deallocate()
     }
 
     /// Hops counted since the stream began.
@@ -210,6 +220,10 @@ public final class NoiseLevelEstimator: StreamingProcessor {
             let index = Swift.min(top, Int((level - Self.floorDB).rounded(.down)))
             histograms[b * Self.levelBins + index] += weight
             totals[b] += weight
+            let span = occupied[b]
+            if index < span.low || index > span.high {
+                occupied[b] = (Swift.min(span.low, Int32(index)), Swift.max(span.high, Int32(index)))
+            }
             row[b] = level
         }
         recentIndex = recentIndex + 1 == recentHops ? 0 : recentIndex + 1
@@ -270,9 +284,14 @@ public final class NoiseLevelEstimator: StreamingProcessor {
     /// the mean power by `exp((σₓ·ln 10 / 10)² / 2)` (σ at most ``maximumFluctuationDB``).
     private func histogramMedian(_ b: Int, total: Float) -> (level: Float, fluctuation: Float) {
         let histogram = UnsafeBufferPointer(rebasing: histograms[(b * Self.levelBins)..<((b + 1) * Self.levelBins)])
+        // The running sum over the occupied bins only: the same values the whole scan gives
+        // there (it only adds zeros before them).
+        occupiedLow = Int(occupied[b].low)
+        occupiedHigh = Int(occupied[b].high)
+        guard occupiedLow <= occupiedHigh else { return (Self.floorDB, 1) }
         var running: Float = 0
-        cumulative[0] = 0
-        for i in 0..<Self.levelBins {
+        cumulative[occupiedLow] = 0
+        for i in occupiedLow...occupiedHigh {
             running += histogram[i]
             cumulative[i + 1] = running
         }
@@ -301,20 +320,29 @@ public final class NoiseLevelEstimator: StreamingProcessor {
         return (level, Float.exp(excess * (0.2302585 * 0.2302585) / 2))
     }
 
+    /// The running total of the bins below bin `i`, from ``cumulative`` (0 below the occupied
+    /// bins, the total above them).
+    @inline(__always)
+    private func cumulativeWeight(below i: Int) -> Float {
+        cumulative[Swift.min(Swift.max(i, occupiedLow), occupiedHigh + 1)]
+    }
+
     /// The level below which `target` of the weight lies, interpolated within the 1 dB bin: a
-    /// binary search of ``cumulative`` (the band's, made by the caller) for the first bin whose
-    /// running total reaches `target`.
+    /// binary search of ``cumulative`` (the band's, made by the caller over its occupied bins)
+    /// for the first bin whose running total reaches `target`.
     private func quantile(_ histogram: UnsafeBufferPointer<Float>, _ target: Float) -> Float {
         let bins = histogram.count
-        guard cumulative[bins] >= target else { return Self.floorDB + Float(bins) }
-        var low = 0, high = bins - 1
+        guard cumulativeWeight(below: bins) >= target else { return Self.floorDB + Float(bins) }
+        // Below the occupied bins the running total is 0: a positive target is not reached
+        // there, and target 0 is answered by the first occupied bin, as a whole scan would.
+        var low = occupiedLow, high = occupiedHigh
         while low < high {
             let middle = (low + high) / 2
             if cumulative[middle + 1] >= target { high = middle } else { low = middle + 1 }
         }
         while histogram[low] <= 0, low + 1 < bins { low += 1 }  // target 0: the first occupied bin
         let count = histogram[low]
-        return Self.floorDB + Float(low) + Swift.max(0, Swift.min(1, (target - cumulative[low]) / Swift.max(count, .leastNormalMagnitude)))
+        return Self.floorDB + Float(low) + Swift.max(0, Swift.min(1, (target - cumulativeWeight(below: low)) / Swift.max(count, .leastNormalMagnitude)))
     }
 
     /// The weight at or above `level` (the bin holding `level` counted in proportion), from
@@ -324,7 +352,7 @@ public final class NoiseLevelEstimator: StreamingProcessor {
         let first = Int(position.rounded(.down))
         let bins = histogram.count
         guard first < bins else { return 0 }
-        return histogram[first] * (1 - (position - Float(first))) + (cumulative[bins] - cumulative[first + 1])
+        return histogram[first] * (1 - (position - Float(first))) + (cumulativeWeight(below: bins) - cumulativeWeight(below: first + 1))
     }
 
     private func rescale(_ factor: Float) {
@@ -388,6 +416,7 @@ public final class NoiseLevelEstimator: StreamingProcessor {
     public func reset() {
         histograms.update(repeating: 0)
         totals.update(repeating: 0)
+        occupied.update(repeating: (Int32(Self.levelBins), -1))
         weight = 1
         hops = 0
         recentIndex = 0
@@ -402,7 +431,7 @@ extension NoiseLevelEstimator: MemoryAccounting {
         .owned(MemoryFootprint.bytes(bandStarts) + MemoryFootprint.bytes(meanToMedian)
             + MemoryFootprint.bytes(chiSquareSpread) + MemoryFootprint.bytes(histograms)
             + MemoryFootprint.bytes(totals) + MemoryFootprint.bytes(levels) + MemoryFootprint.bytes(cumulative)
-            + MemoryFootprint.bytes(carry)
+            + MemoryFootprint.bytes(carry) + MemoryFootprint.bytes(occupied)
             + MemoryFootprint.bytes(recent))
     }
 }
