@@ -144,4 +144,15 @@ enum AnyFFTBackend {
         case .builtIn(let b): b.allocatedBytes
         }
     }
+
+    /// Bytes of tables the backend shares with every backend of its size (the built-in FFT's
+    /// plan and twiddles; 0 for FFTW, whose plans are FFTW's own).
+    var sharedBytes: Int {
+        switch self {
+        #if FFTW
+        case .fftw: 0
+        #endif
+        case .builtIn(let b): b.sharedBytes
+        }
+    }
 }

@@ -13,24 +13,27 @@ import DSPCore
 /// kernels are compiled for AVX-512F, AVX2+FMA and SSE2 and the loader picks one per process
 /// (`target_clones`); contraction is off, so every clone gives the same bits.
 ///
-/// `init` calls `cdsp_fft_plan_init` and `cdsp_fft_plan_tables` (twiddles in double, rounded
-/// once) and allocates one 64-byte-aligned block for the tables, the transform scratch, every
-/// buffer set and the inverse output. Transforms (`cdsp_fft_forward`, `cdsp_fft_inverse`) take
-/// no lock and allocate nothing. There is no global state: instances may be created and used on
-/// any number of threads at once, each from one thread at a time.
+/// The plan and twiddle table of a size (`cdsp_fft_plan_init`, `cdsp_fft_plan_tables`: twiddles
+/// in double, rounded once) are ``BuiltInFFTTables``, built once per size and shared by every
+/// backend of that size; `init` allocates one 64-byte-aligned block of its own for the
+/// transform scratch, every buffer set and the inverse output. Transforms (`cdsp_fft_forward`,
+/// `cdsp_fft_inverse`) take no lock and allocate nothing; the shared tables are only read.
+/// Instances may be created and used on any number of threads at once, each from one thread at
+/// a time.
 ///
 /// Sizes: every even size 2 ... 65536, as FFTW.
 final class BuiltInFFTBackend: FFTBackend {
     let size: Int
     private let bins: Int
     private let bufferSets: Int
-    /// The plan (one `cdsp_fft_plan`, plain data made by `cdsp_fft_plan_init`).
-    private let plan: UnsafeMutablePointer<cdsp_fft_plan>
-    /// Everything else, one 64-byte-aligned block of `byteCount` bytes: the twiddle table, the
-    /// scratch, `bufferSets` inputs, `bufferSets` interleaved spectra, the inverse output.
+    /// The size's plan and twiddle table, shared.
+    private let tables: BuiltInFFTTables
+    private let plan: UnsafePointer<cdsp_fft_plan>
+    private let table: UnsafePointer<Float>
+    /// This instance's buffers, one 64-byte-aligned block of `byteCount` bytes: the scratch,
+    /// `bufferSets` inputs, `bufferSets` interleaved spectra, the inverse output.
     private let block: UnsafeMutableRawPointer
     private let byteCount: Int
-    private let table: UnsafeMutablePointer<Float>
     private let scratch: UnsafeMutablePointer<Float>
     private let inputs: UnsafeMutablePointer<Float>
     private let spectra: UnsafeMutablePointer<Float>
@@ -57,42 +60,38 @@ final class BuiltInFFTBackend: FFTBackend {
     /// Plans as ``init(size:)`` with `bufferSets` (≥ 1) forward buffer pairs for
     /// ``executeForward(set:)``.
     init(size: Int, bufferSets: Int) throws(ConfigurationError) {
-        guard let made = Self.plan(size: size) else {
-            throw ConfigurationError(parameter: "size", value: size, expected: Self.sizeConstraint)
+        let tables = try BuiltInFFTTables.cache.table(for: size) { () throws(ConfigurationError) in
+            try BuiltInFFTTables(size: size)
         }
         let sets = Swift.max(1, bufferSets)
         let bins = size / 2 + 1
-        func rounded(_ floats: Int) -> Int { (floats + 15) / 16 * 16 }
-        let tableFloats = rounded(made.table_count), scratchFloats = rounded(made.scratch_count)
+        let rounded = BuiltInFFTTables.rounded
+        let scratchFloats = rounded(tables.plan.pointee.scratch_count)
         let inputStride = rounded(size), spectrumStride = rounded(2 * bins)
-        let floats = tableFloats + scratchFloats + sets * (inputStride + spectrumStride) + inputStride
+        let floats = scratchFloats + sets * (inputStride + spectrumStride) + inputStride
         self.size = size
         self.bins = bins
         self.bufferSets = sets
         self.inputStride = inputStride
         self.spectrumStride = spectrumStride
-        plan = .allocate(capacity: 1)
-        plan.initialize(to: made)
+        self.tables = tables
+        plan = UnsafePointer(tables.plan)
+        table = UnsafePointer(tables.table)
         byteCount = MemoryFootprint.bytes(Float.self, floats)
         block = .allocate(byteCount: byteCount, alignment: 64)
         let all = block.initializeMemory(as: Float.self, repeating: 0, count: floats)
-        table = all
-        scratch = all + tableFloats
+        scratch = all
         inputs = scratch + scratchFloats
         spectra = inputs + sets * inputStride
         inverseOutput = spectra + sets * spectrumStride
-        // Only Bluestein's set-up allocates (a temporary double buffer, freed before returning).
-        guard cdsp_fft_plan_tables(plan, table) == 0 else {
-            block.deallocate()
-            plan.deallocate()
-            throw ConfigurationError(parameter: "size", value: size, expected: "a size whose tables could be allocated")
-        }
     }
 
     deinit {
         block.deallocate()
-        plan.deallocate()
     }
+
+    /// Whether `other` reads the same plan and table (one copy per size).
+    func sharesTables(with other: BuiltInFFTBackend) -> Bool { tables === other.tables }
 
     func forward(
         _ input: UnsafeBufferPointer<Float>,
@@ -147,7 +146,49 @@ final class BuiltInFFTBackend: FFTBackend {
     }
 
     /// Bytes of the plan and the block (tables, scratch, buffer sets, inverse output).
-    var allocatedBytes: Int {
-        MemoryFootprint.bytes(cdsp_fft_plan.self, 1) + byteCount
+    var allocatedBytes: Int { byteCount }
+
+    /// Bytes of the shared plan and twiddle table.
+    var sharedBytes: Int { tables.byteCount }
+}
+
+/// The built-in FFT's plan and twiddle table for one size: plain data, never written after
+/// `init`, built once per size (``cache``) and read by every ``BuiltInFFTBackend`` of that size
+/// on any number of threads.
+final class BuiltInFFTTables: @unchecked Sendable {
+    /// The tables of every size in use.
+    static let cache = SharedTableCache<Int, BuiltInFFTTables>()
+
+    let plan: UnsafeMutablePointer<cdsp_fft_plan>
+    /// The twiddle table, 64-byte aligned.
+    let table: UnsafeMutablePointer<Float>
+    /// Bytes of the plan and the table.
+    let byteCount: Int
+
+    /// Floats rounded up to a multiple of 16 (64 bytes).
+    static func rounded(_ floats: Int) -> Int { (floats + 15) / 16 * 16 }
+
+    /// Plans `size` and fills its table; throws where the built-in FFT does not transform it.
+    init(size: Int) throws(ConfigurationError) {
+        guard let made = BuiltInFFTBackend.plan(size: size) else {
+            throw ConfigurationError(parameter: "size", value: size, expected: BuiltInFFTBackend.sizeConstraint)
+        }
+        let floats = Swift.max(16, Self.rounded(made.table_count))
+        plan = .allocate(capacity: 1)
+        plan.initialize(to: made)
+        table = UnsafeMutableRawPointer.allocate(byteCount: MemoryFootprint.bytes(Float.self, floats), alignment: 64)
+            .initializeMemory(as: Float.self, repeating: 0, count: floats)
+        byteCount = MemoryFootprint.bytes(cdsp_fft_plan.self, 1) + MemoryFootprint.bytes(Float.self, floats)
+        // Only Bluestein's set-up allocates (a temporary double buffer, freed before returning).
+        guard cdsp_fft_plan_tables(plan, table) == 0 else {
+            UnsafeMutableRawPointer(table).deallocate()
+            plan.deallocate()
+            throw ConfigurationError(parameter: "size", value: size, expected: "a size whose tables could be allocated")
+        }
+    }
+
+    deinit {
+        UnsafeMutableRawPointer(table).deallocate()
+        plan.deallocate()
     }
 }

@@ -209,9 +209,10 @@ public final class RealFFT {
 }
 
 extension RealFFT: MemoryAccounting {
-    /// The spectrum scratch and the backend's buffers and tables (FFTW's plans are not counted:
-    /// FFTW allocates them itself).
+    /// The spectrum scratch and the backend's buffers (owned) and, on the built-in FFT, the
+    /// size's plan and twiddles (shared by every transform of that size). FFTW's plans are not
+    /// counted: FFTW allocates them itself.
     public var memoryFootprint: MemoryFootprint {
-        .owned(MemoryFootprint.bytes(scratch) + backend.allocatedBytes)
+        MemoryFootprint(ownedBytes: MemoryFootprint.bytes(scratch) + backend.allocatedBytes, sharedBytes: backend.sharedBytes)
     }
 }

@@ -1,6 +1,6 @@
 import DSPCore
 import DSPIO
-import DSPSpectral
+@testable import DSPSpectral
 import Foundation
 import Testing
 import TestSupport
@@ -169,13 +169,41 @@ struct BuiltInFFTTests {
         #expect(try RealFFT(size: 256).implementation == .default)
     }
 
-    @Test("memory: the tables, scratch and buffers, counted")
+    @Test("memory: scratch and buffers owned, the plan and twiddles shared by every transform of the size")
     func memory() throws {
         let fft = try RealFFT(size: 1024, implementation: .builtIn)
-        // Tables (1664 floats), scratch (2048), input (1024), spectrum (1026 → 1040), inverse
-        // output (1024), RealFFT's split scratch (1026), the plan (~1.1 kB): about 32.4 kB.
-        let bytes = fft.memoryFootprint.ownedBytes
-        #expect(bytes > 30_000 && bytes < 36_000, "\(bytes)")
+        // Owned: scratch (2048 floats), input (1024), spectrum (1026 → 1040), inverse output
+        // (1024), RealFFT's split scratch (1026): about 24.6 kB. Shared: the table (1664
+        // floats) and the plan (~1.1 kB): about 7.8 kB.
+        let footprint = fft.memoryFootprint
+        #expect(footprint.ownedBytes > 24_000 && footprint.ownedBytes < 25_500, "\(footprint)")
+        #expect(footprint.sharedBytes > 6_600 && footprint.sharedBytes < 9_000, "\(footprint)")
+    }
+
+    @Test("one plan and table per size: shared, freed with the last transform, the same spectra")
+    func sharedTables() throws {
+        var a: BuiltInFFTBackend? = try BuiltInFFTBackend(size: 480, bufferSets: 2)
+        var b: BuiltInFFTBackend? = try BuiltInFFTBackend(size: 480)
+        let other = try BuiltInFFTBackend(size: 960)
+        #expect(a!.sharesTables(with: b!))
+        #expect(!a!.sharesTables(with: other))
+        // Each has its own buffers: different inputs at once give each its own spectrum.
+        var rng = SplitMix64(seed: 7)
+        let x = (0..<480).map { _ in Float(rng.uniform()) }, y = x.map { -2 * $0 }
+        var reA = [Float](repeating: 0, count: 241), imA = reA, reB = reA, imB = reA
+        x.withUnsafeBufferPointer { input in
+            reA.withUnsafeMutableBufferPointer { r in imA.withUnsafeMutableBufferPointer { i in a!.forward(input, real: r, imaginary: i) } }
+        }
+        y.withUnsafeBufferPointer { input in
+            reB.withUnsafeMutableBufferPointer { r in imB.withUnsafeMutableBufferPointer { i in b!.forward(input, real: r, imaginary: i) } }
+        }
+        #expect(zip(reA, reB).allSatisfy { $1 == -2 * $0 } && zip(imA, imB).allSatisfy { $1 == -2 * $0 })
+        let live = BuiltInFFTTables.cache.liveKeyCount
+        a = nil
+        #expect(BuiltInFFTTables.cache.liveKeyCount == live)
+        b = nil
+        #expect(BuiltInFFTTables.cache.liveKeyCount == live - 1)
+        #expect(throws: ConfigurationError.self) { try BuiltInFFTBackend(size: 7) }
     }
 
     #if FFTW
