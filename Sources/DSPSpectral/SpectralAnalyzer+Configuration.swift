@@ -2,7 +2,7 @@
 
 extension SpectralAnalyzer {
     /// Analysis geometry and ranges. Defaults suit speech at 16 kHz.
-    public struct Configuration: Equatable, Sendable {
+    public struct Configuration: Hashable, Sendable {
         /// Sample rate of the stream, Hz. Range 8000…96000; default 16000.
         public var sampleRate: Double
         /// Window (and FFT) length in samples: even, 64…16384; default 1024 (64 ms at 16 kHz,

@@ -14,7 +14,7 @@ extension SpectralAnalyzer {
     /// `m = 2595·log10(1 + f/700)` from `bandRangeHz.lowerBound` to `bandRangeHz.upperBound`
     /// (clipped to 0.98 × Nyquist), and each band's first bin (`bandCount + 1` values, the last
     /// one past the end), every band holding at least one bin. `firstBins` is allocated here;
-    /// the analyzer owns it.
+    /// the analyzer's ``Tables`` own it.
     static func melBands(
         configuration c: Configuration, binHz: Double, binCount bins: Int
     ) -> (edgesHz: [Float], firstBins: UnsafeMutableBufferPointer<Int>) {

@@ -15,7 +15,7 @@ extension SpectralAnalyzer {
     /// The pitch search's fixed tables: the lags for `pitchRangeHz` (at least 2, at most
     /// `N/2 − 1`), the window's normalised autocorrelation `r_w(τ)/r_w(0)` and Boersma's octave
     /// cost `0.01 · log2(τ / τ_min)`, both for τ up to the longest lag + 1. The buffers are
-    /// allocated here; the analyzer owns them.
+    /// allocated here; the analyzer's ``Tables`` own them.
     static func pitchTables(
         window: UnsafeMutableBufferPointer<Float>, configuration c: Configuration
     ) -> (

@@ -72,6 +72,9 @@ public final class SpectralAnalyzer: StreamingProcessor {
     /// (empty when it is not used).
     let halfSine: UnsafeMutableBufferPointer<Float>
     let halfCosine: UnsafeMutableBufferPointer<Float>
+    /// The configuration's fixed tables (``Tables``), shared: `window`, `halfSine`,
+    /// `halfCosine`, `windowAutocorrelation`, `octaveCost` and `bandBins` point into them.
+    let tables: Tables
     let window: UnsafeMutableBufferPointer<Float>
     let windowSum: Float
     let powerScale: Float
@@ -171,44 +174,33 @@ public final class SpectralAnalyzer: StreamingProcessor {
         let n = c.windowLength
         let useHalf = n % 4 == 0
         autocorrelationFFT = try RealFFT(size: useHalf ? n / 2 : n, bufferSets: Self.slots)
-        let quarter = useHalf ? n / 4 : 0
-        halfSine = .allocate(capacity: quarter)
-        halfCosine = .allocate(capacity: quarter)
-        for j in 0..<quarter {
-            halfSine[j] = Float(sin(Double.pi * Double(j) / Double(n / 2)))
-            halfCosine[j] = Float(cos(Double.pi * Double(j) / Double(n / 2)))
-        }
+        // The window, twiddles, pitch and band tables: one copy per configuration.
+        let tables = Self.Tables.cache.table(for: c) { Self.Tables(c) }
+        self.tables = tables
+        halfSine = tables.halfSine
+        halfCosine = tables.halfCosine
         let bins = n / 2 + 1
         let binHz = c.sampleRate / Double(n)
 
-        window = .allocate(capacity: n)
-        var sum = 0.0, sumSquares = 0.0
-        for i in 0..<n {
-            let w = Window.coefficient(.hann, index: i, length: n, symmetry: .periodic)
-            window[i] = Float(w)
-            sum += w
-            sumSquares += w * w
-        }
-        windowSum = Float(sum)
-        powerScale = Float(1 / (Double(n) * sumSquares))
+        window = tables.window
+        windowSum = tables.windowSum
+        powerScale = tables.powerScale
         windowed = fft.forwardInput
         spectrum = fft.interleavedSpectrum.baseAddress!
         power = Self.slotStorage(count: bins)
 
-        let pitch = Self.pitchTables(window: window, configuration: c)
-        lagRange = pitch.lagRange
-        autocorrelation = Self.slotStorage(count: pitch.lagRange.upperBound + 2)
-        windowAutocorrelation = pitch.windowAutocorrelation
-        octaveCost = pitch.octaveCost
+        lagRange = tables.lagRange
+        autocorrelation = Self.slotStorage(count: tables.lagRange.upperBound + 2)
+        windowAutocorrelation = tables.windowAutocorrelation
+        octaveCost = tables.octaveCost
 
         let top = min(c.analysisBandHz.upperBound, nyquist)
         let lowBin = max(1, Int((c.analysisBandHz.lowerBound / binHz).rounded(.up)))
         let highBin = max(lowBin + 1, min(bins - 1, Int((top / binHz).rounded(.down)) + 1))
         analysisBins = lowBin..<highBin
 
-        let bands = Self.melBands(configuration: c, binHz: binHz, binCount: bins)
-        bandBins = bands.firstBins
-        bandEdgesHz = bands.edgesHz
+        bandBins = tables.bandBins
+        bandEdgesHz = tables.bandEdgesHz
         bandPowers = Self.slotStorage(count: c.bandCount)
         previousBandLevels = .allocate(capacity: c.bandCount); previousBandLevels.initialize(repeating: 0)
         bandLevels = .allocate(capacity: (c.bandCount + 7) / 8 * 8); bandLevels.initialize(repeating: 0)
@@ -236,7 +228,7 @@ public final class SpectralAnalyzer: StreamingProcessor {
             (bandPowerSlots + f).initialize(to: bandPowers.baseAddress! + f * c.bandCount)
             (lagInputSlots + f).initialize(to: autocorrelationFFT.forwardInput(set: f).baseAddress!)
             (lagSpectrumSlots + f).initialize(to: UnsafePointer(autocorrelationFFT.interleavedSpectrum(set: f).baseAddress!))
-            (autocorrelationSlots + f).initialize(to: autocorrelation.baseAddress! + f * (pitch.lagRange.upperBound + 2))
+            (autocorrelationSlots + f).initialize(to: autocorrelation.baseAddress! + f * (tables.lagRange.upperBound + 2))
         }
         slotSums = .allocate(capacity: 24); slotSums.initialize(repeating: 0, count: 24)
         slotRolloff = .allocate(capacity: slots); slotRolloff.initialize(repeating: 0, count: slots)
@@ -245,10 +237,9 @@ public final class SpectralAnalyzer: StreamingProcessor {
     }
 
     deinit {
-        window.deallocate(); ring.deallocate()
-        halfSine.deallocate(); halfCosine.deallocate()
-        power.deallocate(); autocorrelation.deallocate(); windowAutocorrelation.deallocate(); octaveCost.deallocate()
-        bandPowers.deallocate(); previousBandLevels.deallocate(); bandLevels.deallocate(); bandBins.deallocate()
+        ring.deallocate()
+        power.deallocate(); autocorrelation.deallocate()
+        bandPowers.deallocate(); previousBandLevels.deallocate(); bandLevels.deallocate()
         batchWindowDots.deallocate(); batchHopEnergies.deallocate()
         windowedSlots.deallocate(); spectrumSlots.deallocate(); powerSlots.deallocate(); powerInputSlots.deallocate()
         bandPowerSlots.deallocate(); lagInputSlots.deallocate(); lagSpectrumSlots.deallocate()
@@ -383,18 +374,18 @@ public final class SpectralAnalyzer: StreamingProcessor {
 }
 
 extension SpectralAnalyzer: MemoryAccounting {
-    /// The input ring, the window and pitch tables, the per-slot spectra, powers, band powers,
-    /// autocorrelations and magnitudes, the slot pointer tables, and the two FFTs.
+    /// Owned: the input ring, the per-slot spectra, powers, band powers, autocorrelations and
+    /// magnitudes, and the slot pointer tables; shared: the configuration's ``Tables``; and the
+    /// two FFTs.
     public var memoryFootprint: MemoryFootprint {
         let s = Self.slots
         let pointerTables = 10 * MemoryFootprint.bytes(UnsafeMutablePointer<Float>?.self, s)
-        let tables = MemoryFootprint.bytes(Float.self, ringCapacity) + MemoryFootprint.bytes(halfSine)
-            + MemoryFootprint.bytes(halfCosine) + MemoryFootprint.bytes(window)
-            + MemoryFootprint.bytes(windowAutocorrelation) + MemoryFootprint.bytes(octaveCost) + MemoryFootprint.bytes(bandBins)
+        let ringBytes = MemoryFootprint.bytes(Float.self, ringCapacity)
         let slotted = s * (MemoryFootprint.bytes(power) + MemoryFootprint.bytes(autocorrelation)
             + MemoryFootprint.bytes(bandPowers) + MemoryFootprint.bytes(magnitudes))
         let small = MemoryFootprint.bytes(previousBandLevels) + MemoryFootprint.bytes(bandLevels) + MemoryFootprint.bytes(Float.self, 8)
             + MemoryFootprint.bytes(Float.self, 24) + MemoryFootprint.bytes(Int.self, s) + MemoryFootprint.bytes(SpectralFeatures.self, s)
-        return .owned(tables + slotted + small + pointerTables) + fft.memoryFootprint + autocorrelationFFT.memoryFootprint
+        return MemoryFootprint(ownedBytes: ringBytes + slotted + small + pointerTables, sharedBytes: tables.allocatedBytes)
+            + fft.memoryFootprint + autocorrelationFFT.memoryFootprint
     }
 }

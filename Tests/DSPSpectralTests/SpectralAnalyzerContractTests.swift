@@ -1,5 +1,5 @@
 import DSPCore
-import DSPSpectral
+@testable import DSPSpectral
 import Testing
 import TestSupport
 
@@ -57,5 +57,23 @@ struct SpectralAnalyzerCapacityTests {
             _ = [Float](repeating: 0.1, count: 1500).withUnsafeBufferPointer { analyzer.process($0) { _ in } }
             _ = analyzer.flush(into: UnsafeMutableBufferPointer.allocate(capacity: 1))
         }
+    }
+
+    @Test("one copy of the window, pitch and band tables per configuration, shared by every analyzer")
+    func sharedTables() throws {
+        let a = try SpectralAnalyzer(), b = try SpectralAnalyzer()
+        let other = try SpectralAnalyzer(configuration: .init(bandCount: 24))
+        #expect(a.tables === b.tables)
+        #expect(a.tables !== other.tables)
+        #expect(a.memoryFootprint.sharedBytes >= a.tables.allocatedBytes && a.tables.allocatedBytes > 4 * 1024)
+        // Shared tables, independent streams: each analyzer's frames are its own input's.
+        let x = testSignal(count: 4_096, seed: 5), y = testSignal(count: 4_096, seed: 6)
+        var fx: [Float] = [], fy: [Float] = []
+        x.withUnsafeBufferPointer { p in a.process(p) { fx.append($0.features.centroidHz) } }
+        y.withUnsafeBufferPointer { p in b.process(p) { fy.append($0.features.centroidHz) } }
+        let solo = try SpectralAnalyzer()
+        var fs: [Float] = []
+        y.withUnsafeBufferPointer { p in solo.process(p) { fs.append($0.features.centroidHz) } }
+        #expect(fy == fs && fx != fy && !fx.isEmpty)
     }
 }
