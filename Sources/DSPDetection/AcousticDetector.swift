@@ -112,7 +112,7 @@ public struct DetectionSummary: Equatable, Sendable {
 /// state is allocated in `init`; processing neither allocates nor locks, and results do not
 /// depend on how the input was chunked. One instance serves one stream from one thread at a
 /// time.
-public final class AcousticDetector: StreamingProcessor {
+public final class AcousticDetector: StreamAnalyzer {
     /// Everything the detector can be told. Defaults suit 16 kHz speech.
     public struct Configuration: Equatable, Sendable {
         /// The spectral analysis (sample rate, window, hop). Default: 16 kHz, 1024 / 256.

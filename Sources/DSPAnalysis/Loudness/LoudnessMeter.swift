@@ -104,7 +104,7 @@ public struct LoudnessSummary: Equatable, Sendable {
 ///
 /// References: ITU-R BS.1770-5 (2023); EBU R 128 (2023); EBU Tech 3341 v4 (2023); EBU Tech
 /// 3342 v4 (2023). The tests compare against libebur128 1.2.6 (default, non-histogram mode).
-public final class LoudnessMeter: StreamingProcessor {
+public final class LoudnessMeter: StreamAnalyzer {
     /// The settings this meter was built with.
     public let configuration: Configuration
     /// The K-weighting filter in use.

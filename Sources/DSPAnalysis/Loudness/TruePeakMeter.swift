@@ -50,7 +50,7 @@ public struct TruePeakSummary: Equatable, Sendable {
 /// channel, then leaves the meter as after ``reset()``, keeping the ended stream's
 /// ``TruePeakSummary`` for ``finalize()``. ``process(_:)`` measures without an output buffer;
 /// ``truePeakDBTP`` and the other properties read the stream so far.
-public final class TruePeakMeter: StreamingProcessor {
+public final class TruePeakMeter: StreamAnalyzer {
     /// Input element: interleaved Float32 samples, nominal full scale ±1.
     public typealias InputSample = Float
     /// Output element: a channel's true peak, linear (full scale = 1), written by

@@ -52,7 +52,7 @@ public struct LevelSummary: Equatable, Sendable {
 /// ``StreamingProcessor`` with one ``TimedFrameLevel`` out per analysis frame;
 /// ``flush(into:)`` measures the final partial frame over its real samples only. The summary
 /// accumulates in ``summary`` and is returned by ``finalize()``.
-public final class LevelAnalyzer: StreamingProcessor {
+public final class LevelAnalyzer: StreamAnalyzer {
     /// Analyzer settings.
     public struct Configuration: Equatable, Sendable {
         /// Sample rate in Hz, for timestamps. Range 1…1 000 000; default 16 000.

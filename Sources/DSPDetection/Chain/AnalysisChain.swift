@@ -18,7 +18,7 @@ import DSPCore
 /// closed at the stream's end, a last measurement); ``finalize()`` returns the summary and
 /// resets; ``reset()`` forgets the stream. Never allocates after `init`; results do not depend
 /// on how the input was chunked. One stream, one thread at a time.
-public final class AnalysisChain: StreamingProcessor {
+public final class AnalysisChain: StreamAnalyzer {
     /// What the chain runs.
     public struct Configuration: Equatable, Sendable {
         /// The detector (rate, models, segmenters, which detections run). Default: 16 kHz,

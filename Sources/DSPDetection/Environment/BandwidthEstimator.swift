@@ -107,7 +107,7 @@ import Darwin
 /// let result = bandwidth.finalize()
 /// print(result.bandwidthHz ?? .nan, result.bandwidthClass?.description ?? "none")
 /// ```
-public final class BandwidthEstimator: StreamingProcessor {
+public final class BandwidthEstimator: StreamAnalyzer {
     /// Input element: a mono sample, nominally in [−1, 1].
     public typealias InputSample = Float
     /// Output element: none is ever written (the estimate is read with ``estimate`` and

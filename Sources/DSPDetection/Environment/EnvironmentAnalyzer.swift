@@ -28,7 +28,7 @@ import RealModule
 /// let environment = try EnvironmentAnalyzer()
 /// if let measurement = environment.add(frame) { print(measurement.categoryKey) }
 /// ```
-public final class EnvironmentAnalyzer: StreamingProcessor {
+public final class EnvironmentAnalyzer: StreamAnalyzer {
     /// What the ring keeps of a frame.
     struct Entry {
         var end: Int64

@@ -83,7 +83,7 @@ import Darwin
 /// let room = reverb.finalize()
 /// print(room.rt60Seconds ?? .nan, room.c50DB ?? .nan, room.decayCount)
 /// ```
-public final class ReverberationEstimator: StreamingProcessor {
+public final class ReverberationEstimator: StreamAnalyzer {
     /// Input element: a mono sample, nominally in [−1, 1].
     public typealias InputSample = Float
     /// Output element: none is ever written (the estimate is read with ``estimate`` and
