@@ -1,7 +1,6 @@
 import DSPAnalysis
 import DSPCore
 import DSPDetection
-import Synchronization
 
 /// What one ``SpeechFrontEnd/process(_:into:events:)`` call did.
 @frozen
@@ -134,8 +133,9 @@ public struct FrontEndFlushResult: Equatable, Sendable {
 /// instead; it allocates per call and is not for real-time use.
 public final class SpeechFrontEnd: @unchecked Sendable {
     // @unchecked: the mutable units below are reached only inside `exclusive` sections, which the
-    // atomic `busy` flag makes mutually exclusive and orders (acquire/release); see the type's
-    // documentation. Everything else is immutable after init.
+    // atomic ownership flag (DSPCore's StreamOwnership, the one every unit uses) makes mutually
+    // exclusive and orders (acquire/release); see the type's documentation. Everything else is
+    // immutable after init.
 
     /// The output rate, Hz.
     public static let outputRate = 16_000
@@ -152,7 +152,7 @@ public final class SpeechFrontEnd: @unchecked Sendable {
     /// The stages running.
     public var stages: Stages { configuration.stages }
 
-    private let busy = Atomic<Bool>(false)
+    private let ownership = StreamOwnership()
     private let channelCount: Int
     private let writesOutput: Bool
     private let needsStream: Bool
@@ -450,10 +450,10 @@ public final class SpeechFrontEnd: @unchecked Sendable {
     /// Runs `body` holding the ownership flag.
     @inline(__always)
     private func exclusive<T>(_ body: () -> T) -> T {
-        guard busy.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else {
+        guard ownership.acquire() else {
             preconditionFailure("SpeechFrontEnd: overlapping calls on one instance from two threads (one stream, one caller at a time)")
         }
-        defer { busy.store(false, ordering: .releasing) }
+        defer { ownership.release() }
         return body()
     }
 
