@@ -77,7 +77,7 @@ public final class Reframer: StreamingProcessor, @unchecked Sendable {
     }
 
     /// Takes the ownership flag; two overlapping calls stop the program.
-    @usableFromInline @inline(__always)
+    @inlinable @inline(__always)
     func enter() {
         if !ownership.acquire() { preconditionFailure("Reframer: overlapping calls from two threads (one stream, one caller at a time)") }
     }
@@ -136,7 +136,7 @@ public final class Reframer: StreamingProcessor, @unchecked Sendable {
     }
 
     /// ``process(_:_:)`` for a caller holding the flag.
-    @usableFromInline
+    @inlinable
     func push<E: Error>(
         _ input: UnsafeBufferPointer<Float>,
         _ body: (UnsafeBufferPointer<Float>, FrameInfo) throws(E) -> Void
@@ -206,7 +206,7 @@ public final class Reframer: StreamingProcessor, @unchecked Sendable {
     }
 
     /// ``flush(_:)`` for a caller holding the flag.
-    @usableFromInline
+    @inlinable
     func drain<E: Error>(_ body: (UnsafeBufferPointer<Float>, FrameInfo) throws(E) -> Void) throws(E) {
         defer { resetStream() }
         var coveredEnd = emittedCount == 0 ? 0 : (emittedCount - 1) * Int64(hopLength) + Int64(frameLength)
