@@ -141,6 +141,12 @@ let tests: [Target] = [
     // Live and file analysis agree: SpeechFrontEnd and FileScorer run the same chain.
     .testTarget(name: "OneChainTests", dependencies: ["DSPPipeline", "DSPScoring", "DSPDetection", "DSPIO", "DSPCore", "TestSupport"]),
     .testTarget(name: "DSPPipelineTests", dependencies: ["DSPPipeline", "DSPCore", "DSPAnalysis", "DSPDetection", "DSPSpectral", "DSPIO", "TestSupport"]),
+    // The README's and the Getting Started article's snippets, compiled and run; the documents
+    // must hold them verbatim (SnippetDriftTests).
+    .testTarget(
+        name: "QuickStartTests",
+        dependencies: ["SpeechDSP", "DSPPipeline", "DSPDetection", "DSPAnalysis", "DSPCore", "DSPIO", "TestSupport"]
+    ),
 ]
 
 let package = Package(

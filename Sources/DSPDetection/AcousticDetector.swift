@@ -112,7 +112,9 @@ public struct DetectionSummary: Equatable, Sendable {
 /// state is allocated in `init`; processing neither allocates nor locks, and results do not
 /// depend on how the input was chunked. One instance serves one stream from one thread at a
 /// time.
-public final class AcousticDetector: StreamingProcessor {
+public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
+    // @unchecked: the cue tracker, models, segmenters and counts below are reached only holding
+    // `ownership` (see StreamOwnership); `analyzer` and `noiseLevel`, public, guard themselves.
     /// Everything the detector can be told. Defaults suit 16 kHz speech.
     public struct Configuration: Equatable, Sendable {
         /// The spectral analysis (sample rate, window, hop). Default: 16 kHz, 1024 / 256.
@@ -200,6 +202,13 @@ public final class AcousticDetector: StreamingProcessor {
     public let noiseLevel: NoiseLevelEstimator
     /// A flushed stream's end, until ``finalize()`` or the next stream's first push.
     private var finished: DetectionEnd?
+    private let ownership = StreamOwnership()
+
+    /// Takes the ownership flag; two overlapping calls stop the program.
+    @inline(__always)
+    private func enter() {
+        if !ownership.acquire() { preconditionFailure("AcousticDetector: overlapping calls from two threads (one stream, one caller at a time)") }
+    }
 
     /// Validates the configuration and allocates everything.
     ///
@@ -279,9 +288,10 @@ public final class AcousticDetector: StreamingProcessor {
     public func process(
         _ input: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<DetectionFrame>
     ) -> ProcessResult {
+        enter(); defer { ownership.release() }
         let take = analyzer.acceptedCount(input.count, room: output.count)
         var produced = 0
-        process(UnsafeBufferPointer(rebasing: input[..<take])) { frame in
+        push(UnsafeBufferPointer(rebasing: input[..<take])) { frame, _ in
             (output.baseAddress! + produced).initialize(to: frame)
             produced += 1
         }
@@ -296,8 +306,9 @@ public final class AcousticDetector: StreamingProcessor {
     /// and the summary for ``finalize()``, and readies the detector for a new stream.
     /// - Precondition: `output` has room for ``maxFlushOutputCount`` frame.
     public func flush(into output: UnsafeMutableBufferPointer<DetectionFrame>) -> Int {
+        enter(); defer { ownership.release() }
         var produced = 0
-        let end = flush { frame in
+        let end = drain { frame, _ in
             precondition(produced < output.count, "AcousticDetector.flush: output smaller than maxFlushOutputCount (4)")
             (output.baseAddress! + produced).initialize(to: frame)
             produced += 1
@@ -309,11 +320,12 @@ public final class AcousticDetector: StreamingProcessor {
     /// The ended stream's end (open segments' ends, summary): the one ``flush(into:)`` kept,
     /// or — without a flush — the current stream's, flushed first (its last frame discarded).
     public func finalize() -> DetectionEnd {
+        enter(); defer { ownership.release() }
         if let finished {
             self.finished = nil
             return finished
         }
-        return flush { _ in }
+        return drain { _, _ in }
     }
 
     /// Pushes mono samples and calls `body` for each frame they complete, in order.
@@ -329,6 +341,12 @@ public final class AcousticDetector: StreamingProcessor {
     /// valid only during the call): for analyses above the detector that read the same spectra
     /// instead of computing their own. Otherwise as ``process(_:_:)``. Never allocates.
     public func process(_ input: UnsafeBufferPointer<Float>, lendingSpectra body: (DetectionFrame, SpectralFrame) -> Void) {
+        enter(); defer { ownership.release() }
+        push(input, body)
+    }
+
+    /// ``process(_:lendingSpectra:)`` for a caller holding the flag.
+    private func push(_ input: UnsafeBufferPointer<Float>, _ body: (DetectionFrame, SpectralFrame) -> Void) {
         if !input.isEmpty { finished = nil }
         samples += Int64(input.count)
         analyzer.process(input) { frame in body(detect(frame), frame) }
@@ -344,6 +362,12 @@ public final class AcousticDetector: StreamingProcessor {
     /// ``flush(_:)``, lending each frame's ``SpectralFrame`` as ``process(_:lendingSpectra:)``
     /// does.
     public func flush(lendingSpectra body: (DetectionFrame, SpectralFrame) -> Void) -> DetectionEnd {
+        enter(); defer { ownership.release() }
+        return drain(body)
+    }
+
+    /// ``flush(lendingSpectra:)`` for a caller holding the flag.
+    private func drain(_ body: (DetectionFrame, SpectralFrame) -> Void) -> DetectionEnd {
         analyzer.flush { frame in body(detect(frame), frame) }
         let end = samples
         var result = DetectionEnd(endSample: end, summary: summary, backgroundNoiseDBFS: noiseLevel.levelDBFS)
@@ -358,12 +382,17 @@ public final class AcousticDetector: StreamingProcessor {
         s.musicSeconds = Double(s.musicSamples) / sampleRate
         s.multiSpeakerSeconds = Double(s.multiSpeakerSamples) / sampleRate
         result.summary = s
-        reset()
+        resetStream()
         return result
     }
 
     /// Forgets the stream.
     public func reset() {
+        enter(); defer { ownership.release() }
+        resetStream()
+    }
+
+    private func resetStream() {
         finished = nil
         analyzer.reset()
         cues.reset()

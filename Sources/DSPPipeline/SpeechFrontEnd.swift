@@ -1,7 +1,6 @@
 import DSPAnalysis
 import DSPCore
 import DSPDetection
-import Synchronization
 
 /// What one ``SpeechFrontEnd/process(_:into:events:)`` call did.
 @frozen
@@ -23,6 +22,24 @@ public struct FrontEndResult: Equatable, Sendable {
         self.produced = produced
         self.events = events
         self.droppedEvents = droppedEvents
+    }
+}
+
+/// Buffer capacities that cover a whole stream: every ``SpeechFrontEnd/process(_:into:events:)``
+/// call with up to a given number of input samples, and the ``SpeechFrontEnd/flush(into:events:)``
+/// at its end (``SpeechFrontEnd/bufferSizes(forMaxInputCount:)``).
+@frozen
+public struct FrontEndBufferSizes: Equatable, Sendable {
+    /// Int16 samples for the output buffer (0 when the output stage is off).
+    public var outputCapacity: Int
+    /// Events for the ``FrontEndEventBuffer``.
+    public var eventCapacity: Int
+
+    /// Creates sizes from their two counts.
+    @inlinable
+    public init(outputCapacity: Int, eventCapacity: Int) {
+        self.outputCapacity = outputCapacity
+        self.eventCapacity = eventCapacity
     }
 }
 
@@ -104,15 +121,21 @@ public struct FrontEndFlushResult: Equatable, Sendable {
 ///
 /// ```swift
 /// let frontEnd = try SpeechFrontEnd(configuration: .init(inputRate: 48_000, channelCount: 2))
-/// let output = UnsafeMutableBufferPointer<Int16>.allocate(capacity: frontEnd.outputCapacity(forInputCount: 2048))
-/// let events = FrontEndEventBuffer(capacity: frontEnd.maxEventCount(forInputCount: 2048))
+/// let sizes = frontEnd.bufferSizes(forMaxInputCount: 2048)  // any push up to 2048 samples, and the flush
+/// let output = UnsafeMutableBufferPointer<Int16>.allocate(capacity: sizes.outputCapacity)
+/// let events = FrontEndEventBuffer(capacity: sizes.eventCapacity)
 /// let result = frontEnd.process(input, into: output, events: events)
 /// for event in events { ... }  // speech/music/several-speaker start and end, environment, clipping, levels
 /// ```
+///
+/// The allocating tier — ``process(_:)-([Float])``, ``flush()``, ``processAll(_:)-([Float])`` and
+/// ``outputs(for:)`` over an `AsyncSequence` of chunks — returns ``FrontEndOutput`` values
+/// instead; it allocates per call and is not for real-time use.
 public final class SpeechFrontEnd: @unchecked Sendable {
     // @unchecked: the mutable units below are reached only inside `exclusive` sections, which the
-    // atomic `busy` flag makes mutually exclusive and orders (acquire/release); see the type's
-    // documentation. Everything else is immutable after init.
+    // atomic ownership flag (DSPCore's StreamOwnership, the one every unit uses) makes mutually
+    // exclusive and orders (acquire/release); see the type's documentation. Everything else is
+    // immutable after init.
 
     /// The output rate, Hz.
     public static let outputRate = 16_000
@@ -129,7 +152,7 @@ public final class SpeechFrontEnd: @unchecked Sendable {
     /// The stages running.
     public var stages: Stages { configuration.stages }
 
-    private let busy = Atomic<Bool>(false)
+    private let ownership = StreamOwnership()
     private let channelCount: Int
     private let writesOutput: Bool
     private let needsStream: Bool
@@ -277,6 +300,17 @@ public final class SpeechFrontEnd: @unchecked Sendable {
         eventCount(forStreamCount: conditioner?.maxFlushOutputCount ?? 0) + (chain?.maxFlushOutputCount ?? 0) + 2
     }
 
+    /// Buffer capacities for a whole stream whose pushes hold at most `maxInputCount` samples
+    /// (interleaved, all channels): the larger of ``outputCapacity(forInputCount:)`` and
+    /// ``maxFlushOutputCount`` for the output, of ``maxEventCount(forInputCount:)`` and
+    /// ``maxFlushEventCount`` for the events. Buffers of these sizes take every such push whole
+    /// and drop no event, flush included. Reads only the configuration: safe from any thread.
+    public func bufferSizes(forMaxInputCount maxInputCount: Int) -> FrontEndBufferSizes {
+        FrontEndBufferSizes(
+            outputCapacity: Swift.max(outputCapacity(forInputCount: maxInputCount), maxFlushOutputCount),
+            eventCapacity: Swift.max(maxEventCount(forInputCount: maxInputCount), maxFlushEventCount))
+    }
+
     /// Levels and chain events that `count` more 16 kHz samples can complete.
     private func eventCount(forStreamCount count: Int) -> Int {
         let levels = emitsLevels ? count / Self.analysisFrameLength + 1 : 0
@@ -416,10 +450,10 @@ public final class SpeechFrontEnd: @unchecked Sendable {
     /// Runs `body` holding the ownership flag.
     @inline(__always)
     private func exclusive<T>(_ body: () -> T) -> T {
-        guard busy.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else {
+        guard ownership.acquire() else {
             preconditionFailure("SpeechFrontEnd: overlapping calls on one instance from two threads (one stream, one caller at a time)")
         }
-        defer { busy.store(false, ordering: .releasing) }
+        defer { ownership.release() }
         return body()
     }
 

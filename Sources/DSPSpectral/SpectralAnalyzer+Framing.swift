@@ -20,6 +20,12 @@ extension SpectralAnalyzer {
     /// order after the four are done); others one at a time. Frames depend only on stream
     /// positions, so how the input is chunked changes nothing.
     public func process(_ input: UnsafeBufferPointer<Float>, _ body: (SpectralFrame) -> Void) {
+        enter(); defer { ownership.release() }
+        push(input, body)
+    }
+
+    /// ``process(_:_:)`` for a caller holding the ownership flag.
+    func push(_ input: UnsafeBufferPointer<Float>, _ body: (SpectralFrame) -> Void) {
         guard let source = input.baseAddress else { return }
         samplesPushed += Int64(input.count)
         var offset = 0
@@ -62,6 +68,12 @@ extension SpectralAnalyzer {
     /// of a final partial hop (zero-padded; its ``SpectralFeatures/validCount`` is the real
     /// sample count), then resets.
     public func flush(_ body: (SpectralFrame) -> Void) {
+        enter(); defer { ownership.release() }
+        drain(body)
+    }
+
+    /// ``flush(_:)`` for a caller holding the ownership flag.
+    func drain(_ body: (SpectralFrame) -> Void) {
         // Complete frames still waiting for their batch, one at a time.
         while fill >= windowLength {
             analyze(UnsafeBufferPointer(start: ring + frameStart, count: windowLength), validCount: hopLength, body)
@@ -73,12 +85,17 @@ extension SpectralAnalyzer {
             (ring + frameStart + fill).update(repeating: 0, count: windowLength - fill)
             analyze(UnsafeBufferPointer(start: ring + frameStart, count: windowLength), validCount: valid, body)
         }
-        reset()
+        resetStream()
     }
 
     /// Forgets the stream; the next ``process(_:_:)`` starts at frame 0.
-    /// Forgets the stream; the next ``process(_:_:)`` starts at frame 0.
     public func reset() {
+        enter(); defer { ownership.release() }
+        resetStream()
+    }
+
+    /// ``reset()`` for a caller holding the ownership flag (and `init`).
+    func resetStream() {
         frameStart = 0
         frameIndex = 0
         samplesPushed = 0
@@ -108,6 +125,12 @@ extension SpectralAnalyzer {
     /// The frames the next push of `inputCount` samples emits (exact): the hops it completes,
     /// in whole batches of four.
     public func maxOutputCount(forInputCount inputCount: Int) -> Int {
+        enter(); defer { ownership.release() }
+        return dueCount(forInputCount: inputCount)
+    }
+
+    /// ``maxOutputCount(forInputCount:)`` for a caller holding the ownership flag.
+    func dueCount(forInputCount inputCount: Int) -> Int {
         Int(framesDue(after: samplesPushed + Int64(Swift.max(0, inputCount))) - framesDue(after: samplesPushed))
     }
 
@@ -121,7 +144,13 @@ extension SpectralAnalyzer {
     /// sample before the batch of four that would no longer fit (so a room under four takes no
     /// sample once a batch is due).
     public func acceptedCount(_ inputCount: Int, room: Int) -> Int {
-        guard maxOutputCount(forInputCount: inputCount) > room else { return Swift.max(0, inputCount) }
+        enter(); defer { ownership.release() }
+        return accepted(inputCount, room: room)
+    }
+
+    /// ``acceptedCount(_:room:)`` for a caller holding the ownership flag.
+    func accepted(_ inputCount: Int, room: Int) -> Int {
+        guard dueCount(forInputCount: inputCount) > room else { return Swift.max(0, inputCount) }
         let due = framesDue(after: samplesPushed) + Int64(room - room % 4)
         return Swift.max(0, Swift.min(inputCount, Int((due + 4) * Int64(hopLength) - 1 - samplesPushed)))
     }
@@ -131,9 +160,10 @@ extension SpectralAnalyzer {
     public func process(
         _ input: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<SpectralFeatures>
     ) -> ProcessResult {
-        let take = acceptedCount(input.count, room: output.count)
+        enter(); defer { ownership.release() }
+        let take = accepted(input.count, room: output.count)
         var produced = 0
-        process(UnsafeBufferPointer(rebasing: input[..<take])) { frame in
+        push(UnsafeBufferPointer(rebasing: input[..<take])) { frame in
             output[produced] = frame.features
             produced += 1
         }
@@ -147,8 +177,9 @@ extension SpectralAnalyzer {
     /// Ends the stream (``flush(_:)``), writing the features of the frames it emits.
     /// - Precondition: `output` has room for ``maxFlushOutputCount`` frames.
     public func flush(into output: UnsafeMutableBufferPointer<SpectralFeatures>) -> Int {
+        enter(); defer { ownership.release() }
         var produced = 0
-        flush { frame in
+        drain { frame in
             precondition(produced < output.count, "SpectralAnalyzer.flush: output smaller than maxFlushOutputCount (4)")
             output[produced] = frame.features
             produced += 1

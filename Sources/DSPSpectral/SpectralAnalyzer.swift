@@ -39,7 +39,10 @@ import Darwin
 /// analyzer.process(samples) { frame in print(frame.features.pitchHz) }
 /// analyzer.flush { frame in … }
 /// ```
-public final class SpectralAnalyzer: StreamingProcessor {
+public final class SpectralAnalyzer: StreamingProcessor, @unchecked Sendable {
+    // @unchecked: the ring, the FFT and the per-frame scratch below are reached only holding
+    // `ownership` (see StreamOwnership); the FFT is this object's alone, and the spectra it
+    // lends (SpectralFrame) are valid only inside the call that lends them.
     /// The configuration, as validated.
     public let configuration: Configuration
     /// Window length `N`, samples.
@@ -53,6 +56,13 @@ public final class SpectralAnalyzer: StreamingProcessor {
     /// Latency, samples: frames are analysed four at a time (``process(_:_:)``), so a frame's
     /// result can wait until the end of the fourth hop of its batch: `4 × hopLength` at most.
     public var outputDelay: Int { 4 * hopLength }
+    let ownership = StreamOwnership()
+
+    /// Takes the ownership flag; two overlapping calls stop the program.
+    @inline(__always)
+    func enter() {
+        if !ownership.acquire() { preconditionFailure("SpectralAnalyzer: overlapping calls from two threads (one stream, one caller at a time)") }
+    }
 
     let sampleRate: Double
     /// The stream, `ringCapacity` samples: the frame being assembled is

@@ -104,7 +104,10 @@ public struct LoudnessSummary: Equatable, Sendable {
 ///
 /// References: ITU-R BS.1770-5 (2023); EBU R 128 (2023); EBU Tech 3341 v4 (2023); EBU Tech
 /// 3342 v4 (2023). The tests compare against libebur128 1.2.6 (default, non-histogram mode).
-public final class LoudnessMeter: StreamingProcessor {
+public final class LoudnessMeter: StreamAnalyzer, @unchecked Sendable {
+    // @unchecked: the filters, ring, histograms and counts below are reached only holding
+    // `ownership` (see StreamOwnership); the filter bank and channel front end are this
+    // object's alone.
     /// The settings this meter was built with.
     public let configuration: Configuration
     /// The K-weighting filter in use.
@@ -159,6 +162,13 @@ public final class LoudnessMeter: StreamingProcessor {
     private var flushedSummary: LoudnessSummary?
     private let blocks = GatingHistogram()
     private let shortTermBlocks = GatingHistogram()
+    private let ownership = StreamOwnership()
+
+    /// Takes the ownership flag; two overlapping calls stop the program.
+    @inline(__always)
+    private func enter() {
+        if !ownership.acquire() { preconditionFailure("LoudnessMeter: overlapping calls from two threads (one stream, one caller at a time)") }
+    }
 
     /// Creates a meter; throws if a setting is out of range.
     public init(configuration: Configuration = Configuration()) throws(ConfigurationError) {
@@ -212,6 +222,12 @@ public final class LoudnessMeter: StreamingProcessor {
 
     /// Readings that `inputCount` more samples complete.
     public func maxOutputCount(forInputCount inputCount: Int) -> Int {
+        enter(); defer { ownership.release() }
+        return readingCount(forInputCount: inputCount)
+    }
+
+    /// ``maxOutputCount(forInputCount:)`` for a caller holding the flag.
+    private func readingCount(forInputCount inputCount: Int) -> Int {
         let position = consumedFrames + Int64((carryCount + inputCount) / channelCount)
         // Steps k with boundary(k) ≤ position: k ≤ (100·(position + 1) − 1) / f_s.
         return Int((100 * (position + 1) - 1) / Int64(configuration.sampleRate) - stepCount)
@@ -226,6 +242,7 @@ public final class LoudnessMeter: StreamingProcessor {
     @_noAllocation
     #endif
     public func process(_ input: UnsafeBufferPointer<Float>) {
+        enter(); defer { ownership.release() }
         run(input, into: nil)
     }
 
@@ -238,8 +255,9 @@ public final class LoudnessMeter: StreamingProcessor {
     public func process(
         _ input: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<LoudnessReading>
     ) -> ProcessResult {
+        enter(); defer { ownership.release() }
         var limit = input.count
-        if maxOutputCount(forInputCount: input.count) > output.count {
+        if readingCount(forInputCount: input.count) > output.count {
             // Frames up to one before the end of step stepCount + room + 1, plus a partial frame.
             let lastFrame = boundary(stepCount + Int64(output.count) + 1) - 1 - consumedFrames
             limit = Swift.max(0, Swift.min(input.count, Int(lastFrame) * channelCount + channelCount - 1 - carryCount))
@@ -259,6 +277,12 @@ public final class LoudnessMeter: StreamingProcessor {
     @_noAllocation
     #endif
     public func flush(into output: UnsafeMutableBufferPointer<LoudnessReading>) -> Int {
+        enter(); defer { ownership.release() }
+        return drain(into: output)
+    }
+
+    /// ``flush(into:)`` for a caller holding the flag.
+    private func drain(into output: UnsafeMutableBufferPointer<LoudnessReading>) -> Int {
         precondition(!output.isEmpty, "LoudnessMeter.flush: output smaller than maxFlushOutputCount (1)")
         var produced = 0
         let destination = output.isEmpty ? nil : output.baseAddress
@@ -282,8 +306,8 @@ public final class LoudnessMeter: StreamingProcessor {
             }
         }
         frontEnd.flushTail()
-        let ended = summary
-        reset()
+        let ended = currentSummary()
+        resetStream()
         flushedSummary = ended
         return produced
     }
@@ -292,17 +316,23 @@ public final class LoudnessMeter: StreamingProcessor {
     /// current stream's, flushed first (its final reading discarded). The meter is left as after
     /// ``reset()``.
     public func finalize() -> LoudnessSummary {
+        enter(); defer { ownership.release() }
         if flushedSummary == nil {
             var scratch = LoudnessReading(index: 0, endFrame: 0, timeSeconds: 0, momentaryLUFS: 0, shortTermLUFS: 0)
-            _ = withUnsafeMutablePointer(to: &scratch) { flush(into: UnsafeMutableBufferPointer(start: $0, count: 1)) }
+            _ = withUnsafeMutablePointer(to: &scratch) { drain(into: UnsafeMutableBufferPointer(start: $0, count: 1)) }
         }
-        let result = flushedSummary ?? summary
+        let result = flushedSummary ?? currentSummary()
         flushedSummary = nil
         return result
     }
 
     /// Forgets the stream.
     public func reset() {
+        enter(); defer { ownership.release() }
+        resetStream()
+    }
+
+    private func resetStream() {
         flushedSummary = nil
         frontEnd.reset()
         bank.reset()
@@ -325,22 +355,44 @@ public final class LoudnessMeter: StreamingProcessor {
     // MARK: Current values
 
     /// Momentary loudness at the last completed 10 ms step, LUFS (−∞ for silence).
-    public var momentaryLUFS: Double { GatingHistogram.loudness(momentaryEnergy) }
+    public var momentaryLUFS: Double {
+        enter(); defer { ownership.release() }
+        return GatingHistogram.loudness(momentaryEnergy)
+    }
     /// Short-term loudness at the last completed 10 ms step, LUFS (−∞ for silence).
-    public var shortTermLUFS: Double { GatingHistogram.loudness(shortTermEnergy) }
+    public var shortTermLUFS: Double {
+        enter(); defer { ownership.release() }
+        return GatingHistogram.loudness(shortTermEnergy)
+    }
     /// Integrated loudness so far, LUFS. Computed from the histogram on each call (its filled bins).
-    public var integratedLUFS: Double { LoudnessGating.integrated(blocks).lufs }
+    public var integratedLUFS: Double {
+        enter(); defer { ownership.release() }
+        return LoudnessGating.integrated(blocks).lufs
+    }
     /// Loudness range so far, LU. Computed from the histogram on each call.
-    public var loudnessRangeLU: Double { LoudnessGating.range(shortTermBlocks).lu }
+    public var loudnessRangeLU: Double {
+        enter(); defer { ownership.release() }
+        return LoudnessGating.range(shortTermBlocks).lu
+    }
     /// Sample peak of `channel` so far, dBFS.
-    public func samplePeakDBFS(channel: Int) -> Double { Decibels.fromAmplitude(Double(frontEnd.samplePeaks[channel])) }
+    public func samplePeakDBFS(channel: Int) -> Double {
+        enter(); defer { ownership.release() }
+        return Decibels.fromAmplitude(Double(frontEnd.samplePeaks[channel]))
+    }
     /// True peak of `channel` so far, dBTP (the sample peak when true peak is off).
     public func truePeakDBTP(channel: Int) -> Double {
-        Decibels.fromAmplitude(Double(Swift.max(frontEnd.truePeaks[channel], frontEnd.samplePeaks[channel])))
+        enter(); defer { ownership.release() }
+        return Decibels.fromAmplitude(Double(Swift.max(frontEnd.truePeaks[channel], frontEnd.samplePeaks[channel])))
     }
 
     /// The summary of the stream so far (without flushing).
     public var summary: LoudnessSummary {
+        enter(); defer { ownership.release() }
+        return currentSummary()
+    }
+
+    /// ``summary`` for a caller holding the flag.
+    private func currentSummary() -> LoudnessSummary {
         var s = LoudnessSummary()
         let integrated = LoudnessGating.integrated(blocks)
         s.integratedLUFS = integrated.lufs

@@ -50,7 +50,9 @@ public struct TruePeakSummary: Equatable, Sendable {
 /// channel, then leaves the meter as after ``reset()``, keeping the ended stream's
 /// ``TruePeakSummary`` for ``finalize()``. ``process(_:)`` measures without an output buffer;
 /// ``truePeakDBTP`` and the other properties read the stream so far.
-public final class TruePeakMeter: StreamingProcessor {
+public final class TruePeakMeter: StreamAnalyzer, @unchecked Sendable {
+    // @unchecked: the interpolator state, carry and peaks below are reached only holding
+    // `ownership` (see StreamOwnership); the channel front end is this object's alone.
     /// Input element: interleaved Float32 samples, nominal full scale ±1.
     public typealias InputSample = Float
     /// Output element: a channel's true peak, linear (full scale = 1), written by
@@ -107,6 +109,13 @@ public final class TruePeakMeter: StreamingProcessor {
     /// A flushed stream's scalars, until ``finalize()`` or the next stream's first samples.
     private var ended: (samplePeak: Float, frameCount: Int64, nonFiniteCount: Int)?
     private static let chunkFrames = 1024
+    private let ownership = StreamOwnership()
+
+    /// Takes the ownership flag; two overlapping calls stop the program.
+    @inline(__always)
+    private func enter() {
+        if !ownership.acquire() { preconditionFailure("TruePeakMeter: overlapping calls from two threads (one stream, one caller at a time)") }
+    }
 
     /// Creates a meter; throws if the rate or channel count is out of range.
     public convenience init(sampleRate: Int, channelCount: Int) throws(ConfigurationError) {
@@ -158,6 +167,7 @@ public final class TruePeakMeter: StreamingProcessor {
     @_noAllocation
     #endif
     public func process(_ input: UnsafeBufferPointer<Float>) {
+        enter(); defer { ownership.release() }
         guard var source = input.baseAddress, !input.isEmpty else { return }
         ended = nil  // a new stream has begun
         var remaining = input.count
@@ -198,6 +208,7 @@ public final class TruePeakMeter: StreamingProcessor {
     /// ``finalize()``. Never allocates.
     /// - Precondition: `output.count ≥` ``maxFlushOutputCount`` when the stream had input.
     public func flush(into output: UnsafeMutableBufferPointer<Float>) -> Int {
+        enter(); defer { ownership.release() }
         let hadInput = consumedFrames > 0 || carryCount > 0
         precondition(!hadInput || output.count >= channelCount, "TruePeakMeter.flush: output smaller than maxFlushOutputCount")
         endStream()
@@ -215,9 +226,9 @@ public final class TruePeakMeter: StreamingProcessor {
             carryCount = 0
         }
         frontEnd.flushTail()
-        for c in 0..<channelCount { endedPeaks[c] = truePeak(channel: c) }
+        for c in 0..<channelCount { endedPeaks[c] = peak(channel: c) }
         let summary = (frontEnd.maximumSamplePeak, consumedFrames, frontEnd.nonFiniteCount)
-        reset()
+        resetStream()
         ended = summary
     }
 
@@ -225,6 +236,7 @@ public final class TruePeakMeter: StreamingProcessor {
     /// current stream's, flushed first. The meter is left as after ``reset()``. Allocates (the
     /// per-channel array).
     public func finalize() -> TruePeakSummary {
+        enter(); defer { ownership.release() }
         if ended == nil { endStream() }
         var summary = TruePeakSummary()
         if let ended {
@@ -246,6 +258,12 @@ public final class TruePeakMeter: StreamingProcessor {
 
     /// The true peak of `channel` as a linear magnitude (full scale = 1).
     public func truePeak(channel: Int) -> Float {
+        enter(); defer { ownership.release() }
+        return peak(channel: channel)
+    }
+
+    /// ``truePeak(channel:)`` for a caller holding the flag.
+    private func peak(channel: Int) -> Float {
         Swift.max(frontEnd.truePeaks[channel], frontEnd.samplePeaks[channel])
     }
 
@@ -253,13 +271,22 @@ public final class TruePeakMeter: StreamingProcessor {
     public func truePeakDBTP(channel: Int) -> Double { Decibels.fromAmplitude(Double(truePeak(channel: channel))) }
 
     /// The largest true peak over all channels in dBTP (−∞ for silence).
-    public var truePeakDBTP: Double { Decibels.fromAmplitude(Double(frontEnd.maximumTruePeak)) }
+    public var truePeakDBTP: Double {
+        enter(); defer { ownership.release() }
+        return Decibels.fromAmplitude(Double(frontEnd.maximumTruePeak))
+    }
 
     /// The largest sample peak over all channels in dBFS (−∞ for silence).
-    public var samplePeakDBFS: Double { Decibels.fromAmplitude(Double(frontEnd.maximumSamplePeak)) }
+    public var samplePeakDBFS: Double {
+        enter(); defer { ownership.release() }
+        return Decibels.fromAmplitude(Double(frontEnd.maximumSamplePeak))
+    }
 
     /// NaN and ±Inf samples seen (measured as 0).
-    public var nonFiniteCount: Int { frontEnd.nonFiniteCount }
+    public var nonFiniteCount: Int {
+        enter(); defer { ownership.release() }
+        return frontEnd.nonFiniteCount
+    }
 
     /// The interpolator's coefficients for `phase` (0 ..< ``oversamplingFactor``), oldest input
     /// first — for inspection; allocates.
@@ -270,6 +297,11 @@ public final class TruePeakMeter: StreamingProcessor {
 
     /// Forgets the stream (and a flushed stream's summary).
     public func reset() {
+        enter(); defer { ownership.release() }
+        resetStream()
+    }
+
+    private func resetStream() {
         ended = nil
         carryCount = 0
         consumedFrames = 0

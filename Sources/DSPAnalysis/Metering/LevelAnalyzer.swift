@@ -52,7 +52,9 @@ public struct LevelSummary: Equatable, Sendable {
 /// ``StreamingProcessor`` with one ``TimedFrameLevel`` out per analysis frame;
 /// ``flush(into:)`` measures the final partial frame over its real samples only. The summary
 /// accumulates in ``summary`` and is returned by ``finalize()``.
-public final class LevelAnalyzer: StreamingProcessor {
+public final class LevelAnalyzer: StreamAnalyzer, @unchecked Sendable {
+    // @unchecked: the re-framer and the running sums below are reached only holding `ownership`
+    // (see StreamOwnership).
     /// Analyzer settings.
     public struct Configuration: Equatable, Sendable {
         /// Sample rate in Hz, for timestamps. Range 1…1 000 000; default 16 000.
@@ -89,7 +91,12 @@ public final class LevelAnalyzer: StreamingProcessor {
     public let meter: LevelMeter
     private let reframer: Reframer
     /// The summary of the stream so far.
-    public private(set) var summary = LevelSummary()
+    public var summary: LevelSummary {
+        enter(); defer { ownership.release() }
+        return running
+    }
+    private var running = LevelSummary()
+    private let ownership = StreamOwnership()
     private var sumSquares = 0.0
     private var sum = 0.0
     private var consumedSamples: Int64 = 0
@@ -106,12 +113,19 @@ public final class LevelAnalyzer: StreamingProcessor {
         reframer = try Reframer(configuration: .init(frameLength: configuration.frameLength * configuration.channelCount))
     }
 
+    /// Takes the ownership flag; two overlapping calls stop the program.
+    @inline(__always)
+    private func enter() {
+        if !ownership.acquire() { preconditionFailure("LevelAnalyzer: overlapping calls from two threads (one stream, one caller at a time)") }
+    }
+
     /// Levels are reported per frame with no delay beyond the frame.
     public var outputDelay: Int { 0 }
 
     /// Analysis frames that `inputCount` more samples complete.
     public func maxOutputCount(forInputCount inputCount: Int) -> Int {
-        reframer.frameCount(forInputCount: inputCount)
+        enter(); defer { ownership.release() }
+        return reframer.frameCount(forInputCount: inputCount)
     }
 
     /// One partial frame at most.
@@ -122,20 +136,20 @@ public final class LevelAnalyzer: StreamingProcessor {
         let level = meter.measure(UnsafeBufferPointer(rebasing: frame[..<info.validCount]))
         let startFrame = info.startSample / Int64(channels)
         let frames = (info.validCount + channels - 1) / channels
-        summary.analysisFrameCount += 1
+        running.analysisFrameCount += 1
         sumSquares += level.meanSquare * Double(level.sampleCount)
         sum += level.dcOffset * Double(level.sampleCount)
-        summary.overall.sampleCount += level.sampleCount
-        summary.overall.peak = Swift.max(summary.overall.peak, level.peak)
-        summary.overall.clippedCount += level.clippedCount
-        summary.overall.nonFiniteCount += level.nonFiniteCount
-        let n = Double(Swift.max(summary.overall.sampleCount, 1))
-        summary.overall.meanSquare = sumSquares / n
-        summary.overall.dcOffset = sum / n
+        running.overall.sampleCount += level.sampleCount
+        running.overall.peak = Swift.max(running.overall.peak, level.peak)
+        running.overall.clippedCount += level.clippedCount
+        running.overall.nonFiniteCount += level.nonFiniteCount
+        let n = Double(Swift.max(running.overall.sampleCount, 1))
+        running.overall.meanSquare = sumSquares / n
+        running.overall.dcOffset = sum / n
         let rms = level.rmsDBFS
         if level.sampleCount > 0 {
-            summary.loudestFrameRMSDBFS = Swift.max(summary.loudestFrameRMSDBFS, rms)
-            summary.quietestFrameRMSDBFS = Swift.min(summary.quietestFrameRMSDBFS, rms)
+            running.loudestFrameRMSDBFS = Swift.max(running.loudestFrameRMSDBFS, rms)
+            running.quietestFrameRMSDBFS = Swift.min(running.quietestFrameRMSDBFS, rms)
         }
         return TimedFrameLevel(
             index: info.index, startFrame: startFrame, frameCount: frames,
@@ -147,6 +161,7 @@ public final class LevelAnalyzer: StreamingProcessor {
     public func process(
         _ input: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<TimedFrameLevel>
     ) -> ProcessResult {
+        enter(); defer { ownership.release() }
         let limit = consumableCount(input.count, room: output.count)
         var produced = 0
         reframer.process(UnsafeBufferPointer(rebasing: input[..<limit])) { frame, info in
@@ -161,6 +176,7 @@ public final class LevelAnalyzer: StreamingProcessor {
     public func process<E: Error>(
         _ input: UnsafeBufferPointer<Float>, _ body: (TimedFrameLevel) throws(E) -> Void
     ) throws(E) {
+        enter(); defer { ownership.release() }
         updateDuration(adding: input.count)
         try reframer.process(input) { (frame, info) throws(E) in try body(record(frame, info)) }
     }
@@ -174,8 +190,8 @@ public final class LevelAnalyzer: StreamingProcessor {
         if count > 0 { flushedSummary = nil }  // a new stream has begun
         consumedSamples += Int64(count)
         let frames = consumedSamples / Int64(configuration.channelCount)
-        summary.sampleFrameCount = frames
-        summary.durationSeconds = Double(frames) / Double(configuration.sampleRate)
+        running.sampleFrameCount = frames
+        running.durationSeconds = Double(frames) / Double(configuration.sampleRate)
     }
 
     /// Measures the final partial frame (its real samples only), if any, ending the stream:
@@ -183,8 +199,9 @@ public final class LevelAnalyzer: StreamingProcessor {
     /// stream's summary for ``finalize()``.
     /// - Precondition: `output` has room for ``maxFlushOutputCount`` frame.
     public func flush(into output: UnsafeMutableBufferPointer<TimedFrameLevel>) -> Int {
+        enter(); defer { ownership.release() }
         var produced = 0
-        flush { level in
+        drain { level in
             precondition(produced < output.count, "LevelAnalyzer.flush: output smaller than maxFlushOutputCount (1)")
             output[produced] = level
             produced += 1
@@ -195,9 +212,15 @@ public final class LevelAnalyzer: StreamingProcessor {
     /// Measures the final partial frame, if any, and calls `body` with it; ends the stream as
     /// ``flush(into:)`` does.
     public func flush<E: Error>(_ body: (TimedFrameLevel) throws(E) -> Void) throws(E) {
+        enter(); defer { ownership.release() }
+        try drain(body)
+    }
+
+    /// ``flush(_:)`` for a caller holding the flag.
+    private func drain<E: Error>(_ body: (TimedFrameLevel) throws(E) -> Void) throws(E) {
         try reframer.flush { (frame, info) throws(E) in try body(record(frame, info)) }
-        let ended = summary
-        reset()
+        let ended = running
+        resetStream()
         flushedSummary = ended
     }
 
@@ -205,17 +228,23 @@ public final class LevelAnalyzer: StreamingProcessor {
     /// stream's, flushed first (the partial frame's record discarded). Leaves the analyzer as
     /// after ``reset()``.
     public func finalize() -> LevelSummary {
-        if flushedSummary == nil { flush { _ in } }
-        let result = flushedSummary ?? summary
+        enter(); defer { ownership.release() }
+        if flushedSummary == nil { drain { _ in } }
+        let result = flushedSummary ?? running
         flushedSummary = nil
         return result
     }
 
     /// Forgets the stream.
     public func reset() {
+        enter(); defer { ownership.release() }
+        resetStream()
+    }
+
+    private func resetStream() {
         flushedSummary = nil
         reframer.reset()
-        summary = LevelSummary()
+        running = LevelSummary()
         sumSquares = 0
         sum = 0
         consumedSamples = 0

@@ -7,7 +7,9 @@
 /// `u₂ = ((r >> 8) & 0xFF_FFFF) / 2²⁴`. The sequence depends only on the seed and the sample
 /// index in the stream, so output is independent of chunking and reproducible. NaN still
 /// becomes 0 (no dither is added to it). Dither is off by default.
-public final class Int16Converter: StreamingProcessor {
+public final class Int16Converter: StreamingProcessor, @unchecked Sendable {
+    // @unchecked: the dither state and counts below are reached only holding `ownership` (see
+    // StreamOwnership).
     /// Dither applied before rounding.
     public enum Dither: Equatable, Sendable {
         /// No dither: plain round-to-nearest-even.
@@ -38,10 +40,26 @@ public final class Int16Converter: StreamingProcessor {
     public let dither: Dither
     @usableFromInline var generatorState: UInt64
 
+    private var total = ConversionReport()
+    private var last = ConversionReport()
+    private let ownership = StreamOwnership()
+
     /// Counts accumulated since construction, ``reset()`` or ``flush(into:)``.
-    public private(set) var totalReport = ConversionReport()
+    public var totalReport: ConversionReport {
+        enter(); defer { ownership.release() }
+        return total
+    }
     /// Counts from the latest ``process(_:into:)`` or ``convert(_:into:)`` call.
-    public private(set) var lastReport = ConversionReport()
+    public var lastReport: ConversionReport {
+        enter(); defer { ownership.release() }
+        return last
+    }
+
+    /// Takes the ownership flag; two overlapping calls stop the program.
+    @inline(__always)
+    private func enter() {
+        if !ownership.acquire() { preconditionFailure("Int16Converter: overlapping calls from two threads (one stream, one caller at a time)") }
+    }
 
     /// Creates a converter.
     public convenience init(dither: Dither = .none) {
@@ -77,6 +95,7 @@ public final class Int16Converter: StreamingProcessor {
     public func convert(
         _ input: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<Int16>
     ) -> ConversionReport {
+        enter(); defer { ownership.release() }
         let report: ConversionReport
         switch dither {
         case .none:
@@ -84,8 +103,8 @@ public final class Int16Converter: StreamingProcessor {
         case .triangular:
             report = convertDithered(input, into: output)
         }
-        lastReport = report
-        totalReport += report
+        last = report
+        total += report
         return report
     }
 
@@ -136,9 +155,10 @@ public final class Int16Converter: StreamingProcessor {
 
     /// Restarts the dither sequence from the seed and clears the counts.
     public func reset() {
+        enter(); defer { ownership.release() }
         if case .triangular(let seed) = dither { generatorState = seed }
-        totalReport = ConversionReport()
-        lastReport = ConversionReport()
+        total = ConversionReport()
+        last = ConversionReport()
     }
 }
 

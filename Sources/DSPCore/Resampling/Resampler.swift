@@ -32,7 +32,9 @@
 /// let resampler = try Resampler(inputRate: 48_000, outputRate: 16_000)
 /// let produced = resampler.process(input, into: output).produced
 /// ```
-public final class Resampler: StreamingProcessor {
+public final class Resampler: StreamingProcessor, @unchecked Sendable {
+    // @unchecked: the history, carry and phase below are reached only holding `ownership` (see
+    // StreamOwnership); a first stage is this object's alone.
     /// Input element: Float32 samples, nominal full scale ±1.
     public typealias InputSample = Float
     /// Output element: Float32 samples, nominal full scale ±1.
@@ -80,6 +82,13 @@ public final class Resampler: StreamingProcessor {
     /// there copies no reference (a retain/release the allocation checker counts as a possible
     /// deallocation). ``firstStage`` owns the object.
     let firstStagePointer: UnsafeMutableRawPointer?
+    let ownership = StreamOwnership()
+
+    /// Takes the ownership flag; two overlapping calls stop the program.
+    @inline(__always)
+    func enter() {
+        if !ownership.acquire() { preconditionFailure("Resampler: overlapping calls from two threads (one stream, one caller at a time)") }
+    }
 
     /// Latency from input to output, in output frames: output frame `outputDelay` is the
     /// input's time zero. Exact — the output grid is offset so that the delay is whole.
@@ -314,6 +323,7 @@ public final class Resampler: StreamingProcessor {
     @_noAllocation
     #endif
     public func maxOutputCount(forInputCount inputCount: Int) -> Int {
+        enter(); defer { ownership.release() }
         // Counts beyond 2⁴⁰ samples (over 8 months of mono 48 kHz audio) are clamped, so the
         // arithmetic cannot overflow.
         let frames = (carryCount + Swift.min(Swift.max(0, inputCount), 1 << 40)) / channelCount
@@ -332,6 +342,7 @@ public final class Resampler: StreamingProcessor {
     public func process(
         _ input: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<Float>
     ) -> ProcessResult {
+        enter(); defer { ownership.release() }
         guard let source = input.baseAddress, input.count > 0 else { return ProcessResult(consumed: 0, produced: 0) }
         let channels = channelCount
         let capacityFrames = channelDivisor.quotient(output.count)
@@ -387,7 +398,10 @@ public final class Resampler: StreamingProcessor {
     }
 
     /// The exact number of samples the next ``flush(into:)`` writes.
-    public var pendingFlushOutputCount: Int { flushPlan().emitted * channelCount }
+    public var pendingFlushOutputCount: Int {
+        enter(); defer { ownership.release() }
+        return flushPlan().emitted * channelCount
+    }
 
     /// Ends the stream: completes a partial frame with zeros, feeds zeros through the filter
     /// and writes the remaining output, then resets.
@@ -402,6 +416,7 @@ public final class Resampler: StreamingProcessor {
     @_noAllocation
     #endif
     public func flush(into output: UnsafeMutableBufferPointer<Float>) -> Int {
+        enter(); defer { ownership.release() }
         let plan = flushPlan()
         let channels = channelCount
         precondition(output.count >= plan.emitted * channels, "Resampler.flush: output buffer too small")
@@ -441,7 +456,7 @@ public final class Resampler: StreamingProcessor {
             written += count
             walk -= count + (before - skipRemaining)
         }
-        reset()
+        resetStream()
         return written * channels
     }
 
@@ -450,6 +465,13 @@ public final class Resampler: StreamingProcessor {
     @_noAllocation
     #endif
     public func reset() {
+        enter(); defer { ownership.release() }
+        resetStream()
+    }
+
+    /// ``reset()`` for a caller holding the flag.
+    @inline(__always)
+    func resetStream() {
         let kept = layout.tapsPerPhase - 1
         for channel in 0..<channelCount {
             PolyphaseKernel.zero(history + channel * historyCapacity, kept)

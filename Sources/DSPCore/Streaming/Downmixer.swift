@@ -11,7 +11,8 @@
 /// middle of an interleaved frame: the partial frame is carried to the next call. If the
 /// stream ends inside a frame, ``flush(into:)`` emits it with the missing channels taken as
 /// zero and counts them in ``paddedSampleCount`` — nothing is dropped silently.
-public final class Downmixer: StreamingProcessor {
+public final class Downmixer: StreamingProcessor, @unchecked Sendable {
+    // @unchecked: the carry below is reached only holding `ownership` (see StreamOwnership).
     /// How channels combine.
     public enum Mode: Equatable, Sendable {
         /// Equal-weight mean of all channels (default).
@@ -52,9 +53,21 @@ public final class Downmixer: StreamingProcessor {
 
     @usableFromInline let partial: UnsafeMutablePointer<Float>
     @usableFromInline var partialCount = 0
+    var padded = 0
+    let ownership = StreamOwnership()
+
     /// Channel samples invented (as zero) by ``flush(into:)`` to complete a final partial
     /// frame, since construction or ``reset()``.
-    public private(set) var paddedSampleCount = 0
+    public var paddedSampleCount: Int {
+        enter(); defer { ownership.release() }
+        return padded
+    }
+
+    /// Takes the ownership flag; two overlapping calls stop the program.
+    @inline(__always)
+    func enter() {
+        if !ownership.acquire() { preconditionFailure("Downmixer: overlapping calls from two threads (one stream, one caller at a time)") }
+    }
 
     /// Creates a downmixer; throws if the channel count or selected channel is out of range.
     public convenience init(channelCount: Int, mode: Mode = .average) throws(ConfigurationError) {
@@ -78,7 +91,8 @@ public final class Downmixer: StreamingProcessor {
 
     /// Mono samples that `inputCount` more interleaved samples complete.
     public func maxOutputCount(forInputCount inputCount: Int) -> Int {
-        (partialCount + inputCount) / channelCount
+        enter(); defer { ownership.release() }
+        return (partialCount + inputCount) / channelCount
     }
 
     /// At most one padded frame.
@@ -110,6 +124,7 @@ public final class Downmixer: StreamingProcessor {
     func process(
         _ input: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<Float>, knownFinite: Bool
     ) -> ProcessResult {
+        enter(); defer { ownership.release() }
         guard var source = input.baseAddress, !input.isEmpty else {
             return ProcessResult(consumed: 0, produced: 0)
         }
@@ -157,10 +172,11 @@ public final class Downmixer: StreamingProcessor {
     /// - Precondition: `output` holds at least ``maxFlushOutputCount`` (1) sample when a partial
     ///   frame is carried.
     public func flush(into output: UnsafeMutableBufferPointer<Float>) -> Int {
+        enter(); defer { ownership.release() }
         guard partialCount > 0 else { return 0 }
         precondition(!output.isEmpty, "Downmixer.flush: output smaller than maxFlushOutputCount (1)")
         (partial + partialCount).update(repeating: 0, count: channelCount - partialCount)
-        paddedSampleCount += channelCount - partialCount
+        padded += channelCount - partialCount
         output[0] = mix(partial)
         partialCount = 0
         return 1
@@ -168,8 +184,9 @@ public final class Downmixer: StreamingProcessor {
 
     /// Forgets a carried partial frame and the padding count.
     public func reset() {
+        enter(); defer { ownership.release() }
         partialCount = 0
-        paddedSampleCount = 0
+        padded = 0
     }
 }
 

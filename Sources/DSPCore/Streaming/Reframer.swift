@@ -28,7 +28,9 @@ public struct FrameInfo: Equatable, Sendable {
 ///
 /// Frames can be received through a closure (no copy when the input buffer already holds a
 /// whole frame) or written into a caller buffer via ``process(_:into:)``.
-public final class Reframer: StreamingProcessor {
+public final class Reframer: StreamingProcessor, @unchecked Sendable {
+    // @unchecked: the frame storage and counts below are reached only holding `ownership` (see
+    // StreamOwnership).
     /// Frame geometry.
     public struct Configuration: Equatable, Sendable {
         /// Samples per frame. Range 1…1 048 576; default 1024.
@@ -62,10 +64,23 @@ public final class Reframer: StreamingProcessor {
     @usableFromInline var fill = 0
     @usableFromInline var emittedCount: Int64 = 0
     @usableFromInline var consumedCount: Int64 = 0
+    @usableFromInline let ownership = StreamOwnership()
     /// Frames emitted in this stream.
-    public var framesEmitted: Int64 { emittedCount }
+    public var framesEmitted: Int64 {
+        enter(); defer { ownership.release() }
+        return emittedCount
+    }
     /// Samples consumed in this stream.
-    public var samplesConsumed: Int64 { consumedCount }
+    public var samplesConsumed: Int64 {
+        enter(); defer { ownership.release() }
+        return consumedCount
+    }
+
+    /// Takes the ownership flag; two overlapping calls stop the program.
+    @inlinable @inline(__always)
+    func enter() {
+        if !ownership.acquire() { preconditionFailure("Reframer: overlapping calls from two threads (one stream, one caller at a time)") }
+    }
 
     /// Creates a re-framer; throws if the geometry is out of range.
     public init(configuration: Configuration = Configuration()) throws(ConfigurationError) {
@@ -84,17 +99,24 @@ public final class Reframer: StreamingProcessor {
 
     /// The stream position of the first sample of the frame being assembled.
     @inlinable
-    var pendingStart: Int64 { framesEmitted * Int64(hopLength) }
+    var pendingStart: Int64 { emittedCount * Int64(hopLength) }
 
     /// Complete frames that `inputCount` more samples would finish.
     public func frameCount(forInputCount inputCount: Int) -> Int {
+        enter(); defer { ownership.release() }
+        return completedFrames(forInputCount: inputCount)
+    }
+
+    /// ``frameCount(forInputCount:)`` for a caller holding the flag.
+    func completedFrames(forInputCount inputCount: Int) -> Int {
         let available = fill + inputCount
         return available >= frameLength ? (available - frameLength) / hopLength + 1 : 0
     }
 
     /// Output capacity, in samples, for `inputCount` more samples: whole frames only.
     public func maxOutputCount(forInputCount inputCount: Int) -> Int {
-        frameCount(forInputCount: inputCount) * frameLength
+        enter(); defer { ownership.release() }
+        return completedFrames(forInputCount: inputCount) * frameLength
     }
 
     /// The most samples ``flush(into:)`` writes: enough frames to cover a full carry.
@@ -109,12 +131,22 @@ public final class Reframer: StreamingProcessor {
         _ input: UnsafeBufferPointer<Float>,
         _ body: (UnsafeBufferPointer<Float>, FrameInfo) throws(E) -> Void
     ) throws(E) {
+        enter(); defer { ownership.release() }
+        try push(input, body)
+    }
+
+    /// ``process(_:_:)`` for a caller holding the flag.
+    @inlinable
+    func push<E: Error>(
+        _ input: UnsafeBufferPointer<Float>,
+        _ body: (UnsafeBufferPointer<Float>, FrameInfo) throws(E) -> Void
+    ) throws(E) {
         var offset = 0
         let count = input.count
         while offset < count {
             if fill == 0, hopLength == frameLength, count - offset >= frameLength, let base = input.baseAddress {
                 // Whole frames straight from the caller's buffer.
-                let info = FrameInfo(index: framesEmitted, startSample: pendingStart, validCount: frameLength)
+                let info = FrameInfo(index: emittedCount, startSample: pendingStart, validCount: frameLength)
                 emittedCount += 1
                 consumedCount += Int64(frameLength)
                 offset += frameLength
@@ -127,7 +159,7 @@ public final class Reframer: StreamingProcessor {
             offset += n
             consumedCount += Int64(n)
             if fill == frameLength {
-                let info = FrameInfo(index: framesEmitted, startSample: pendingStart, validCount: frameLength)
+                let info = FrameInfo(index: emittedCount, startSample: pendingStart, validCount: frameLength)
                 try body(UnsafeBufferPointer(start: storage, count: frameLength), info)
                 advance()
             }
@@ -148,15 +180,16 @@ public final class Reframer: StreamingProcessor {
     public func process(
         _ input: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<Float>
     ) -> ProcessResult {
+        enter(); defer { ownership.release() }
         let roomFrames = output.count / frameLength
         // Input that completes `roomFrames` frames, plus anything that only fills the carry.
         var limit = input.count
-        if frameCount(forInputCount: input.count) > roomFrames {
+        if completedFrames(forInputCount: input.count) > roomFrames {
             // Largest k with frameCount(forInputCount: k) <= roomFrames.
             limit = Swift.max(0, roomFrames * hopLength + frameLength - 1 - fill)
         }
         var produced = 0
-        process(UnsafeBufferPointer(rebasing: input[..<limit])) { frame, _ in
+        push(UnsafeBufferPointer(rebasing: input[..<limit])) { frame, _ in
             UnsafeMutableBufferPointer(rebasing: output[produced..<produced + frameLength])
                 .baseAddress!.update(from: frame.baseAddress!, count: frameLength)
             produced += frameLength
@@ -168,15 +201,22 @@ public final class Reframer: StreamingProcessor {
     /// consumed sample has appeared in a frame, then resets for a new stream.
     @inlinable
     public func flush<E: Error>(_ body: (UnsafeBufferPointer<Float>, FrameInfo) throws(E) -> Void) throws(E) {
-        defer { reset() }
-        var coveredEnd = framesEmitted == 0 ? 0 : (framesEmitted - 1) * Int64(hopLength) + Int64(frameLength)
-        while coveredEnd < samplesConsumed {
+        enter(); defer { ownership.release() }
+        try drain(body)
+    }
+
+    /// ``flush(_:)`` for a caller holding the flag.
+    @inlinable
+    func drain<E: Error>(_ body: (UnsafeBufferPointer<Float>, FrameInfo) throws(E) -> Void) throws(E) {
+        defer { resetStream() }
+        var coveredEnd = emittedCount == 0 ? 0 : (emittedCount - 1) * Int64(hopLength) + Int64(frameLength)
+        while coveredEnd < consumedCount {
             let start = pendingStart
-            let valid = Int(samplesConsumed - start)
+            let valid = Int(consumedCount - start)
             (storage + valid).update(repeating: 0, count: frameLength - valid)
             try body(
                 UnsafeBufferPointer(start: storage, count: frameLength),
-                FrameInfo(index: framesEmitted, startSample: start, validCount: valid))
+                FrameInfo(index: emittedCount, startSample: start, validCount: valid))
             coveredEnd = start + Int64(frameLength)
             advance()
             fill = Swift.max(0, valid - hopLength)
@@ -186,8 +226,9 @@ public final class Reframer: StreamingProcessor {
     /// Ends the stream, writing the final partial frames (zero-padded) into `output`; returns
     /// samples written. `output` must hold ``maxFlushOutputCount`` samples.
     public func flush(into output: UnsafeMutableBufferPointer<Float>) -> Int {
+        enter(); defer { ownership.release() }
         var produced = 0
-        flush { frame, _ in
+        drain { frame, _ in
             precondition(output.count - produced >= frameLength, "Reframer.flush: output smaller than maxFlushOutputCount")
             UnsafeMutableBufferPointer(rebasing: output[produced..<produced + frameLength])
                 .baseAddress!.update(from: frame.baseAddress!, count: frameLength)
@@ -198,6 +239,12 @@ public final class Reframer: StreamingProcessor {
 
     /// Forgets the carried samples and stream position.
     public func reset() {
+        enter(); defer { ownership.release() }
+        resetStream()
+    }
+
+    @usableFromInline
+    func resetStream() {
         fill = 0
         emittedCount = 0
         consumedCount = 0

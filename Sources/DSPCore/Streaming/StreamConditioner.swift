@@ -16,7 +16,9 @@
 /// **Calls.** ``process(_:into:)`` takes any number of interleaved samples and writes the mono
 /// samples they complete; with `output.count ≥` ``maxOutputCount(forInputCount:)`` it takes them
 /// all, otherwise as many as fit. It never allocates; results do not depend on chunking.
-public final class StreamConditioner: StreamingProcessor {
+public final class StreamConditioner: StreamingProcessor, @unchecked Sendable {
+    // @unchecked: the units and the block below are reached only holding `ownership` (see
+    // StreamOwnership); the downmixer and resampler are this object's alone.
     /// What the conditioner is built for.
     public struct Configuration: Equatable, Sendable {
         /// Input sample rate, Hz. Range 1000…768 000.
@@ -59,6 +61,13 @@ public final class StreamConditioner: StreamingProcessor {
     private let downmixer: Downmixer
     private let resampler: Resampler?
     private let mono: UnsafeMutableBufferPointer<Float>
+    private let ownership = StreamOwnership()
+
+    /// Takes the ownership flag; two overlapping calls stop the program.
+    @inline(__always)
+    private func enter() {
+        if !ownership.acquire() { preconditionFailure("StreamConditioner: overlapping calls from two threads (one stream, one caller at a time)") }
+    }
 
     /// Validates `configuration` and allocates everything (the resampler's filter design
     /// included).
@@ -85,11 +94,20 @@ public final class StreamConditioner: StreamingProcessor {
     public var latencySeconds: Double { resampler?.groupDelaySeconds ?? 0 }
 
     /// Channel samples invented as zero to complete a final partial frame, this stream.
-    public var paddedSampleCount: Int { downmixer.paddedSampleCount }
+    public var paddedSampleCount: Int {
+        enter(); defer { ownership.release() }
+        return downmixer.paddedSampleCount
+    }
 
     /// The exact number of samples the next ``process(_:into:)`` writes for `inputCount`
     /// interleaved samples (it depends on the carried phase and partial frame).
     public func maxOutputCount(forInputCount inputCount: Int) -> Int {
+        enter(); defer { ownership.release() }
+        return nextOutputCount(forInputCount: inputCount)
+    }
+
+    /// ``maxOutputCount(forInputCount:)`` for a caller holding the flag.
+    private func nextOutputCount(forInputCount inputCount: Int) -> Int {
         let frames = downmixer.maxOutputCount(forInputCount: Swift.max(0, inputCount))
         return resampler?.maxOutputCount(forInputCount: frames) ?? frames
     }
@@ -118,6 +136,7 @@ public final class StreamConditioner: StreamingProcessor {
     public func process(
         _ input: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<Float>, knownFinite: Bool
     ) -> ProcessResult {
+        enter(); defer { ownership.release() }
         let channels = configuration.channelCount
         if channels == 1, let resampler, knownFinite || Downmixer.allFinite(input) {
             return resampler.process(input, into: output)  // read in place; takes what fits
@@ -130,8 +149,8 @@ public final class StreamConditioner: StreamingProcessor {
             var last = false
             // The exact count only when the cheap any-state bound does not already fit.
             let room = output.count - produced
-            if room < outputCapacity(forInputCount: n), maxOutputCount(forInputCount: n) > room {
-                n = acceptedCount(n, room: room)
+            if room < outputCapacity(forInputCount: n), nextOutputCount(forInputCount: n) > room {
+                n = accepted(n, room: room)
                 last = true
                 if n == 0 { break }
             }
@@ -154,6 +173,7 @@ public final class StreamConditioner: StreamingProcessor {
     /// tail, so the stream has exactly `round(N × outputRate / inputRate)` samples; resets.
     /// - Precondition: `output.count ≥` ``maxFlushOutputCount``.
     public func flush(into output: UnsafeMutableBufferPointer<Float>) -> Int {
+        enter(); defer { ownership.release() }
         precondition(output.count >= maxFlushOutputCount, "StreamConditioner.flush: output smaller than maxFlushOutputCount")
         let frames = downmixer.flush(into: UnsafeMutableBufferPointer(rebasing: mono[..<1]))
         var produced = 0
@@ -166,12 +186,17 @@ public final class StreamConditioner: StreamingProcessor {
             output[0] = mono[0]
             produced = 1
         }
-        reset()
+        resetStream()
         return produced
     }
 
     /// Forgets the stream. Never allocates.
     public func reset() {
+        enter(); defer { ownership.release() }
+        resetStream()
+    }
+
+    private func resetStream() {
         downmixer.reset()
         resampler?.reset()
     }
@@ -196,11 +221,17 @@ public final class StreamConditioner: StreamingProcessor {
     /// The largest input count ≤ `limit` whose output fits in `room` samples (the output count
     /// is monotonic in the input count): what ``process(_:into:)`` takes with that room.
     public func acceptedCount(_ limit: Int, room: Int) -> Int {
+        enter(); defer { ownership.release() }
+        return accepted(limit, room: room)
+    }
+
+    /// ``acceptedCount(_:room:)`` for a caller holding the flag.
+    private func accepted(_ limit: Int, room: Int) -> Int {
         var low = 0
         var high = limit
         while low < high {
             let middle = (low + high + 1) / 2
-            if maxOutputCount(forInputCount: middle) <= room { low = middle } else { high = middle - 1 }
+            if nextOutputCount(forInputCount: middle) <= room { low = middle } else { high = middle - 1 }
         }
         return low
     }

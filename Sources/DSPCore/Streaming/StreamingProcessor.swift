@@ -62,31 +62,15 @@ public protocol StreamingProcessor: AnyObject {
     func reset()
 }
 
-extension StreamingProcessor {
-    /// Processes a whole array and flushes, returning every output sample.
-    ///
-    /// Allocating convenience for offline work and tests — not for real-time use.
-    public func processAll(_ input: [InputSample]) -> [OutputSample] {
-        var result: [OutputSample] = []
-        let capacity = Swift.max(maxOutputCount(forInputCount: input.count), maxFlushOutputCount)
-        result.reserveCapacity(capacity)
-        input.withUnsafeBufferPointer { source in
-            var offset = 0
-            repeat {
-                let remaining = UnsafeBufferPointer(rebasing: source[offset...])
-                let chunk = [OutputSample](unsafeUninitializedCapacity: maxOutputCount(forInputCount: remaining.count)) {
-                    buffer, count in
-                    let counts = process(remaining, into: buffer)
-                    offset += counts.consumed
-                    count = counts.produced
-                }
-                result.append(contentsOf: chunk)
-            } while offset < source.count
-        }
-        let tail = [OutputSample](unsafeUninitializedCapacity: maxFlushOutputCount) { buffer, count in
-            count = flush(into: buffer)
-        }
-        result.append(contentsOf: tail)
-        return result
-    }
+/// A streaming unit that also summarises the stream it measured (a meter, an analyzer).
+///
+/// ``finalize()`` returns the ended stream's summary: the one ``StreamingProcessor/flush(into:)``
+/// kept or — without a flush — the current stream's, ended first (its last outputs discarded).
+/// The unit is then as after ``StreamingProcessor/reset()``.
+public protocol StreamAnalyzer: StreamingProcessor {
+    /// What ``finalize()`` returns.
+    associatedtype Summary
+
+    /// The ended stream's summary; leaves the unit ready for a new stream.
+    func finalize() -> Summary
 }

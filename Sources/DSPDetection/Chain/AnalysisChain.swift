@@ -18,7 +18,9 @@ import DSPCore
 /// closed at the stream's end, a last measurement); ``finalize()`` returns the summary and
 /// resets; ``reset()`` forgets the stream. Never allocates after `init`; results do not depend
 /// on how the input was chunked. One stream, one thread at a time.
-public final class AnalysisChain: StreamingProcessor {
+public final class AnalysisChain: StreamAnalyzer, @unchecked Sendable {
+    // @unchecked: the frame grouper and the flushed summary below are reached only holding
+    // `ownership` (see StreamOwnership); the units, public, guard themselves.
     /// What the chain runs.
     public struct Configuration: Equatable, Sendable {
         /// The detector (rate, models, segmenters, which detections run). Default: 16 kHz,
@@ -73,6 +75,13 @@ public final class AnalysisChain: StreamingProcessor {
     private var flushed: Summary?
     /// Room for the environment's last measurement at flush.
     private let lastMeasurement = UnsafeMutableBufferPointer<EnvironmentMeasurement>.allocate(capacity: 1)
+    private let ownership = StreamOwnership()
+
+    /// Takes the ownership flag; two overlapping calls stop the program.
+    @inline(__always)
+    private func enter() {
+        if !ownership.acquire() { preconditionFailure("AnalysisChain: overlapping calls from two threads (one stream, one caller at a time)") }
+    }
 
     /// At most this many events per hop: a transition of each of the three activities and
     /// one measurement.
@@ -141,6 +150,7 @@ public final class AnalysisChain: StreamingProcessor {
     public func process(
         _ input: UnsafeBufferPointer<Float>, into events: UnsafeMutableBufferPointer<AnalysisEvent>
     ) -> ProcessResult {
+        enter(); defer { ownership.release() }
         let take = detector.analyzer.acceptedCount(input.count, room: events.count / Self.eventsPerHop)
         guard take > 0 else { return ProcessResult(consumed: 0, produced: 0) }
         var writer = EventWriter(events)
@@ -173,6 +183,12 @@ public final class AnalysisChain: StreamingProcessor {
     /// ``finalize()`` until the next stream's first hop.
     /// - Precondition: `events.count ≥` ``maxFlushOutputCount``.
     public func flush(into events: UnsafeMutableBufferPointer<AnalysisEvent>) -> Int {
+        enter(); defer { ownership.release() }
+        return drain(into: events)
+    }
+
+    /// ``flush(into:)`` for a caller holding the flag.
+    private func drain(into events: UnsafeMutableBufferPointer<AnalysisEvent>) -> Int {
         precondition(events.count >= maxFlushOutputCount, "AnalysisChain.flush: events smaller than maxFlushOutputCount")
         var writer = EventWriter(events)
         let end = detector.flush(lendingSpectra: { hop, frame in
@@ -192,7 +208,7 @@ public final class AnalysisChain: StreamingProcessor {
         let summary = Summary(
             detection: end.summary, environment: environment?.finalize(), reverberation: reverberation?.finalize(),
             prosody: prosody?.finalize())
-        reset()
+        resetStream()
         flushed = summary
         return writer.count
     }
@@ -200,10 +216,11 @@ public final class AnalysisChain: StreamingProcessor {
     /// The stream's summary (flushing first, its events discarded, if ``flush(into:)`` was not
     /// called); the chain is left as after ``reset()``.
     public func finalize() -> Summary {
+        enter(); defer { ownership.release() }
         if flushed == nil {
             let scratch = UnsafeMutableBufferPointer<AnalysisEvent>.allocate(capacity: maxFlushOutputCount)
             defer { scratch.deallocate() }
-            _ = flush(into: scratch)
+            _ = drain(into: scratch)
         }
         let summary = flushed ?? Summary(detection: DetectionSummary(), environment: nil)
         flushed = nil
@@ -212,6 +229,11 @@ public final class AnalysisChain: StreamingProcessor {
 
     /// Forgets the stream. Never allocates.
     public func reset() {
+        enter(); defer { ownership.release() }
+        resetStream()
+    }
+
+    private func resetStream() {
         detector.reset()
         grouper.reset()
         environment?.reset()

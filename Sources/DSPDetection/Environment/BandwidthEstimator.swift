@@ -107,7 +107,9 @@ import Darwin
 /// let result = bandwidth.finalize()
 /// print(result.bandwidthHz ?? .nan, result.bandwidthClass?.description ?? "none")
 /// ```
-public final class BandwidthEstimator: StreamingProcessor {
+public final class BandwidthEstimator: StreamAnalyzer, @unchecked Sendable {
+    // @unchecked: the FFT, the frame and the spectrum sum below are reached only holding `ownership`
+    // (see StreamOwnership); the FFT is this object's alone.
     /// Input element: a mono sample, nominally in [−1, 1].
     public typealias InputSample = Float
     /// Output element: none is ever written (the estimate is read with ``estimate`` and
@@ -296,6 +298,13 @@ public final class BandwidthEstimator: StreamingProcessor {
 
     /// 0: the unit writes no output.
     public var outputDelay: Int { 0 }
+    private let ownership = StreamOwnership()
+
+    /// Takes the ownership flag; two overlapping calls stop the program.
+    @inline(__always)
+    private func enter() {
+        if !ownership.acquire() { preconditionFailure("BandwidthEstimator: overlapping calls from two threads (one stream, one caller at a time)") }
+    }
 
     /// 0: the unit writes no output.
     public func maxOutputCount(forInputCount inputCount: Int) -> Int { 0 }
@@ -308,6 +317,7 @@ public final class BandwidthEstimator: StreamingProcessor {
     public func process(
         _ input: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<BandwidthEstimate>
     ) -> ProcessResult {
+        enter(); defer { ownership.release() }
         guard let source = input.baseAddress, !input.isEmpty else { return ProcessResult(consumed: 0, produced: 0) }
         if flushed != nil { flushed = nil }
         let end = position + Int64(input.count)
@@ -356,14 +366,20 @@ public final class BandwidthEstimator: StreamingProcessor {
     /// Ends the stream: keeps its estimate for ``finalize()`` and readies the estimator for a
     /// new stream (as after ``reset()``). A final partial frame is not analysed. Writes nothing.
     public func flush(into output: UnsafeMutableBufferPointer<BandwidthEstimate>) -> Int {
-        let ended = estimate
-        reset()
+        enter(); defer { ownership.release() }
+        let ended = currentEstimate()
+        resetStream()
         flushed = ended
         return 0
     }
 
     /// Forgets the stream (and a flushed stream's estimate).
     public func reset() {
+        enter(); defer { ownership.release() }
+        resetStream()
+    }
+
+    private func resetStream() {
         powerSum.update(repeating: 0)
         position = 0
         frameStart = 0
@@ -376,12 +392,13 @@ public final class BandwidthEstimator: StreamingProcessor {
     /// The ended stream's estimate: the one ``flush(into:)`` kept, or — without a flush — the
     /// current stream's, which is then ended (the estimator is left as after ``reset()``).
     public func finalize() -> BandwidthEstimate {
+        enter(); defer { ownership.release() }
         if let flushed {
             self.flushed = nil
             return flushed
         }
-        let result = estimate
-        reset()
+        let result = currentEstimate()
+        resetStream()
         return result
     }
 
@@ -391,6 +408,12 @@ public final class BandwidthEstimator: StreamingProcessor {
     /// Computed on demand from the long-term spectrum (a logarithm per band, sums over the bins
     /// and bands, one exponential); never allocates.
     public var estimate: BandwidthEstimate {
+        enter(); defer { ownership.release() }
+        return currentEstimate()
+    }
+
+    /// ``estimate`` for a caller holding the flag.
+    private func currentEstimate() -> BandwidthEstimate {
         if let flushed { return flushed }
         let rate = Double(configuration.sampleRate)
         var result = BandwidthEstimate.empty

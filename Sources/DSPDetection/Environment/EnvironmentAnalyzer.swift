@@ -28,7 +28,9 @@ import RealModule
 /// let environment = try EnvironmentAnalyzer()
 /// if let measurement = environment.add(frame) { print(measurement.categoryKey) }
 /// ```
-public final class EnvironmentAnalyzer: StreamingProcessor {
+public final class EnvironmentAnalyzer: StreamAnalyzer, @unchecked Sendable {
+    // @unchecked: the ring and the running totals below are reached only holding `ownership`
+    // (see StreamOwnership).
     /// What the ring keeps of a frame.
     struct Entry {
         var end: Int64
@@ -79,6 +81,13 @@ public final class EnvironmentAnalyzer: StreamingProcessor {
     private var loudestNoise = -Double.infinity
     /// A flushed stream's summary, until ``finalize()`` or the next stream's first frame.
     private var flushed: EnvironmentSummary?
+    private let ownership = StreamOwnership()
+
+    /// Takes the ownership flag; two overlapping calls stop the program.
+    @inline(__always)
+    private func enter() {
+        if !ownership.acquire() { preconditionFailure("EnvironmentAnalyzer: overlapping calls from two threads (one stream, one caller at a time)") }
+    }
 
     /// Creates an analyzer; throws ``ConfigurationError`` quoting the first bad setting.
     public init(configuration: Configuration = Configuration()) throws(ConfigurationError) {
@@ -99,7 +108,10 @@ public final class EnvironmentAnalyzer: StreamingProcessor {
     deinit { ring.deallocate() }
 
     /// The recommendation in force (after hysteresis).
-    public var recommendation: RecognizerRecommendation { current }
+    public var recommendation: RecognizerRecommendation {
+        enter(); defer { ownership.release() }
+        return current
+    }
 
     /// No delay: a measurement is made at the end of the frame that reaches an update time.
     public var outputDelay: Int { 0 }
@@ -112,10 +124,11 @@ public final class EnvironmentAnalyzer: StreamingProcessor {
     public func process(
         _ frames: UnsafeBufferPointer<AnalysisFrame>, into output: UnsafeMutableBufferPointer<EnvironmentMeasurement>
     ) -> ProcessResult {
+        enter(); defer { ownership.release() }
         let take = Swift.min(frames.count, output.count)
         var produced = 0
         for i in 0..<take {
-            if let m = add(frames[i]) {
+            if let m = include(frames[i]) {
                 output[produced] = m
                 produced += 1
             }
@@ -130,9 +143,10 @@ public final class EnvironmentAnalyzer: StreamingProcessor {
     /// the stream's summary for ``finalize()`` and readies the analyzer for a new stream.
     /// - Precondition: `output` has room for one measurement.
     public func flush(into output: UnsafeMutableBufferPointer<EnvironmentMeasurement>) -> Int {
+        enter(); defer { ownership.release() }
         let last = measureRemainder()
-        let ended = summary
-        reset()
+        let ended = currentSummary()
+        resetStream()
         flushed = ended
         guard let last else { return 0 }
         precondition(!output.isEmpty, "EnvironmentAnalyzer.flush: output smaller than maxFlushOutputCount (1)")
@@ -143,12 +157,19 @@ public final class EnvironmentAnalyzer: StreamingProcessor {
     /// Whether adding `frame` makes a measurement (its end reaches the next update time): where
     /// a caller with a noise estimator attaches ``AnalysisFrame/backgroundNoiseDBFS``.
     public func measures(after frame: AnalysisFrame) -> Bool {
-        frame.endSample >= nextBoundary
+        enter(); defer { ownership.release() }
+        return frame.endSample >= nextBoundary
     }
 
     /// Adds one frame; returns a measurement when the frame reaches the next update time.
     /// Never allocates.
     public func add(_ frame: AnalysisFrame) -> EnvironmentMeasurement? {
+        enter(); defer { ownership.release() }
+        return include(frame)
+    }
+
+    /// ``add(_:)`` for a caller holding the flag.
+    private func include(_ frame: AnalysisFrame) -> EnvironmentMeasurement? {
         flushed = nil
         if !frame.backgroundNoiseDBFS.isNaN { background = frame.backgroundNoiseDBFS }
         if let estimate = frame.reverberation { reverberation = estimate }
@@ -182,18 +203,25 @@ public final class EnvironmentAnalyzer: StreamingProcessor {
     /// current stream's, flushed first (its last measurement discarded). The analyzer is left as
     /// after ``reset()``.
     public func finalize() -> EnvironmentSummary {
+        enter(); defer { ownership.release() }
         if let flushed {
             self.flushed = nil
             return flushed
         }
         _ = measureRemainder()
-        let result = summary
-        reset()
+        let result = currentSummary()
+        resetStream()
         return result
     }
 
     /// The summary of the measurements so far.
     public var summary: EnvironmentSummary {
+        enter(); defer { ownership.release() }
+        return currentSummary()
+    }
+
+    /// ``summary`` for a caller holding the flag.
+    private func currentSummary() -> EnvironmentSummary {
         var s = EnvironmentSummary()
         let rate = Double(configuration.sampleRate)
         s.durationSeconds = Double(lastMeasurementEnd) / rate
@@ -227,6 +255,11 @@ public final class EnvironmentAnalyzer: StreamingProcessor {
 
     /// Forgets the stream: empty window, initial recommendation, zero summary.
     public func reset() {
+        enter(); defer { ownership.release() }
+        resetStream()
+    }
+
+    private func resetStream() {
         flushed = nil
         ringStart = 0
         ringCount = 0

@@ -34,7 +34,9 @@ import DSPSpectral
 /// only when a measurement is due). As a ``StreamingProcessor`` it takes power spectra back to
 /// back (``Configuration-swift.struct/binCount`` per hop, a partial one carried) and writes the
 /// level after each hop. Nothing allocates after `init`; results do not depend on chunking.
-public final class NoiseLevelEstimator: StreamingProcessor {
+public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable {
+    // @unchecked: the histograms and scratch below are reached only holding `ownership` (see
+    // StreamOwnership).
     /// Input element: a power-spectrum bin (mean-square units, as ``SpectralFrame/powerSpectrum``).
     public typealias InputSample = Float
     /// Output element: the noise level after a hop, dBFS (−∞ for a silent background or before
@@ -178,13 +180,30 @@ public final class NoiseLevelEstimator: StreamingProcessor {
         occupied.deallocate()
     }
 
+    private let ownership = StreamOwnership()
+
+    /// Takes the ownership flag; two overlapping calls stop the program.
+    @inline(__always)
+    private func enter() {
+        if !ownership.acquire() { preconditionFailure("NoiseLevelEstimator: overlapping calls from two threads (one stream, one caller at a time)") }
+    }
+
     /// Hops counted since the stream began.
-    public var hopCount: Int { hops }
+    public var hopCount: Int {
+        enter(); defer { ownership.release() }
+        return hops
+    }
 
     /// Adds one hop's power spectrum (``Configuration-swift.struct/binCount`` bins; extra bins
     /// are ignored, missing ones read as 0). A hop with a non-finite bin is not counted.
     /// Never allocates.
     public func update(_ power: UnsafeBufferPointer<Float>) {
+        enter(); defer { ownership.release() }
+        add(power)
+    }
+
+    /// ``update(_:)`` for a caller holding the flag.
+    private func add(_ power: UnsafeBufferPointer<Float>) {
         let bands = configuration.bandCount
         let n = Swift.min(power.count, configuration.binCount)
         var finite = true
@@ -235,6 +254,12 @@ public final class NoiseLevelEstimator: StreamingProcessor {
 
     /// The background-noise level now, dBFS: −∞ before any hop and for a silent background.
     public var levelDBFS: Float {
+        enter(); defer { ownership.release() }
+        return currentLevel()
+    }
+
+    /// ``levelDBFS`` for a caller holding the flag.
+    private func currentLevel() -> Float {
         var total = 0.0
         for b in 0..<configuration.bandCount {
             let (level, fluctuation) = bandMedian(b)
@@ -368,12 +393,14 @@ public final class NoiseLevelEstimator: StreamingProcessor {
 
     /// One level per hop the input completes (with the carried partial hop).
     public func maxOutputCount(forInputCount inputCount: Int) -> Int {
-        (carryCount + Swift.max(0, inputCount)) / configuration.binCount
+        enter(); defer { ownership.release() }
+        return (carryCount + Swift.max(0, inputCount)) / configuration.binCount
     }
 
     /// Adds the hops `input` completes (power spectra back to back), writing the level after
     /// each; takes only as many as `output` has room for. Never allocates.
     public func process(_ input: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<Float>) -> ProcessResult {
+        enter(); defer { ownership.release() }
         let bins = configuration.binCount
         var consumed = 0
         var produced = 0
@@ -391,13 +418,13 @@ public final class NoiseLevelEstimator: StreamingProcessor {
             if carryCount > 0 {
                 _ = UnsafeMutableBufferPointer(rebasing: carry[carryCount...])
                     .update(fromContentsOf: UnsafeBufferPointer(rebasing: input[consumed..<(consumed + need)]))
-                update(UnsafeBufferPointer(carry))
+                add(UnsafeBufferPointer(carry))
                 carryCount = 0
             } else {
-                update(UnsafeBufferPointer(rebasing: input[consumed..<(consumed + bins)]))
+                add(UnsafeBufferPointer(rebasing: input[consumed..<(consumed + bins)]))
             }
             consumed += need
-            output[produced] = levelDBFS
+            output[produced] = currentLevel()
             produced += 1
         }
         return ProcessResult(consumed: consumed, produced: produced)
@@ -414,6 +441,7 @@ public final class NoiseLevelEstimator: StreamingProcessor {
 
     /// Forgets the stream. Never allocates.
     public func reset() {
+        enter(); defer { ownership.release() }
         histograms.update(repeating: 0)
         totals.update(repeating: 0)
         occupied.update(repeating: (Int32(Self.levelBins), -1))

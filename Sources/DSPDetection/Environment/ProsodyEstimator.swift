@@ -98,7 +98,9 @@ import Darwin
 /// let voice = prosody.finalize()
 /// print(voice.f0MedianHz ?? .nan, voice.f0SpreadHz ?? .nan, voice.speakingRate ?? .nan)
 /// ```
-public final class ProsodyEstimator {
+public final class ProsodyEstimator: @unchecked Sendable {
+    // @unchecked: the histogram and the counts below are reached only holding `ownership` (see
+    // StreamOwnership).
     /// What an estimator is built for: the detector's analysis and the decision settings.
     public struct Configuration: Equatable, Sendable {
         /// The analysis sample rate, Hz. Range 8000…48 000; default 16 000.
@@ -235,6 +237,14 @@ public final class ProsodyEstimator {
 
     deinit { histogram.deallocate() }
 
+    private let ownership = StreamOwnership()
+
+    /// Takes the ownership flag; two overlapping calls stop the program.
+    @inline(__always)
+    private func enter() {
+        if !ownership.acquire() { preconditionFailure("ProsodyEstimator: overlapping calls from two threads (one stream, one caller at a time)") }
+    }
+
     // MARK: Streaming
 
     /// Adds one detector hop and the power spectrum it was detected from (`binCount` bins,
@@ -243,6 +253,7 @@ public final class ProsodyEstimator {
     @_noAllocation
     #endif
     public func add(_ hop: DetectionFrame, powerSpectrum: UnsafeBufferPointer<Float>) {
+        enter(); defer { ownership.release() }
         let bins = binCount   // not `self` in the precondition's closure (no retain to release)
         precondition(powerSpectrum.count >= bins, "ProsodyEstimator.add: power spectrum shorter than binCount")
         flushed = nil
@@ -273,25 +284,32 @@ public final class ProsodyEstimator {
     /// Ends the stream: keeps its estimate for ``finalize()`` and readies the estimator for a new
     /// stream (as after ``reset()``). A nucleus whose fall has not been seen is not counted.
     public func flush() {
-        let ended = estimate
-        reset()
+        enter(); defer { ownership.release() }
+        let ended = currentEstimate()
+        resetStream()
         flushed = ended
     }
 
     /// The ended stream's estimate: the one ``flush()`` kept, or — without a flush — the current
     /// stream's, which is then ended (the estimator is left as after ``reset()``).
     public func finalize() -> ProsodyEstimate {
+        enter(); defer { ownership.release() }
         if let flushed {
             self.flushed = nil
             return flushed
         }
-        let result = estimate
-        reset()
+        let result = currentEstimate()
+        resetStream()
         return result
     }
 
     /// Forgets the stream (and a flushed stream's estimate).
     public func reset() {
+        enter(); defer { ownership.release() }
+        resetStream()
+    }
+
+    private func resetStream() {
         flushed = nil
         hops = 0
         samples = 0
@@ -457,6 +475,12 @@ public final class ProsodyEstimator {
     /// The estimate over the stream so far (after a ``flush()``, the flushed stream's). Computed
     /// on demand from the histogram and the counts; never allocates.
     public var estimate: ProsodyEstimate {
+        enter(); defer { ownership.release() }
+        return currentEstimate()
+    }
+
+    /// ``estimate`` for a caller holding the flag.
+    private func currentEstimate() -> ProsodyEstimate {
         if let flushed { return flushed }
         let rate = Double(configuration.sampleRate)
         var result = ProsodyEstimate.empty

@@ -83,7 +83,9 @@ import Darwin
 /// let room = reverb.finalize()
 /// print(room.rt60Seconds ?? .nan, room.c50DB ?? .nan, room.decayCount)
 /// ```
-public final class ReverberationEstimator: StreamingProcessor {
+public final class ReverberationEstimator: StreamAnalyzer, @unchecked Sendable {
+    // @unchecked: the FFT, the band trackers and the decay histograms below are reached only holding `ownership`
+    // (see StreamOwnership); the FFT is this object's alone.
     /// Input element: a mono sample, nominally in [−1, 1].
     public typealias InputSample = Float
     /// Output element: none is ever written (the estimate is read with ``estimate`` and
@@ -256,6 +258,13 @@ public final class ReverberationEstimator: StreamingProcessor {
 
     /// 0: the unit writes no output.
     public var outputDelay: Int { 0 }
+    private let ownership = StreamOwnership()
+
+    /// Takes the ownership flag; two overlapping calls stop the program.
+    @inline(__always)
+    private func enter() {
+        if !ownership.acquire() { preconditionFailure("ReverberationEstimator: overlapping calls from two threads (one stream, one caller at a time)") }
+    }
     /// 0: the unit writes no output.
     public func maxOutputCount(forInputCount inputCount: Int) -> Int { 0 }
     /// 0: ``flush(into:)`` writes nothing.
@@ -266,6 +275,7 @@ public final class ReverberationEstimator: StreamingProcessor {
     public func process(
         _ input: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<ReverberationEstimate>
     ) -> ProcessResult {
+        enter(); defer { ownership.release() }
         guard let source = input.baseAddress, !input.isEmpty else { return ProcessResult(consumed: 0, produced: 0) }
         if flushed != nil { flushed = nil }
         let hop = Int64(hopLength)
@@ -289,14 +299,20 @@ public final class ReverberationEstimator: StreamingProcessor {
     /// Ends the stream: keeps its estimate for ``finalize()`` and readies the estimator for a
     /// new stream (as after ``reset()``). Decays still running are not counted. Writes nothing.
     public func flush(into output: UnsafeMutableBufferPointer<ReverberationEstimate>) -> Int {
-        let ended = estimate
-        reset()
+        enter(); defer { ownership.release() }
+        let ended = currentEstimate()
+        resetStream()
         flushed = ended
         return 0
     }
 
     /// Forgets the stream (and a flushed stream's estimate).
     public func reset() {
+        enter(); defer { ownership.release() }
+        resetStream()
+    }
+
+    private func resetStream() {
         position = 0
         frames = 0
         nonFiniteFrames = 0
@@ -312,12 +328,13 @@ public final class ReverberationEstimator: StreamingProcessor {
     /// The ended stream's estimate: the one ``flush(into:)`` kept, or — without a flush — the
     /// current stream's, which is then ended (the estimator is left as after ``reset()``).
     public func finalize() -> ReverberationEstimate {
+        enter(); defer { ownership.release() }
         if let flushed {
             self.flushed = nil
             return flushed
         }
-        let result = estimate
-        reset()
+        let result = currentEstimate()
+        resetStream()
         return result
     }
 
@@ -416,6 +433,12 @@ public final class ReverberationEstimator: StreamingProcessor {
     /// The estimate over the stream so far (after a ``flush(into:)``, the flushed stream's).
     /// Computed on demand from the decay histograms; never allocates.
     public var estimate: ReverberationEstimate {
+        enter(); defer { ownership.release() }
+        return currentEstimate()
+    }
+
+    /// ``estimate`` for a caller holding the flag.
+    private func currentEstimate() -> ReverberationEstimate {
         if let flushed { return flushed }
         var result = ReverberationEstimate.empty
         result.decayCount = decayCount

@@ -22,6 +22,11 @@ import DSPSpectral
 /// is not a frame (no band power can stand in for the missing ones), so it is discarded and
 /// counted in ``discardedSampleCount``; the tracker is then as after ``reset()``.
 /// ``update(_:)`` is the one-frame call (what ``CueTracker`` uses).
+///
+/// Not `Sendable`, unlike the streaming units around it: it lends its state as pointers
+/// (``noisePowers``, ``smoothedPowers``), which no ownership flag can guard. Use one from one
+/// thread, or move it with `sending`; the detector and the reverberation estimator each own
+/// theirs privately.
 public final class NoiseFloorTracker: StreamingProcessor {
     /// Input element: a band power (any power unit; the estimate is in the same unit).
     public typealias InputSample = Float
