@@ -128,13 +128,13 @@ public struct FileScore: Codable, Equatable, Sendable {
 
     }
 
-    /// Loudness per ITU-R BS.1770-4 / EBU R128 (see ``LoudnessSummary``).
+    /// Loudness per ITU-R BS.1770-5 / EBU R128 (see ``LoudnessSummary``).
     public struct Loudness: Codable, Equatable, Sendable {
         /// Integrated (gated) loudness, LUFS; `null` when every block is below the −70 LUFS gate.
         public var integratedLUFS: Double?
         /// Loudness range (EBU Tech 3342), LU.
         public var loudnessRangeLU: Double = 0
-        /// Maximum true peak over channels (BS.1770-4 Annex 2, 4× oversampling below 96 kHz),
+        /// Maximum true peak over channels (BS.1770-5 Annex 2, 4× oversampling below 96 kHz),
         /// dBTP; −∞ for digital silence (written `null`); `nil` (left out) when the true_peak
         /// analysis is off — the convention of ``LoudnessSummary/truePeakDBTP``.
         public var truePeakDBTP: Double?
@@ -281,7 +281,7 @@ public struct FileScore: Codable, Equatable, Sendable {
         .object("levels", \.levels, absent: "for failed files, when not asked for, and when not_measured.levels says why", analysis: true,
                 "Levels over every finite sample of every channel. Absent for failed files, when not asked for, and when not_measured.levels says why."),
         .object("loudness", \.loudness, absent: "for failed files, when not asked for, and when not_measured.loudness says why", analysis: true,
-                "ITU-R BS.1770-4 / EBU R128. Absent for failed files, when not asked for, and when not_measured.loudness says why (rate below 8 kHz, shorter than 400 ms)."),
+                "ITU-R BS.1770-5 / EBU R128. Absent for failed files, when not asked for, and when not_measured.loudness says why (rate below 8 kHz, shorter than 400 ms)."),
         .object("detection", \.detection, absent: "for failed files, when no detection was asked for, and when not_measured.detection says why",
                 analysis: true,
                 "Voice activity, music and multiple speakers (AcousticDetector on the file mixed to mono at 16 kHz). Absent for failed files, when --analyses has none of speech, music, speakers, and when not_measured.detection says why."),

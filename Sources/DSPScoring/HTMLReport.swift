@@ -100,7 +100,7 @@ public enum HTMLReport {
     }
 
     static func loudness(_ s: CorpusSummary) -> String {
-        var html = "<section id=\"loudness\"><h2>Loudness (ITU-R BS.1770-4 / EBU R128)</h2>"
+        var html = "<section id=\"loudness\"><h2>Loudness (ITU-R BS.1770-5 / EBU R128)</h2>"
         guard s.loudnessRecords > 0 else { return html + notInRecords("loudness") + "</section>\n" }
         html += "<div class=\"grid\">"
         html += histogramFigure(s.integratedLUFS, id: "chart-lufs", decimals: 0, missingMeaning: "below the −70 LUFS gate")
