@@ -16,7 +16,8 @@ import RealModule
 ///   centre is at or above the gate: only blocks within 0.01 LU of the gate can be
 ///   misclassified);
 /// - a percentile is the centre of the bin holding that rank: within 0.005 LU of the block at
-///   that rank.
+///   that rank, so the loudness range (L95 − L10) is within 0.01 LU and moves in steps of
+///   0.01 LU (0 LU exactly for a steady signal).
 ///
 /// (libebur128's histogram mode uses 1000 bins of 0.1 LU and bin centres, for up to 0.05 LU
 /// error; its default mode stores every block, 8 B per 100 ms, in a linked list that grows by
