@@ -2,6 +2,7 @@
 // reports as it happens. The code a service author copies: one SpeechFrontEnd per stream,
 // buffers sized once, process per incoming chunk, events handled after each call, flush at the end.
 import ArgumentParser
+import CLISupport
 import DSPAnalysis
 import DSPDetection
 import DSPCore
@@ -11,6 +12,11 @@ import Foundation
 
 @main
 struct SpeechDSPLive: ParsableCommand {
+    /// Runs the command with ``ToolMain`` (a failure on a non-terminal stderr is one JSON line).
+    static func main() {
+        ToolMain.run(Self.self, label: "speechdsp-live", arguments: Array(CommandLine.arguments.dropFirst()))
+    }
+
     static let configuration = CommandConfiguration(
         commandName: "speechdsp-live",
         abstract: "Stream an audio file through SpeechDSP's front end and print its events as they happen.",
@@ -20,7 +26,8 @@ struct SpeechDSPLive: ParsableCommand {
             --realtime or as fast as possible, through one SpeechFrontEnd: 16 kHz PCM S16LE out \
             (--pcm-out), speech start/end, environment updates and clipping printed on stdout with \
             their stream time. See docs/front-end.md.
-            """)
+            """,
+        version: ToolVersion.text(tool: "speechdsp-live"))
 
     @Argument(help: "The audio file to stream.")
     var file: String
@@ -51,7 +58,14 @@ struct SpeechDSPLive: ParsableCommand {
         let rate = reader.sampleRate
 
         // 1. One front end per stream, configured once; buffers sized once for the largest push.
-        let frontEnd = try SpeechFrontEnd(configuration: .init(inputRate: rate, channelCount: channels))
+        let frontEnd: SpeechFrontEnd
+        do {
+            frontEnd = try SpeechFrontEnd(configuration: .init(inputRate: rate, channelCount: channels))
+        } catch {
+            throw ToolFailure(error.commandLineDescription([
+                "inputRate": "sample rate of \(file)", "channelCount": "channel count of \(file)",
+            ]))
+        }
         let maxFrames = randomChunks ? 2 * chunk : chunk
         let input = UnsafeMutableBufferPointer<Float>.allocate(capacity: maxFrames * channels)
         let output = UnsafeMutableBufferPointer<Int16>.allocate(
