@@ -157,7 +157,9 @@ struct SpeechDSPLive: ParsableCommand {
     private func summarize(_ s: FrontEndSummary, samplesOut: Int, wallSeconds: Double, dropped: Int) {
         print("end: \(String(format: "%.3f", s.durationSeconds)) s in, \(samplesOut) samples at 16 kHz out; \(s.clippedSampleCount) clipped, \(s.nonFiniteSampleCount) non-finite input samples; \(dropped) events dropped")
         if let loudness = s.loudness {
-            print("loudness: integrated \(db(loudness.integratedLUFS)) LUFS, max momentary \(db(loudness.maxMomentaryLUFS)) LUFS")
+            // The loudness of what the recognizer gets (channels averaged, 16 kHz), not of the
+            // file's own channels, which dspscore measures: docs/loudness.md, "Which loudness is which".
+            print("loudness of the 16 kHz mono output: integrated \(db(loudness.integratedLUFS)) LUFS, max momentary \(db(loudness.maxMomentaryLUFS)) LUFS")
         }
         if let e = s.environment {
             let categories = NoiseCategory.allCases.map { "\($0) \(String(format: "%.1f", e.secondsInCategory[$0])) s" }.joined(separator: ", ")
