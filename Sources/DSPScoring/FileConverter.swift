@@ -184,7 +184,7 @@ public final class FileConverter {
             do throws(ConfigurationError) {
                 chain = try Chain(configuration: configuration, inputRate: reader.sampleRate, channelCount: reader.channelCount)
             } catch {
-                return fail("unsupported", Self.describe(error, channelCount: reader.channelCount))
+                return fail("unsupported", error.fileDescription(channelCount: reader.channelCount))
             }
             if let problem = Self.makeDirectory(forFile: outputPath) { return fail("io_failure", problem) }
             let writer = try AudioFileWriter(
@@ -362,17 +362,6 @@ public final class FileConverter {
             return "cannot create \(directory): \(String(cString: strerror(errno)))"
         }
         return nil
-    }
-
-    /// A chain error in the file's terms.
-    static func describe(_ error: ConfigurationError, channelCount: Int) -> String {
-        switch error.parameter {
-        case "inputRate": "sample rate \(error.value) Hz: conversion takes \(error.expected) Hz"
-        case "channelCount": "\(error.value) channels: conversion takes \(error.expected)"
-        case "mode.channel": "no channel \(error.value) in a \(channelCount)-channel file"
-        case "outputRate/inputRate": "the ratio of the output rate to the file's rate is beyond the resampler (\(error.expected))"
-        default: error.description
-        }
     }
 }
 

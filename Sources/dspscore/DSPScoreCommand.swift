@@ -210,6 +210,7 @@ struct Score: ParsableCommand {
         let progress = Progress(total: pending.count, shown: !logging.quiet)
         var failed = 0
         try ParallelScoring.score(pending.map { files[$0] }, jobs: jobs, configuration: configuration) { index, record in
+            progress.clearBar()  // rows and log lines go where the bar was; it is drawn again below
             writeKept(upTo: pending[index])
             nextFull = pending[index] + 1
             if record.status == .error {
@@ -221,9 +222,10 @@ struct Score: ParsableCommand {
             progress.update(done: 1, audioSeconds: record.duration, failed: record.status == .error)
             return true
         }
+        progress.clearBar()
         writeKept(upTo: files.count)
-        output.footer()
         progress.finish()
+        output.footer()
         try output.finish(renamingTo: self.output)
         logger.info("\(progress.state.summary(kept: files.count - pending.count))")
         if failed > maxFailures { throw ExitCode(1) }
@@ -361,6 +363,8 @@ final class Progress {
     let shown: Bool
     var state: ScoringProgress
     var lastReport = Date.distantPast
+    /// Whether the terminal's last line is the bar (no newline after it).
+    var barShown = false
 
     init(total: Int, shown: Bool) {
         state = ScoringProgress(filesTotal: total)
@@ -371,7 +375,18 @@ final class Progress {
 
     func update(done count: Int, audioSeconds seconds: Double, failed didFail: Bool) {
         state.add(audioSeconds: seconds, failed: didFail)
-        if Date().timeIntervalSince(lastReport) >= 1 || state.filesDone == state.filesTotal { report(final: false) }
+        // On a terminal a bar cleared for output is drawn again at once.
+        if Date().timeIntervalSince(lastReport) >= 1 || state.filesDone == state.filesTotal || (isTerminal && shown && !barShown) {
+            report(final: false)
+        }
+    }
+
+    /// On a terminal, erases the bar (`\r`, erase line) so that a table row on stdout or a log
+    /// line on stderr starts at the beginning of the line instead of after the bar.
+    func clearBar() {
+        guard isTerminal, shown, barShown else { return }
+        StandardError.writeLine("\r\u{1B}[K")
+        barShown = false
     }
 
     func finish() { report(final: true) }
@@ -383,6 +398,7 @@ final class Progress {
         if isTerminal {
             // \r and erase-to-end-of-line: the line rewrites itself in place.
             StandardError.writeLine("\r" + state.terminalLine() + "\u{1B}[K" + (final ? "\n" : ""))
+            barShown = !final
         } else {
             StandardError.writeLine(state.jsonEvent(final: final) + "\n")
         }
