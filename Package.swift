@@ -93,7 +93,9 @@ let implementation: [Target] = [
     // What the three executables share and nothing else uses: --version (the library version
     // and the git revision, generated at build time by GitRevisionPlugin), --log-level/--quiet,
     // the JSON log handler for a non-terminal stderr. Library targets never depend on it, so
-    // the plugin never runs for a package that depends on SpeechDSP's libraries.
+    // for a package that depends on SpeechDSP's libraries the plugin's command never runs
+    // (SwiftPM only compiles the plugin and its one-file generator, as it does every plugin
+    // in a package graph).
     .target(
         name: "CLISupport",
         dependencies: [

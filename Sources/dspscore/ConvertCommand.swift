@@ -99,9 +99,11 @@ struct Convert: ParsableCommand {
         let logger = logging.bootstrap(label: "dspscore")
         let wanted = Set(extensions.split(separator: ",").map { $0.lowercased().trimmingCharacters(in: .whitespaces) })
         let outputRoot = Self.absolute(outputDirectory)
-        // Files already under the output directory (an earlier run's outputs) are not inputs.
+        // Files found in a folder under the output directory (an earlier run's outputs) are not
+        // inputs; a file named on the command line is (and is refused if it is its own output).
+        let named = Set(paths.map { PathKey($0) })
         let found = AudioFileDiscovery.expandKeepingRoots(paths, extensions: wanted).filter {
-            !Self.absolute($0.path).hasPrefix(outputRoot + "/")
+            named.contains(PathKey($0.path)) || !Self.absolute($0.path).hasPrefix(outputRoot + "/")
         }
         if found.isEmpty { logger.warning("no audio files found") }
         let plan = FileConverter.plan(found, outputDirectory: outputDirectory, container: format.container)

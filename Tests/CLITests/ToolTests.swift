@@ -165,6 +165,18 @@ struct ToolTests {
         let de = try AudioFileReader(path: output.appendingPathComponent("de.flac").path)
         #expect(de.sampleRate == 8000 && de.format == .flacPCM16)
         de.close()
+        // An output folder inside the input folder: a rerun does not take the outputs as inputs;
+        // a file named directly whose output is itself is refused.
+        let inside = input.appendingPathComponent("16k")
+        for _ in 0..<2 {
+            let run = try Tool.run("dspscore", ["convert", input.path, "--output-dir", inside.path, "--overwrite"])
+            #expect(run.stdout.split(separator: "\n").count == 3)
+        }
+        let wav = inside.appendingPathComponent("de.wav").path
+        let onItself = try Tool.run("dspscore", ["convert", wav, "--output-dir", inside.path, "--overwrite"])
+        #expect(onItself.status == 1 && onItself.stdout.contains("same_file"))
+        #expect(try AudioFileReader(path: wav).frameCount > 0)
+
         let badRate = try Tool.run("dspscore", ["convert", input.path, "--output-dir", output.path, "--rate", "100"])
         #expect(badRate.status == 64)
         #expect((jsonLines(badRate.stderr).first?["message"] as? String)?.contains("--rate") == true)
