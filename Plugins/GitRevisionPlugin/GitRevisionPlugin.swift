@@ -53,7 +53,8 @@ struct GitRevisionPlugin: BuildToolPlugin {
     }
 
     static func firstLine(of url: URL) -> String? {
-        guard let text = try? String(contentsOf: url, encoding: .utf8) else { return nil }
+        guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
+        let text = String(decoding: data, as: UTF8.self)
         return text.split(whereSeparator: \.isNewline).first.map { $0.trimmingCharacters(in: .whitespaces) }
     }
 

@@ -133,14 +133,18 @@ public final class FileConverter {
 
     /// The settings, as validated.
     public let configuration: Configuration
-    private var input = UnsafeMutableBufferPointer<Float>.allocate(capacity: 0)
-    private var floats = UnsafeMutableBufferPointer<Float>.allocate(capacity: 0)
-    private var shorts = UnsafeMutableBufferPointer<Int16>.allocate(capacity: 0)
+    private var input: UnsafeMutableBufferPointer<Float>
+    private var floats: UnsafeMutableBufferPointer<Float>
+    private var shorts: UnsafeMutableBufferPointer<Int16>
 
     /// Creates a converter; throws if a setting is out of range.
     public init(configuration: Configuration = Configuration()) throws(ConfigurationError) {
         try configuration.validate()
         self.configuration = configuration
+        // Allocated once the settings are accepted: an initializer that throws runs no deinit.
+        input = .allocate(capacity: 0)
+        floats = .allocate(capacity: 0)
+        shorts = .allocate(capacity: 0)
     }
 
     deinit {

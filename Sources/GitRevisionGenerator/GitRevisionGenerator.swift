@@ -69,9 +69,10 @@ struct GitCheckout {
                 return hash.lowercased()
             }
         }
-        guard let packed = try? String(contentsOf: commonDirectory.appendingPathComponent("packed-refs"), encoding: .utf8) else {
+        guard let data = FileManager.default.contents(atPath: commonDirectory.appendingPathComponent("packed-refs").path) else {
             return nil
         }
+        let packed = String(decoding: data, as: UTF8.self)
         for line in packed.split(whereSeparator: \.isNewline) where !line.hasPrefix("#") && !line.hasPrefix("^") {
             let parts = line.split(separator: " ", maxSplits: 1)
             if parts.count == 2, parts[1] == ref, Self.isCommit(String(parts[0])) { return parts[0].lowercased() }
@@ -84,7 +85,8 @@ struct GitCheckout {
     }
 
     static func firstLine(of url: URL) -> String? {
-        guard let text = try? String(contentsOf: url, encoding: .utf8) else { return nil }
+        guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
+        let text = String(decoding: data, as: UTF8.self)
         return text.split(whereSeparator: \.isNewline).first.map { $0.trimmingCharacters(in: .whitespaces) }
     }
 

@@ -70,7 +70,7 @@ struct GitRevisionGeneratorTests {
         try process.run()
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
-        let source = try String(contentsOf: output, encoding: .utf8)
+        let source = String(decoding: try Data(contentsOf: output), as: UTF8.self)
         let line = try #require(source.split(separator: "\n").first { $0.contains("static let commit") })
         return String(try #require(line.split(separator: "\"").dropFirst().first))
     }
