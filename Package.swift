@@ -90,13 +90,32 @@ let implementation: [Target] = [
     // dspbench, Benchmarks/ and rsbench share: the library never links a peer, and the tools
     // run where peers are absent.
     .target(name: "CBenchReferences", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
+    // What the three executables share and nothing else uses: --version (the library version
+    // and the git revision, generated at build time by GitRevisionPlugin), --log-level/--quiet,
+    // the JSON log handler for a non-terminal stderr. Library targets never depend on it, so
+    // for a package that depends on SpeechDSP's libraries the plugin's command never runs
+    // (SwiftPM only compiles the plugin and its one-file generator, as it does every plugin
+    // in a package graph).
+    .target(
+        name: "CLISupport",
+        dependencies: [
+            "DSPCore",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+        ],
+        plugins: ["GitRevisionPlugin"]
+    ),
+    // Writes BuildRevision.commit from the package directory's .git (HEAD, refs, packed-refs,
+    // worktrees), "unknown" without one; run by GitRevisionPlugin.
+    .executableTarget(name: "GitRevisionGenerator", path: "Sources/GitRevisionGenerator"),
+    .plugin(name: "GitRevisionPlugin", capability: .buildTool(), dependencies: ["GitRevisionGenerator"]),
     // dspbench's clocks and allocation counter (interposes malloc: dspbench only).
     .target(name: "CBenchSupport"),
     .executableTarget(
         name: "dspbench",
         dependencies: [
             "DSPCore", "DSPSpectral", "DSPDetection", "DSPAnalysis", "DSPIO", "DSPPipeline", "CBenchSupport",
-            "CBenchReferences",
+            "CBenchReferences", "CLISupport",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]
@@ -105,14 +124,14 @@ let implementation: [Target] = [
     .executableTarget(
         name: "speechdsp-live",
         dependencies: [
-            "DSPPipeline", "DSPDetection", "DSPAnalysis", "DSPCore", "DSPIO",
+            "DSPPipeline", "DSPDetection", "DSPAnalysis", "DSPCore", "DSPIO", "CLISupport",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]
     ),
     .executableTarget(
         name: "dspscore",
         dependencies: [
-            "DSPScoring", "DSPIO",
+            "DSPScoring", "DSPIO", "DSPCore", "CLISupport",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]
@@ -139,7 +158,9 @@ let tests: [Target] = [
     .testTarget(name: "DSPIOTests", dependencies: ["DSPIO", "DSPCore", "TestSupport"]),
     .testTarget(name: "DSPScoringTests", dependencies: ["DSPScoring", "DSPIO", "TestSupport"], exclude: ["Goldens"]),
     // Live and file analysis agree: SpeechFrontEnd and FileScorer run the same chain.
-    .testTarget(name: "OneChainTests", dependencies: ["DSPPipeline", "DSPScoring", "DSPDetection", "DSPIO", "DSPCore", "TestSupport"]),
+    .testTarget(name: "OneChainTests", dependencies: ["DSPPipeline", "DSPScoring", "DSPDetection", "DSPAnalysis", "DSPIO", "DSPCore", "TestSupport"]),
+    // The executables' shared code (version text, JSON logs) and the built tools themselves.
+    .testTarget(name: "CLITests", dependencies: ["CLISupport", "DSPCore", "DSPScoring", "DSPIO", "TestSupport"]),
     .testTarget(name: "DSPPipelineTests", dependencies: ["DSPPipeline", "DSPCore", "DSPAnalysis", "DSPDetection", "DSPSpectral", "DSPIO", "TestSupport"]),
     // The README's and the Getting Started article's snippets, compiled and run; the documents
     // must hold them verbatim (SnippetDriftTests).

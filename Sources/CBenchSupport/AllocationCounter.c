@@ -15,7 +15,19 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#if defined(__linux__) && defined(__GLIBC__)
+// Under AddressSanitizer or ThreadSanitizer the sanitizer owns the malloc family: memory from
+// __libc_malloc freed through the sanitizer's free (or the reverse) crashes the process, so a
+// sanitized build does not interpose and reports counting as unsupported.
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
+#define CBS_SANITIZED 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define CBS_SANITIZED 1
+#endif
+
+#if defined(__linux__) && defined(__GLIBC__) && !defined(CBS_SANITIZED)
 
 extern void *__libc_malloc(size_t size);
 extern void *__libc_calloc(size_t count, size_t size);

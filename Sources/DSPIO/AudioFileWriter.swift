@@ -195,6 +195,60 @@ public final class AudioFileWriter {
         }
     }
 
+    /// Appends interleaved 16-bit samples. Does not allocate.
+    ///
+    /// For 16-bit PCM (``AudioFileFormat/Encoding/pcm16``, in any container) the values are
+    /// stored as they are (`sf_writef_short`), so a caller that converted with its own policy
+    /// (``Int16Converter`` with dither, say) keeps it. Any other encoding is given `k / 32768`
+    /// through ``write(_:)-(UnsafeBufferPointer<Float>)`` (exact in Float), so it stores what
+    /// the Float path stores for that value — libsndfile's own short-to-float path would
+    /// store `k` unscaled in a float file.
+    ///
+    /// - Parameter samples: Whole frames: `samples.count` must be a multiple of
+    ///   ``channelCount``. Empty is fine.
+    /// - Throws: ``AudioFileError`` — as ``write(_:)-(UnsafeBufferPointer<Float>)``.
+    public func write(_ samples: UnsafeBufferPointer<Int16>) throws(AudioFileError) {
+        guard let handle else {
+            throw AudioFileError(kind: .closed, path: path, message: "the file was closed")
+        }
+        let frames = samples.count / channelCount
+        guard frames * channelCount == samples.count else {
+            throw AudioFileError(
+                kind: .invalidParameters, path: path,
+                message: "\(samples.count) samples is not a whole number of \(channelCount)-channel frames")
+        }
+        guard frames > 0, let base = samples.baseAddress else { return }
+        guard shortBlock != nil else {
+            // Through Float, 256 frames at a time (k / 32768 is exact).
+            let blockFrames = 256
+            var start = 0
+            var failure: AudioFileError? = nil
+            withUnsafeTemporaryAllocation(of: Float.self, capacity: blockFrames * channelCount) { block in
+                while start < frames, failure == nil {
+                    let n = min(blockFrames, frames - start)
+                    for i in 0..<(n * channelCount) { block[i] = Float(base[start * channelCount + i]) * (1.0 / 32768.0) }
+                    do throws(AudioFileError) {
+                        try write(UnsafeBufferPointer(rebasing: block[..<(n * channelCount)]))
+                    } catch {
+                        failure = error
+                    }
+                    start += n
+                }
+            }
+            if let failure { throw failure }
+            return
+        }
+        let written = max(0, Int(sf_writef_short(handle, base, sf_count_t(frames))))
+        framesWritten += written
+        guard written == frames else {
+            let code = sf_error(handle)
+            let detail = code != 0 ? String(cString: sf_strerror(handle)) : "the encoder refused the data"
+            throw AudioFileError(
+                kind: .ioFailure, path: path,
+                message: "libsndfile wrote \(written) of \(frames) frames: \(detail)")
+        }
+    }
+
     /// Converts to Int16 block by block (`Int16Conversion`) and writes with `sf_writef_short`;
     /// returns frames written.
     private func writeShorts(

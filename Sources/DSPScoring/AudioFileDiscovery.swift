@@ -24,20 +24,36 @@ public enum AudioFileDiscovery {
     /// recorded as itself. Symbolic links to files are followed; symbolic links to directories
     /// are not descended into.
     public static func expand(_ paths: [String], extensions: Set<String> = defaultExtensions) -> [String] {
-        var result: [String] = []
+        expandKeepingRoots(paths, extensions: extensions).map(\.path)
+    }
+
+    /// A file ``expandKeepingRoots(_:extensions:)`` found, with where it sits below the input
+    /// that named it.
+    public struct Found: Equatable, Sendable {
+        /// The path, as ``expand(_:extensions:)`` gives it.
+        public var path: String
+        /// The path below the directory given (`a/b.flac` for `DIR/a/b.flac` found in `DIR`),
+        /// or the last component of a file given itself.
+        public var relativePath: String
+    }
+
+    /// ``expand(_:extensions:)`` with each file's path relative to the input it came from, to
+    /// mirror the input tree (`dspscore convert --output-dir`).
+    public static func expandKeepingRoots(_ paths: [String], extensions: Set<String> = defaultExtensions) -> [Found] {
+        var result: [Found] = []
         for path in paths {
             guard kind(of: path) == .directory else {
-                result.append(path)
+                result.append(Found(path: path, relativePath: (path as NSString).lastPathComponent))
                 continue
             }
-            var found: [String] = []
+            var found: [Found] = []
             walk(path, relative: "") { relative in
                 let ext = (relative as NSString).pathExtension.lowercased()
                 guard extensions.contains(ext) else { return }
                 let full = (path as NSString).appendingPathComponent(relative)
-                if kind(of: full) == .file { found.append(full) }
+                if kind(of: full) == .file { found.append(Found(path: full, relativePath: relative)) }
             }
-            result += found.sorted(by: pathOrder)
+            result += found.sorted { pathOrder($0.path, $1.path) }
         }
         return result
     }

@@ -185,13 +185,13 @@ public final class FileScorer {
                 return record
             }
             let analyzer: LevelAnalyzer
-            do {
+            do throws(ConfigurationError) {
                 analyzer = try LevelAnalyzer(configuration: .init(
                     sampleRate: reader.sampleRate, channelCount: reader.channelCount,
                     frameLength: configuration.frameLength, clipThreshold: configuration.clipThreshold,
                     fullScale: Self.fullScale(of: reader.format.encoding)))
             } catch {
-                record.error = .init(kind: "unsupported", message: "\(path): \(error)")
+                record.error = .init(kind: "unsupported", message: "\(path): \(error.fileDescription(channelCount: reader.channelCount))")
                 return record
             }
             let (layout, layoutName) = Self.loudnessLayout(channelCount: reader.channelCount)

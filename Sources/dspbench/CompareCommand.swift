@@ -1,5 +1,6 @@
 // dspbench compare BASE.json NEW.json: flag kernels whose × real time dropped beyond a threshold.
 import ArgumentParser
+import CLISupport
 import Foundation
 import Logging
 

@@ -1,6 +1,7 @@
 // dspbench detect --in FILE: run the detection stack on a file, timing detection alone, and
 // optionally dump every analysis frame (features, cues, probabilities) as CSV.
 import ArgumentParser
+import CLISupport
 import CBenchSupport
 import DSPCore
 import DSPDetection
@@ -19,7 +20,7 @@ struct DetectCommand: ParsableCommand {
             the three probabilities and decisions (the data the models are fitted on).
             """)
 
-    @Option(name: .customLong("in"), help: "Input audio file (any format DSPIO reads).")
+    @Option(name: .customLong("in"), help: "Input audio file (any format libsndfile reads).")
     var inputPath: String
 
     @Option(help: "Write per-frame features, cues and decisions to this CSV file.")
@@ -38,6 +39,9 @@ struct DetectCommand: ParsableCommand {
         let mono: [Float]
         do {
             mono = try Self.readMono16k(path: inputPath)
+        } catch let error as ConfigurationError {
+            logger.error("cannot condition \(inputPath) to 16 kHz mono: \(error.commandLineDescription(["inputRate": "sample rate of \(inputPath)", "channelCount": "channel count of \(inputPath)"]))")
+            throw ExitCode(2)
         } catch {
             logger.error("cannot read \(inputPath): \(error)")
             throw ExitCode(2)

@@ -1,6 +1,7 @@
 // dspbench resample --in IN --out OUT --rate R: resample a file with Resampler, timing the
 // processing alone (file I/O excluded).
 import ArgumentParser
+import CLISupport
 import CBenchSupport
 import DSPCore
 import DSPIO
@@ -12,13 +13,15 @@ struct ResampleCommand: ParsableCommand {
         commandName: "resample",
         abstract: "Resample an audio file to a Float32 WAV, reporting time (I/O excluded), × real time, latency and length.",
         discussion: """
-            The whole file is read first, then pushed through Resampler in --chunk-frame \
-            chunks (the whole file at once without --chunk), flushed, and written. By default \
-            the leading delay is trimmed, so the output has exactly round(N × rate / input rate) \
-            frames for N input frames.
+            A benchmark of the resampler: the whole file is read first, then pushed through \
+            Resampler --chunk frames (per channel) at a time (the whole file at once without \
+            --chunk), flushed, and written. By default the leading delay is trimmed, so the \
+            output has exactly round(N × rate / input rate) frames for N input frames. To convert \
+            files for a recognizer (16 kHz mono PCM S16LE WAV or FLAC, folders mirrored, many \
+            files in parallel), use dspscore convert.
             """)
 
-    @Option(name: .customLong("in"), help: "Input audio file (any format DSPIO reads).")
+    @Option(name: .customLong("in"), help: "Input audio file (any format libsndfile reads).")
     var inputPath: String
 
     @Option(name: .customLong("out"), help: "Output WAV file (Float32), overwritten.")
@@ -45,6 +48,14 @@ struct ResampleCommand: ParsableCommand {
         if let chunk, chunk < 1 { throw ValidationError("--chunk must be at least 1") }
     }
 
+    /// The words for the resampler's parameters in its errors: the option, or the input's property.
+    static func optionNames(input: String) -> [String: String] {
+        [
+            "outputRate": "--rate", "inputRate": "sample rate of \(input)", "channelCount": "channel count of \(input)",
+            "outputRate/inputRate": "--rate / sample rate of \(input)",
+        ]
+    }
+
     func run() throws {
         let logger = logging.bootstrap(label: "dspbench")
         let audio: InterleavedAudio
@@ -65,7 +76,7 @@ struct ResampleCommand: ParsableCommand {
                 ? try Resampler(inputRate: audio.sampleRate, outputRate: rate, channelCount: 1, quality: quality.preset).outputDelay
                 : resampler.outputDelay
         } catch {
-            logger.error("\(error)")
+            logger.error("\(error.commandLineDescription(Self.optionNames(input: inputPath)))")
             throw ExitCode(2)
         }
 

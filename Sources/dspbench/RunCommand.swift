@@ -1,5 +1,6 @@
 // dspbench run [SUITE…]: measure the kernels of the chosen suites (and their peers).
 import ArgumentParser
+import CLISupport
 import DSPIO
 import Foundation
 import Logging
@@ -10,7 +11,7 @@ struct RunCommand: ParsableCommand {
         abstract: "Measure kernels: × real time, ns per frame (p50, p99), samples/s, allocations per frame.",
         discussion: """
             Suites: \(Suite.helpList) (all when none is named). Each kernel runs warm-up passes, \
-            then --repetitions timed passes over the audio pushed in --frame-sample frames. \
+            then --repetitions timed passes over the audio, pushed --frame frames (per channel) at a time. \
             With --compare the same work also runs through peers found on this machine \
             (libsoxr, libsamplerate, speexdsp, libebur128, loaded with dlopen) and plain C \
             loops, with the ratio SpeechDSP ÷ peer.
@@ -25,7 +26,7 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Sample rate of the generated audio, in Hz (default 48000).")
     var rate: Int?
 
-    @Option(help: "Read the audio from this file (any format DSPIO reads) instead of generating it.")
+    @Option(help: "Read the audio from this file (any format libsndfile reads) instead of generating it.")
     var input: String?
 
     @Option(help: "Timed passes per kernel.")

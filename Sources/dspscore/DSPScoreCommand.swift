@@ -1,6 +1,7 @@
 // dspscore: score audio corpora — one record per file, in input order, as a table, JSON Lines
 // or CSV. Thin: argument parsing and I/O here, the work in DSPScoring.
 import ArgumentParser
+import CLISupport
 import DSPIO
 import DSPScoring
 import Foundation
@@ -11,14 +12,17 @@ struct DSPScore: ParsableCommand {
     /// Parses the raw `argv` bytes, each argument escaped as DSPIO's `PathBytes` describes:
     /// `CommandLine.arguments` replaces invalid UTF-8 with U+FFFD, so a file named in latin-1
     /// could not be found.
+    /// On a stderr that is not a terminal, a failure is one JSON line like the logs
+    /// (``ToolMain``).
     static func main() {
-        main(Array(PathBytes.commandLineArguments().dropFirst()))
+        ToolMain.run(Self.self, label: "dspscore", arguments: Array(PathBytes.commandLineArguments().dropFirst()))
     }
 
     static let configuration = CommandConfiguration(
         commandName: "dspscore",
-        abstract: "Score audio files for corpus work: duration, rate, channels, levels, clipping, loudness, speech, music, multiple speakers.",
-        subcommands: [Score.self, Schema.self, Merge.self, Report.self],
+        abstract: "Score audio files for corpus work: duration, rate, channels, levels, clipping, loudness, speech, music, multiple speakers; convert them for a recognizer.",
+        version: ToolVersion.text(tool: "dspscore"),
+        subcommands: [Score.self, Convert.self, Schema.self, Merge.self, Report.self],
         defaultSubcommand: Score.self)
 }
 
@@ -32,6 +36,14 @@ struct Score: ParsableCommand {
             input order whatever --jobs is. Data goes to stdout; logs and progress to stderr. \
             A file that cannot be read gets an error record and the run goes on; the exit code \
             is 1 when more than --max-failures files failed.
+
+            The table (the default format) has one row per file — duration, integrated loudness \
+            (LUFS), true peak (dBTP), speech and music (% of the duration), noise category, \
+            clipped samples, status — and a totals row (duration, duration-weighted speech and \
+            music %, ok and error counts). '—' marks a value not measured (not asked for, not \
+            possible for the file, or a failed file), '-inf' a level of digital silence; an \
+            error row gives the error kind and message. On a stderr that is not a terminal, \
+            progress events and logs are JSON, one object per line.
             """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
@@ -47,7 +59,7 @@ struct Score: ParsableCommand {
     @Option(help: "A JSON Lines manifest whose lines have an audio_filepath field (NeMo/Lhotse).")
     var manifest: String?
 
-    @Option(help: "Output: table (for a terminal), jsonl (one JSON record per line) or csv.")
+    @Option(help: "Output: table (for a terminal, with a totals row), jsonl (one JSON record per line) or csv.")
     var format: Format = .table
 
     @Option(help: "Comma-separated extensions to pick from directories.")
@@ -71,7 +83,7 @@ struct Score: ParsableCommand {
     @Option(name: .customLong("max-failures"), help: "Failed files tolerated before the exit code is 1.")
     var maxFailures: Int = 0
 
-    @Option(help: "Sample frames per analysis frame.")
+    @Option(help: "Sample frames per analysis frame (1...65536).")
     var frameLength: Int = 1024
 
     @Option(help: "|x| at or above which a sample counts as clipped.")
@@ -91,6 +103,15 @@ struct Score: ParsableCommand {
     @Option(help: "Write speech segments to FILE in NIST RTTM (SPEAKER <file-id> 1 <start> <duration> <NA> <NA> speech <NA> <NA>).")
     var rttm: String?
 
+    @OptionGroup var logging: LoggingOptions
+
+    /// The scorer's settings from the options.
+    var scorerConfiguration: FileScorer.Configuration {
+        FileScorer.Configuration(
+            frameLength: frameLength, clipThreshold: clipThreshold,
+            analyses: FileScorer.Analyses(names: analyses) ?? .all, recordsSegments: timeline != nil || rttm != nil)
+    }
+
     func validate() throws {
         if paths.isEmpty && filesFrom == nil && manifest == nil {
             throw ValidationError("give files or directories, --files-from or --manifest")
@@ -107,16 +128,17 @@ struct Score: ParsableCommand {
             throw ValidationError("--timeline and --rttm need a detection in --analyses (speech, music or speakers)")
         }
         if resume && (timeline != nil || rttm != nil) { throw ValidationError("--resume does not combine with --timeline or --rttm") }
+        do {
+            try scorerConfiguration.validate()
+        } catch {
+            throw ValidationError(error.commandLineDescription(["frameLength": "--frame-length", "clipThreshold": "--clip-threshold"]))
+        }
     }
 
     mutating func run() throws {
-        LoggingSystem.bootstrap(StreamLogHandler.standardError)
-        let logger = Logger(label: "dspscore")
-        let configuration = FileScorer.Configuration(
-            frameLength: frameLength, clipThreshold: clipThreshold,
-            analyses: FileScorer.Analyses(names: analyses) ?? .all, recordsSegments: timeline != nil || rttm != nil)
+        let logger = logging.bootstrap(label: "dspscore")
+        let configuration = scorerConfiguration
         let segmentFiles = try SegmentWriters(timeline: timeline, rttm: rttm)
-        do { try configuration.validate() } catch { throw ValidationError(error.description) }
         let shard = self.shard.flatMap(Shard.init)
 
         if filesFrom == "-" {
@@ -136,6 +158,7 @@ struct Score: ParsableCommand {
                 output.write(record)
                 segmentFiles.write(record)
             }
+            output.footer()
             summary.elapsedSeconds = Date().timeIntervalSince(start)
             logger.info("\(summary.summary())")
             if failed > maxFailures { throw ExitCode(1) }
@@ -165,7 +188,7 @@ struct Score: ParsableCommand {
                 do {
                     earlier = try ScoreResume.completedRecords(fromJSONL: data, source: candidate, provenance: configuration.provenance)
                 } catch {
-                    FileHandle.standardError.write(Data("dspscore --resume: \(error)\n".utf8))
+                    logger.error("--resume: \(error)")
                     throw ExitCode(1)
                 }
                 for diagnostic in earlier.diagnostics { logger.warning("resume: \(diagnostic)") }
@@ -184,9 +207,10 @@ struct Score: ParsableCommand {
             }
         }
 
-        let progress = Progress(total: pending.count)
+        let progress = Progress(total: pending.count, shown: !logging.quiet)
         var failed = 0
         try ParallelScoring.score(pending.map { files[$0] }, jobs: jobs, configuration: configuration) { index, record in
+            progress.clearBar()  // rows and log lines go where the bar was; it is drawn again below
             writeKept(upTo: pending[index])
             nextFull = pending[index] + 1
             if record.status == .error {
@@ -198,8 +222,10 @@ struct Score: ParsableCommand {
             progress.update(done: 1, audioSeconds: record.duration, failed: record.status == .error)
             return true
         }
+        progress.clearBar()
         writeKept(upTo: files.count)
         progress.finish()
+        output.footer()
         try output.finish(renamingTo: self.output)
         logger.info("\(progress.state.summary(kept: files.count - pending.count))")
         if failed > maxFailures { throw ExitCode(1) }
@@ -229,13 +255,16 @@ struct Merge: ParsableCommand {
     @Option(help: "A file with one path per line giving the output order; every path must have a record.")
     var order: String?
 
+    @OptionGroup var logging: LoggingOptions
+
     func run() throws {
+        let logger = logging.bootstrap(label: "dspscore")
         let texts = try inputs.map { (label: $0, bytes: try RawInput.bytes(of: $0)) }
         let orderPaths = try order.map { ScoringInputs.paths(fromLines: try RawInput.contents(of: $0)) }
         do {
             for line in try ScoreMerging.merge(texts, order: orderPaths) { print(line) }
         } catch {
-            FileHandle.standardError.write(Data("dspscore merge: \(error)\n".utf8))
+            logger.error("merge: \(error)")
             throw ExitCode(1)
         }
     }
@@ -243,11 +272,12 @@ struct Merge: ParsableCommand {
 
 /// Writes records in the chosen format, one whole line per write, flushed, so a pipe reader
 /// (or a resumed run) sees only complete records: to stdout, or to a `.partial` file that
-/// ``finish(renamingTo:)`` renames into place.
+/// ``finish(renamingTo:)`` renames into place. A table ends with a totals row (``footer()``).
 final class RecordWriter {
     let format: Score.Format
     let handle: FileHandle
     let partialPath: String?
+    var totals = ScoreFormatting.TableTotals()
 
     init(format: Score.Format, path: String?) throws {
         self.format = format
@@ -269,10 +299,19 @@ final class RecordWriter {
 
     func write(_ record: FileScore) {
         switch format {
-        case .table: writeLine(ScoreFormatting.tableRow(record))
+        case .table:
+            totals.add(record)
+            writeLine(ScoreFormatting.tableRow(record))
         case .jsonl: writeLine(ScoreFormatting.jsonLine(record))
         case .csv: writeLine(ScoreFormatting.csvRow(record))
         }
+    }
+
+    /// The table's rule and totals row (nothing for JSON Lines and CSV).
+    func footer() {
+        guard format == .table else { return }
+        writeLine(ScoreFormatting.tableRule)
+        writeLine(ScoreFormatting.tableTotalsRow(totals))
     }
 
     func writeLine(_ line: String) {
@@ -316,20 +355,38 @@ final class SegmentWriters {
 }
 
 /// Progress on stderr: a self-overwriting progress bar on a terminal, JSON events (one per
-/// second at most, and a final one) otherwise. Formatting is ``ScoringProgress``'s.
+/// second at most, and a final one) otherwise; nothing with `--quiet`. Formatting is
+/// ``ScoringProgress``'s.
 final class Progress {
     let start = Date()
-    let isTerminal = isatty(STDERR_FILENO) != 0
+    let isTerminal = StandardError.isTerminal
+    let shown: Bool
     var state: ScoringProgress
     var lastReport = Date.distantPast
+    /// Whether the terminal's last line is the bar (no newline after it).
+    var barShown = false
 
-    init(total: Int) { state = ScoringProgress(filesTotal: total) }
+    init(total: Int, shown: Bool) {
+        state = ScoringProgress(filesTotal: total)
+        self.shown = shown
+    }
 
     var audioSecondsPerSecond: Double { state.audioHoursPerWallHour }
 
     func update(done count: Int, audioSeconds seconds: Double, failed didFail: Bool) {
         state.add(audioSeconds: seconds, failed: didFail)
-        if Date().timeIntervalSince(lastReport) >= 1 || state.filesDone == state.filesTotal { report(final: false) }
+        // On a terminal a bar cleared for output is drawn again at once.
+        if Date().timeIntervalSince(lastReport) >= 1 || state.filesDone == state.filesTotal || (isTerminal && shown && !barShown) {
+            report(final: false)
+        }
+    }
+
+    /// On a terminal, erases the bar (`\r`, erase line) so that a table row on stdout or a log
+    /// line on stderr starts at the beginning of the line instead of after the bar.
+    func clearBar() {
+        guard isTerminal, shown, barShown else { return }
+        StandardError.writeLine("\r\u{1B}[K")
+        barShown = false
     }
 
     func finish() { report(final: true) }
@@ -337,11 +394,13 @@ final class Progress {
     private func report(final: Bool) {
         lastReport = Date()
         state.elapsedSeconds = Date().timeIntervalSince(start)
+        guard shown else { return }
         if isTerminal {
             // \r and erase-to-end-of-line: the line rewrites itself in place.
-            FileHandle.standardError.write(Data(("\r" + state.terminalLine() + "\u{1B}[K" + (final ? "\n" : "")).utf8))
+            StandardError.writeLine("\r" + state.terminalLine() + "\u{1B}[K" + (final ? "\n" : ""))
+            barShown = !final
         } else {
-            FileHandle.standardError.write(Data((state.jsonEvent(final: final) + "\n").utf8))
+            StandardError.writeLine(state.jsonEvent(final: final) + "\n")
         }
     }
 }

@@ -1,6 +1,7 @@
 // dspscore report: one self-contained HTML page (inline CSS and SVG, no scripts) from the
 // JSON Lines records of one or more runs. The records are read a line at a time.
 import ArgumentParser
+import CLISupport
 import DSPScoring
 import Foundation
 
@@ -23,11 +24,14 @@ struct Report: ParsableCommand {
     @Option(help: "The page title.")
     var title: String = "dspscore report"
 
+    @OptionGroup var logging: LoggingOptions
+
     func run() throws {
+        let logger = logging.bootstrap(label: "dspscore")
         var summary = CorpusSummary()
         for input in inputs {
             guard let file = input == "-" ? fdopen(dup(STDIN_FILENO), "r") : fopen(input, "r") else {
-                throw ValidationError("cannot open \(input): \(String(cString: strerror(errno)))")
+                throw ToolFailure("cannot open \(input): \(String(cString: strerror(errno)))")
             }
             defer { fclose(file) }
             var line: UnsafeMutablePointer<CChar>?
@@ -45,17 +49,13 @@ struct Report: ParsableCommand {
         let page = HTMLReport.render(summary, title: title, sources: inputs)
         if let output {
             try page.write(toFile: output, atomically: true, encoding: .utf8)
-            FileHandle.standardError.write(Data(
-                "dspscore report: \(summary.files) records (\(summary.ok) ok, \(summary.failed) failed) -> \(output)\n".utf8))
+            logger.info("report: \(summary.files) records (\(summary.ok) ok, \(summary.failed) failed) -> \(output)")
         } else {
             FileHandle.standardOutput.write(Data(page.utf8))
         }
         if summary.unreadableLineCount > 0 {
-            FileHandle.standardError.write(Data(
-                "dspscore report: \(summary.unreadableLineCount) lines were not dspscore records and are left out\n".utf8))
-            for diagnostic in summary.diagnostics {
-                FileHandle.standardError.write(Data("dspscore report: \(diagnostic)\n".utf8))
-            }
+            logger.warning("report: \(summary.unreadableLineCount) lines were not dspscore records and are left out")
+            for diagnostic in summary.diagnostics { logger.warning("report: \(diagnostic)") }
         }
     }
 }

@@ -2,6 +2,7 @@
 // reports as it happens. The code a service author copies: one SpeechFrontEnd per stream,
 // buffers sized once, process per incoming chunk, events handled after each call, flush at the end.
 import ArgumentParser
+import CLISupport
 import DSPAnalysis
 import DSPDetection
 import DSPCore
@@ -11,6 +12,11 @@ import Foundation
 
 @main
 struct SpeechDSPLive: ParsableCommand {
+    /// Runs the command with ``ToolMain`` (a failure on a non-terminal stderr is one JSON line).
+    static func main() {
+        ToolMain.run(Self.self, label: "speechdsp-live", arguments: Array(CommandLine.arguments.dropFirst()))
+    }
+
     static let configuration = CommandConfiguration(
         commandName: "speechdsp-live",
         abstract: "Stream an audio file through SpeechDSP's front end and print its events as they happen.",
@@ -20,7 +26,8 @@ struct SpeechDSPLive: ParsableCommand {
             --realtime or as fast as possible, through one SpeechFrontEnd: 16 kHz PCM S16LE out \
             (--pcm-out), speech start/end, environment updates and clipping printed on stdout with \
             their stream time. See docs/front-end.md.
-            """)
+            """,
+        version: ToolVersion.text(tool: "speechdsp-live"))
 
     @Argument(help: "The audio file to stream.")
     var file: String
@@ -51,7 +58,14 @@ struct SpeechDSPLive: ParsableCommand {
         let rate = reader.sampleRate
 
         // 1. One front end per stream, configured once; buffers sized once for the largest push.
-        let frontEnd = try SpeechFrontEnd(configuration: .init(inputRate: rate, channelCount: channels))
+        let frontEnd: SpeechFrontEnd
+        do {
+            frontEnd = try SpeechFrontEnd(configuration: .init(inputRate: rate, channelCount: channels))
+        } catch {
+            throw ToolFailure(error.commandLineDescription([
+                "inputRate": "sample rate of \(file)", "channelCount": "channel count of \(file)",
+            ]))
+        }
         let maxFrames = randomChunks ? 2 * chunk : chunk
         let input = UnsafeMutableBufferPointer<Float>.allocate(capacity: maxFrames * channels)
         let output = UnsafeMutableBufferPointer<Int16>.allocate(
@@ -143,7 +157,9 @@ struct SpeechDSPLive: ParsableCommand {
     private func summarize(_ s: FrontEndSummary, samplesOut: Int, wallSeconds: Double, dropped: Int) {
         print("end: \(String(format: "%.3f", s.durationSeconds)) s in, \(samplesOut) samples at 16 kHz out; \(s.clippedSampleCount) clipped, \(s.nonFiniteSampleCount) non-finite input samples; \(dropped) events dropped")
         if let loudness = s.loudness {
-            print("loudness: integrated \(db(loudness.integratedLUFS)) LUFS, max momentary \(db(loudness.maxMomentaryLUFS)) LUFS")
+            // The loudness of what the recognizer gets (channels averaged, 16 kHz), not of the
+            // file's own channels, which dspscore measures: docs/loudness.md, "Which loudness is which".
+            print("loudness of the 16 kHz mono output: integrated \(db(loudness.integratedLUFS)) LUFS, max momentary \(db(loudness.maxMomentaryLUFS)) LUFS")
         }
         if let e = s.environment {
             let categories = NoiseCategory.allCases.map { "\($0) \(String(format: "%.1f", e.secondsInCategory[$0])) s" }.joined(separator: ", ")

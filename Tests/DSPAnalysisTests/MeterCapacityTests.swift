@@ -26,7 +26,7 @@ struct MeterCapacityTests {
         }
         await #expect(processExitsWith: .failure) {
             let analyzer = try LevelAnalyzer(configuration: .init(sampleRate: 16_000, channelCount: 1, frameLength: 64))
-            _ = [Float](repeating: 0.25, count: 10).withUnsafeBufferPointer { analyzer.process($0) { _ in } }
+            [Float](repeating: 0.25, count: 10).withUnsafeBufferPointer { analyzer.process($0) { _ in } }
             _ = analyzer.flush(into: UnsafeMutableBufferPointer(start: nil, count: 0))
         }
     }

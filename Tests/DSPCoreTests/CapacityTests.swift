@@ -32,7 +32,7 @@ struct CapacityTests {
         }
         await #expect(processExitsWith: .failure) {
             let r = try Reframer(configuration: .init(frameLength: 8))
-            _ = [Float](repeating: 1, count: 3).withUnsafeBufferPointer { r.process($0) { _, _ in } }
+            [Float](repeating: 1, count: 3).withUnsafeBufferPointer { r.process($0) { _, _ in } }
             let small = UnsafeMutableBufferPointer<Float>.allocate(capacity: 4)
             _ = r.flush(into: small)
         }

@@ -24,7 +24,7 @@ struct DetectionCapacityTests {
         }
         await #expect(processExitsWith: .failure) {
             let detector = try AcousticDetector()
-            _ = [Float](repeating: 0.1, count: 900).withUnsafeBufferPointer { detector.process($0) { _ in } }
+            [Float](repeating: 0.1, count: 900).withUnsafeBufferPointer { detector.process($0) { _ in } }
             _ = detector.flush(into: UnsafeMutableBufferPointer(start: nil, count: 0))
         }
         await #expect(processExitsWith: .failure) {

@@ -77,7 +77,7 @@ struct PathBytesScoringTests {
             try manager.createDirectory(atPath: root + "/" + directory, withIntermediateDirectories: true)
         }
         for file in ["x.wav", "a/y.WAV", "a/b/z.flac", "a/b/c/t.txt", "a/.hidden/h.wav", ".dot.wav", "d/n.ogg", "a/b/c/café.aiff"] {
-            manager.createFile(atPath: root + "/" + file, contents: Data([1]))
+            #expect(manager.createFile(atPath: root + "/" + file, contents: Data([1])))
         }
         try manager.createDirectory(atPath: root + "/dir.wav", withIntermediateDirectories: true)
         try manager.createSymbolicLink(atPath: root + "/link.wav", withDestinationPath: root + "/x.wav")

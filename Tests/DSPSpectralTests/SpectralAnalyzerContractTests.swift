@@ -54,7 +54,7 @@ struct SpectralAnalyzerCapacityTests {
         #expect(failures.isEmpty, "\(failures)")
         await #expect(processExitsWith: .failure) {
             let analyzer = try SpectralAnalyzer()
-            _ = [Float](repeating: 0.1, count: 1500).withUnsafeBufferPointer { analyzer.process($0) { _ in } }
+            [Float](repeating: 0.1, count: 1500).withUnsafeBufferPointer { analyzer.process($0) { _ in } }
             _ = analyzer.flush(into: UnsafeMutableBufferPointer.allocate(capacity: 1))
         }
     }

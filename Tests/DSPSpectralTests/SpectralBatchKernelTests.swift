@@ -242,11 +242,11 @@ struct SpectralBatchKernelTests {
             for set in 0..<4 {
                 let x = signal(count: size, seed: seed &* 11 &+ UInt64(set))
                 inputs.append(x)
-                fft.forwardInput(set: set).update(fromContentsOf: x)
+                _ = fft.forwardInput(set: set).update(fromContentsOf: x)
             }
             for set in (0..<4).reversed() { fft.executeForward(set: set) }
             for set in 0..<4 {
-                plain.forwardInput.update(fromContentsOf: inputs[set])
+                _ = plain.forwardInput.update(fromContentsOf: inputs[set])
                 plain.executeForward()
                 #expect(bits(Array(fft.interleavedSpectrum(set: set))) == bits(Array(plain.interleavedSpectrum)), "size \(size) set \(set)")
                 #expect(bits(Array(fft.forwardInput(set: set))) == bits(inputs[set]), "input kept, set \(set)")
