@@ -112,8 +112,6 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
     private let totals: UnsafeMutableBufferPointer<Float>
     /// Per-hop band levels (scratch).
     private let levels: UnsafeMutableBufferPointer<Float>
-    /// Per-hop band histogram bins (scratch), as many as `levels`.
-    private let bins: UnsafeMutableBufferPointer<Int32>
     /// One band's cumulative histogram, `levelBins + 1` entries (scratch for the quantiles),
     /// filled only over the band's occupied bins: below them it is 0, above them the total.
     private let cumulative: UnsafeMutableBufferPointer<Float>
@@ -162,8 +160,6 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
         totals.initialize(repeating: 0)
         levels = .allocate(capacity: (bands + 7) / 8 * 8)
         levels.initialize(repeating: 0)
-        bins = .allocate(capacity: (bands + 7) / 8 * 8)
-        bins.initialize(repeating: 0)
         cumulative = .allocate(capacity: Self.levelBins + 1)
         cumulative.initialize(repeating: 0)
         occupied = .allocate(capacity: bands)
@@ -181,7 +177,7 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
     deinit {
         bandStarts.deallocate(); meanToMedian.deallocate(); chiSquareSpread.deallocate(); histograms.deallocate()
         totals.deallocate(); levels.deallocate(); cumulative.deallocate(); carry.deallocate(); recent.deallocate()
-        occupied.deallocate(); bins.deallocate()
+        occupied.deallocate()
     }
 
     private let ownership = StreamOwnership()
@@ -230,28 +226,26 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
         }
         guard finite else { return }
         var b = 0
-        // Levels in dB, held to the histogram's span, and their bins: eight bands at a time.
+        // Levels in dB, held to the histogram's span, eight bands at a time. (The bins are found
+        // one band at a time: the standard library's SIMD float-to-integer conversion is a
+        // generic loop, slower than the scalar one.)
         let top = Self.levelBins - 1
         let lowest = SIMD8<Float>(repeating: Self.floorDB)
         let highest = SIMD8<Float>(repeating: Self.floorDB + Float(Self.levelBins))
         while b + 8 <= bands {
             let p = UnsafeRawPointer(levels.baseAddress! + b).loadUnaligned(as: SIMD8<Float>.self)
             let level = FastLog.decibels(p).clamped(lowerBound: lowest, upperBound: highest)
-            let index = pointwiseMin(SIMD8<Int32>(level - lowest, rounding: .down), SIMD8<Int32>(repeating: Int32(top)))
             UnsafeMutableRawPointer(levels.baseAddress! + b).storeBytes(of: level, as: SIMD8<Float>.self)
-            UnsafeMutableRawPointer(bins.baseAddress! + b).storeBytes(of: index, as: SIMD8<Int32>.self)
             b += 8
         }
         while b < bands {
-            let level = Swift.min(Self.floorDB + Float(Self.levelBins), Swift.max(Self.floorDB, FastLog.decibels(levels[b])))
-            levels[b] = level
-            bins[b] = Int32(Swift.min(top, Int((level - Self.floorDB).rounded(.down))))
+            levels[b] = Swift.min(Self.floorDB + Float(Self.levelBins), Swift.max(Self.floorDB, FastLog.decibels(levels[b])))
             b += 1
         }
         let row = recent.baseAddress! + recentIndex * bands
         row.update(from: levels.baseAddress!, count: bands)
         for b in 0..<bands {
-            let index = bins[b]
+            let index = Int32(Swift.min(top, Int((levels[b] - Self.floorDB).rounded(.down))))
             histograms[b * Self.levelBins + Int(index)] += weight
             totals[b] += weight
             let span = occupied[b]
@@ -473,7 +467,7 @@ extension NoiseLevelEstimator: MemoryAccounting {
         .owned(MemoryFootprint.bytes(bandStarts) + MemoryFootprint.bytes(meanToMedian)
             + MemoryFootprint.bytes(chiSquareSpread) + MemoryFootprint.bytes(histograms)
             + MemoryFootprint.bytes(totals) + MemoryFootprint.bytes(levels) + MemoryFootprint.bytes(cumulative)
-            + MemoryFootprint.bytes(carry) + MemoryFootprint.bytes(occupied) + MemoryFootprint.bytes(bins)
+            + MemoryFootprint.bytes(carry) + MemoryFootprint.bytes(occupied)
             + MemoryFootprint.bytes(recent))
     }
 }
