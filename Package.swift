@@ -133,7 +133,9 @@ let tests: [Target] = [
     // What every test target shares: the seeded generator and the TestAudio folder.
     .target(name: "TestSupport", dependencies: ["DSPCore"], path: "Tests/TestSupport"),
     .testTarget(name: "DSPCoreTests", dependencies: ["DSPCore", "TestSupport"], exclude: ["Goldens"]),
-    .testTarget(name: "DSPSpectralTests", dependencies: ["DSPSpectral", "DSPCore", "CDSPKernels", "DSPIO", "TestSupport"]),
+    .testTarget(
+        name: "DSPSpectralTests", dependencies: ["DSPSpectral", "DSPCore", "CDSPKernels", "DSPIO", "TestSupport"],
+        exclude: ["Goldens"]),
     .testTarget(name: "DSPDetectionTests", dependencies: ["DSPDetection", "DSPSpectral", "DSPCore", "DSPIO", "TestSupport"]),
     .testTarget(name: "DSPAnalysisTests", dependencies: ["DSPAnalysis", "DSPCore", "CEBUR128", "TestSupport"]),
     .testTarget(name: "DSPIOTests", dependencies: ["DSPIO", "DSPCore", "TestSupport"]),

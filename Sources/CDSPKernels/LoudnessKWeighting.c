@@ -125,10 +125,10 @@ CDSP_INLINE void kw_store(const kw_run_state *r, cdsp_kweighting_channel *c) {
     __builtin_memcpy(c->lanes + 4, &r->hi, sizeof r->hi);
 }
 
-CDSP_DISPATCH_V3
-void cdsp_kweighting_run(
-    const cdsp_kweighting *k, cdsp_kweighting_channel *channel, size_t filled, const float *x, size_t count
-) {
+CDSP_DISPATCH_V3_VOID(
+    cdsp_kweighting_run,
+    (const cdsp_kweighting *k, cdsp_kweighting_channel *channel, size_t filled, const float *x, size_t count),
+    (k, channel, filled, x, count)) {
     if (count == 0) return;
     size_t phase = filled % B;
     if (phase > 0) {
@@ -150,8 +150,11 @@ void cdsp_kweighting_run(
     kw_store(&r, channel);
 }
 
-CDSP_DISPATCH_V3
-double cdsp_kweighting_close_step(const cdsp_kweighting *k, cdsp_kweighting_channel *channel, size_t length) {
+CDSP_DISPATCH_V3(
+    double,
+    cdsp_kweighting_close_step,
+    (const cdsp_kweighting *k, cdsp_kweighting_channel *channel, size_t length),
+    (k, channel, length)) {
     double *l = channel->lanes;
     double sum = ((l[0] + l[1]) + (l[2] + l[3])) + ((l[4] + l[5]) + (l[6] + l[7]));
     const double b0 = k->serial[0], b1 = k->serial[1], b2 = k->serial[2], a1 = k->serial[3], a2 = k->serial[4];
