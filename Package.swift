@@ -96,7 +96,7 @@ let implementation: [Target] = [
         name: "dspbench",
         dependencies: [
             "DSPCore", "DSPSpectral", "DSPDetection", "DSPAnalysis", "DSPIO", "DSPPipeline", "CBenchSupport",
-            "CBenchReferences",
+            "CBenchReferences", "CDSPKernels",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]

@@ -11,7 +11,7 @@ struct DSPBench: ParsableCommand {
             Data goes to stdout (a table, or one JSON document with --json); progress and logs \
             go to stderr. See docs/benchmarks.md for the method and the JSON schema.
             """,
-        subcommands: [RunCommand.self, CompareCommand.self, ResampleCommand.self, DetectCommand.self])
+        subcommands: [RunCommand.self, CompareCommand.self, ResampleCommand.self, DetectCommand.self, MachineCommand.self])
 }
 
 /// Options every subcommand shares.
