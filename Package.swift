@@ -53,7 +53,7 @@ let systemLibraries: [Target] = [
 // MARK: - Implementation
 
 let implementation: [Target] = [
-    // C kernels with run-time CPU dispatch (target_clones) for the hottest inner loops, and the
+    // C kernels with run-time CPU dispatch (per-level copies, CDSP_DISPATCH_LEVEL) for the hottest inner loops, and the
     // built-in FFT (its planner takes cos/sin from libm).
     .target(name: "CDSPKernels", linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
     // Foundation-free: sample formats, conversion, dB math, re-framing, resampling, the processor contract.

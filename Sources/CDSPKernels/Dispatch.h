@@ -6,39 +6,46 @@
 //         widen_pcm16(in, out, count);
 //     }
 //
-// which make the braces that follow the body of an always-inlined function and compile it once
-// per level, each copy a static function with its own target attribute:
-//   `name_avx512`  target("avx512f")          — AVX-512F (implies AVX2 and FMA)
-//   `name_v3`      target("arch=x86-64-v3")   — AVX2 + FMA + BMI… (`_V3` kernels, clang ≥ 21)
-//   `name_fma`     target("fma")              — FMA, which implies AVX: all float vector code needs
-//   `name_sse2`    no attribute               — the x86-64 baseline
-// The exported `name` calls through a function pointer that a constructor fills before `main`
-// (and, should a kernel be called before that constructor has run, the pointer's initial
-// value — a stub that resolves and calls — fills it on the first call: it is never null). The
-// level comes from cdsp_dispatch_level() (Dispatch.c; include/CDSPDispatch.h): the best the
-// CPU supports by `__builtin_cpu_supports`, capped by `CDSP_DISPATCH_LEVEL=sse2|fma|v3|avx512`.
-// A kernel without a v3 copy (`CDSP_DISPATCH`, or a compiler without it) runs its fma copy at
-// level v3.
+// (`CDSP_DISPATCH[_V3](ret, name, params, args)` for a kernel that returns a value), which
+// make the braces that follow the body of an always-inlined function `name_body` and compile
+// it once per level, each copy a static function with its own target attribute:
+//   `name_avx512`  target("avx512f")            AVX-512F (implies AVX2 and FMA)
+//   `name_v3`      target("avx2,bmi,bmi2,…")    x86-64-v3: AVX2 + FMA + BMI… (`_V3` kernels only)
+//   `name_fma`     target("fma")                FMA, which implies AVX: all float vector code needs
+//   `name_sse2`    no attribute                 the x86-64 baseline
+// The exported `name` — same name and signature as ever — jumps through a function pointer
+// that a constructor fills before `main`. The pointer's initial value is a stub that resolves
+// and calls, so a kernel called before the constructors have run (another library's
+// constructor, say) still works: the pointer is never null. The level comes from
+// cdsp_dispatch_level() (Dispatch.c; include/CDSPDispatch.h): the best the CPU supports by
+// `__builtin_cpu_supports`, capped by `CDSP_DISPATCH_LEVEL=sse2|fma|v3|avx512`. A kernel
+// without a v3 copy (`CDSP_DISPATCH`) runs its fma copy at level v3. The pointer is read and
+// written with relaxed atomics: a plain load on x86-64, and no data race under ThreadSanitizer
+// should a stub and a constructor ever meet.
 //
-// These are the copies the former `target_clones("avx512f", ["arch=x86-64-v3",] "fma",
-// "default")` made — the same source, target attributes and per-file contraction settings, so
-// the same instructions — chosen in the same order (avx512f, then x86-64-v3, then fma, then
-// SSE2), but through a pointer set at start-up instead of an IFUNC resolver bound during
-// relocation. That is what makes the level pinnable (the IFUNC resolver read `cpuid` itself,
-// before any constructor or environment could intervene) and what lets ThreadSanitizer run
-// with dispatch on (its instrumented IFUNC resolver ran before the TSan runtime existed).
-// The pointer is read and written with relaxed atomics: a plain load on x86-64, and no data
-// race for TSan if a stub and the constructor ever met.
+// The copies are those the former `target_clones("avx512f", ["arch=x86-64-v3",] "fma",
+// "default")` made — the same source, target features, CPU ("x86-64") and tuning ("generic"),
+// the same per-file contraction settings — chosen in the same order (avx512f, then x86-64-v3,
+// then fma, then SSE2). Compared in the release objects, 121 of the 137 copies are the same
+// instructions as the clones; the other 16 (kernels whose body moved from the exported
+// function into `name_body`, and the FFT's inverse) differ in register allocation and block
+// order only: the floating-point operations are fixed by the source (no -ffast-math;
+// contraction decided per expression by the front end), so they give the same bits
+// (KernelDispatchTests). What changed is the binding: the clones were bound by an IFUNC
+// resolver during relocation, which read `cpuid` itself before any constructor or environment
+// could intervene (no way to pin a level) and, instrumented under ThreadSanitizer, ran before
+// the TSan runtime existed and crashed (so dispatch was off under TSan). A constructor runs
+// after both.
 //
-// "fma" rather than "avx2,fma": in target_clones a comma inside one string separated clones
-// ("avx2,fma" made an AVX2 clone *without* FMA plus an FMA clone); kept for the same code.
-// `_V3` adds the x86-64-v3 copy where clang supports `arch=` in target_clones (clang ≥ 21, the
-// condition under which the clones had it), for kernels whose integer/shuffle work gains from
-// AVX2 (a one-instruction lane broadcast, for one).
+// "fma" rather than "avx2,fma" (as in target_clones, where a comma inside one string separated
+// clones); "x86-64-v3" as its feature list rather than `arch=x86-64-v3`, which would also tune
+// for that CPU model (other instruction choices and schedules than the clone had). `_V3` is
+// for kernels whose integer/shuffle work gains from AVX2 (a one-instruction lane broadcast,
+// for one).
 //
-// Elsewhere (macOS, arm64, other compilers without `target`), and with `-DCDSP_NO_DISPATCH`,
-// each macro is just the exported function's head: one plain compilation of each kernel, and
-// cdsp_dispatch_level() returns −1.
+// Elsewhere (macOS, arm64, compilers without the `target` attribute), and with
+// `-DCDSP_NO_DISPATCH`, each macro is just the exported function's head: one plain compilation
+// of each kernel, and cdsp_dispatch_level() returns CDSP_LEVEL_NONE (−1).
 #pragma once
 
 #include "CDSPDispatch.h"

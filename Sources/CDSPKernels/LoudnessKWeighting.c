@@ -24,10 +24,10 @@
 // long-double recursion to ~1e−13 relative (the serial Double direct-form-I recursion:
 // ~3e−13), with the serial Double recursion to ~1e−12 (tested to 1e−10).
 //
-// Dispatch (Dispatch.h): `CDSP_DISPATCH_V3`, i.e. with an x86-64-v3 clone (AVX2 + FMA) where
-// clang supports `arch=` in target_clones (clang 21, the Swift 6.3 toolchain's): the "fma" clone is AVX without AVX2, which has no one-instruction
-// broadcast of a register lane, and the block loop broadcasts 14 values per block (measured
-// 6–9 % faster with AVX2). The resolver prefers avx512f, then x86-64-v3, then fma, then SSE2.
+// Dispatch (Dispatch.h): `CDSP_DISPATCH_V3`, i.e. with an x86-64-v3 copy (AVX2 + FMA): the
+// "fma" copy is AVX without AVX2, which has no one-instruction broadcast of a register lane,
+// and the block loop broadcasts 14 values per block (measured 6–9 % faster with AVX2). The
+// dispatcher prefers avx512f, then x86-64-v3, then fma, then SSE2 (`CDSP_DISPATCH_LEVEL` caps it).
 #include "CDSPLoudness.h"
 
 #include "Dispatch.h"   // CDSP_DISPATCH_V3, CDSP_INLINE

@@ -1,11 +1,13 @@
 // DSPCore.Resampler's dispatched kernels: the polyphase dot products and the half-band
 // decimator. See include/CDSPResampling.h for the contracts.
 //
-// Written with clang/GCC vector extensions, so each `target_clones` variant gets the same
+// Written with clang/GCC vector extensions, so each dispatched copy (Dispatch.h) gets the same
 // arithmetic (lane for lane, in the same order) at its own register width: one 16-float vector
 // is one zmm register with AVX-512, two ymm with AVX2, four xmm with SSE2. `acc + c * x` is
-// contracted to a fused multiply-add where the variant has FMA (-ffp-contract=on, the C
-// default), the one difference between variants. No -ffast-math: nothing is reassociated.
+// contracted to a fused multiply-add where the copy has FMA (-ffp-contract=on, the C
+// default), the one difference between copies: the SSE2 copy's results differ in the last
+// bits from the others', which agree with one another bit for bit (KernelDispatchTests). No
+// -ffast-math: nothing is reassociated.
 #include "CDSPResampling.h"
 
 #include "Dispatch.h"   // CDSP_DISPATCH, CDSP_INLINE
