@@ -133,25 +133,26 @@ extension String {
     fileprivate func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
 }
 
-/// `count` values (plus `pad` zeros after them, for kernels that read whole vectors past their
-/// inputs' ends), on the heap until the block is released.
-private final class Block<T> {
-    let pointer: UnsafeMutablePointer<T>
-    let count: Int
+/// The buffers of one hash's inputs and outputs: `count` values each (plus 64 zeros after them,
+/// for kernels that read whole vectors past their inputs' ends), freed together when the arena
+/// goes. Each function keeps its arena alive to its end (`withExtendedLifetime` in a `defer`):
+/// a pointer into an arena says nothing to ARC, which may otherwise free it after its last use,
+/// before the C call that reads it (as release builds do).
+private final class Arena {
+    private var frees: [() -> Void] = []
 
-    init(count: Int, pad: Int = 64, zero: T, _ value: (Int) -> T) {
-        self.count = count
-        pointer = .allocate(capacity: count + pad)
-        for i in 0..<(count + pad) { (pointer + i).initialize(to: i < count ? value(i) : zero) }
+    func values<T>(count: Int, zero: T, _ value: (Int) -> T) -> UnsafeMutablePointer<T> {
+        let pointer = UnsafeMutablePointer<T>.allocate(capacity: count + 64)
+        for i in 0..<(count + 64) { (pointer + i).initialize(to: i < count ? value(i) : zero) }
+        frees.append { pointer.deinitialize(count: count + 64); pointer.deallocate() }
+        return pointer
     }
 
-    deinit { pointer.deallocate() }
+    func floats(_ count: Int, _ value: (Int) -> Float) -> UnsafeMutablePointer<Float> { values(count: count, zero: 0, value) }
+    func doubles(_ count: Int, _ value: (Int) -> Double) -> UnsafeMutablePointer<Double> { values(count: count, zero: 0, value) }
 
-    var p: UnsafeMutablePointer<T> { pointer }
+    deinit { for free in frees { free() } }
 }
-
-private func floats(_ count: Int, _ value: (Int) -> Float) -> Block<Float> { Block(count: count, zero: 0, value) }
-private func doubles(_ count: Int, _ value: (Int) -> Double) -> Block<Double> { Block(count: count, zero: 0, value) }
 
 /// The kernels' outputs on fixed inputs, one hash per kernel.
 private enum KernelHashes {
@@ -204,63 +205,71 @@ private enum KernelHashes {
     // MARK: Conversion, FFT, models, loudness windows, metering
 
     static func widen() -> String {
+        let arena = Arena()
+        defer { withExtendedLifetime(arena) {} }
         var g = SplitMix64(seed: 1)
         let count = 1037
-        let input = Block<Int16>(count: count, zero: 0) { i in
+        let input = arena.values(count: count, zero: Int16(0)) { i in
             i == 0 ? .min : i == 1 ? .max : i == 2 ? -1 : Int16(truncatingIfNeeded: g.next())
         }
-        let out = floats(count) { _ in .nan }
-        cdsp_widen_pcm16(input.p, out.p, count)
+        let out = arena.floats(count) { _ in .nan }
+        cdsp_widen_pcm16(input, out, count)
         var h = FNV1a()
-        h.add(out.p, count)
+        h.add(out, count)
         return h.hex
     }
 
     /// Sizes on the vector route (M a multiple of 8, ≥ 64), the scalar route and Bluestein's.
     static func fft() -> (forward: String, inverse: String) {
+        let arena = Arena()
+        defer { withExtendedLifetime(arena) {} }
         var f = FNV1a(), b = FNV1a()
         for size in [2, 30, 128, 202, 400, 512, 1000, 1024, 4096, 4802] {
             var plan = cdsp_fft_plan()
             guard cdsp_fft_plan_init(&plan, size) == 0 else { continue }
-            let table = floats(plan.table_count) { _ in 0 }
-            _ = cdsp_fft_plan_tables(&plan, table.p)
-            let scratch = floats(plan.scratch_count) { _ in 0 }
+            let table = arena.floats(plan.table_count) { _ in 0 }
+            _ = cdsp_fft_plan_tables(&plan, table)
+            let scratch = arena.floats(plan.scratch_count) { _ in 0 }
             let x = noise(size, seed: UInt64(size), edges: true)
-            let input = floats(size) { x[$0] }
-            let spectrum = floats(size + 2) { _ in .nan }
-            cdsp_fft_forward(&plan, table.p, input.p, spectrum.p, scratch.p)
-            f.add(spectrum.p, size + 2)
-            let output = floats(size) { _ in .nan }
-            cdsp_fft_inverse(&plan, table.p, spectrum.p, output.p, scratch.p)
-            b.add(output.p, size)
+            let input = arena.floats(size) { x[$0] }
+            let spectrum = arena.floats(size + 2) { _ in .nan }
+            cdsp_fft_forward(&plan, table, input, spectrum, scratch)
+            f.add(spectrum, size + 2)
+            let output = arena.floats(size) { _ in .nan }
+            cdsp_fft_inverse(&plan, table, spectrum, output, scratch)
+            b.add(output, size)
         }
         return (f.hex, b.hex)
     }
 
     static func modelRows() -> String {
+        let arena = Arena()
+        defer { withExtendedLifetime(arena) {} }
         var h = FNV1a()
         for (n, rows) in [(37, 21), (8, 8), (3, 1), (64, 40)] {
             let groups = (rows + 7) / 8
             let w = noise(groups * 8 * n, seed: UInt64(n * 100 + rows))
-            let wt = floats(w.count) { w[$0] }
-            let bias = floats(groups * 8) { i in i < rows ? Float(i) * 0.01 - 0.1 : 0 }
+            let wt = arena.floats(w.count) { w[$0] }
+            let bias = arena.floats(groups * 8) { i in i < rows ? Float(i) * 0.01 - 0.1 : 0 }
             let xv = noise(n, seed: 7, edges: false)
-            let x = floats(n) { xv[$0] }
-            let pre = floats(rows) { _ in .nan }
-            cdsp_model_rows(wt.p, bias.p, x.p, n, rows, pre.p)
-            h.add(pre.p, rows)
+            let x = arena.floats(n) { xv[$0] }
+            let pre = arena.floats(rows) { _ in .nan }
+            cdsp_model_rows(wt, bias, x, n, rows, pre)
+            h.add(pre, rows)
         }
         return h.hex
     }
 
     static func windowSums() -> String {
+        let arena = Arena()
+        defer { withExtendedLifetime(arena) {} }
         var h = FNV1a()
         let count = 400
         let w = (0..<4).map { k in
             let v = positive(count, seed: UInt64(40 + k))
-            return doubles(count) { Double(v[$0]) * 1e-3 }
+            return arena.doubles(count) { Double(v[$0]) * 1e-3 }
         }
-        let pointers: [UnsafePointer<Double>?] = w.map { UnsafePointer($0.p) }
+        let pointers: [UnsafePointer<Double>?] = w.map { UnsafePointer($0) }
         var out = [Double](repeating: .nan, count: 4)
         pointers.withUnsafeBufferPointer { cdsp_loudness_window_sums4($0.baseAddress, count, &out) }
         for v in out { h.add(v) }
@@ -268,15 +277,17 @@ private enum KernelHashes {
     }
 
     static func truePeak() -> String {
+        let arena = Arena()
+        defer { withExtendedLifetime(arena) {} }
         var h = FNV1a()
         let taps = Int(CDSP_TP_TAPS)
         let c = noise(3 * taps / 2, seed: 5)
-        let coef = floats(24 * taps / 2) { i in c[i / 8] }  // per tap: P, Q, c2, each in 8 lanes
+        let coef = arena.floats(24 * taps / 2) { i in c[i / 8] }  // per tap: P, Q, c2, each in 8 lanes
         let history = taps - 1
         for count in [1, 7, 8, 100, 1000] {
             let x = noise(history + count, seed: UInt64(count), edges: true)
-            let buffer = floats(history + count) { x[$0] }
-            h.add(cdsp_truepeak4(buffer.p + history, count, coef.p))
+            let buffer = arena.floats(history + count) { x[$0] }
+            h.add(cdsp_truepeak4(buffer + history, count, coef))
         }
         return h.hex
     }
@@ -286,17 +297,19 @@ private enum KernelHashes {
     }
 
     static func levelMeasure() -> String {
+        let arena = Arena()
+        defer { withExtendedLifetime(arena) {} }
         var h = FNV1a()
         let count = 10_007
         var x = noise(count, seed: 11, edges: true).map { $0 * 1.1 }
         x[100] = .nan
         x[4200] = .infinity
         x[9000] = 3e19  // its block's lane sums overflow Float
-        let buffer = floats(count) { x[$0] }
+        let buffer = arena.floats(count) { x[$0] }
         for (high, low) in [(Float(1), Float(-1)), (Float(32767.0 / 32768), Float(-1))] {
             for n in [count, 4096, 17, 5000] {
                 var sums = cdsp_level_sums()
-                cdsp_level_measure(buffer.p, n, high, low, &sums)
+                cdsp_level_measure(buffer, n, high, low, &sums)
                 for v in levelSums(sums) { h.add(v) }
             }
         }
@@ -304,32 +317,36 @@ private enum KernelHashes {
     }
 
     static func loadMono() -> String {
+        let arena = Arena()
+        defer { withExtendedLifetime(arena) {} }
         var h = FNV1a()
         var x = noise(1003, seed: 12, edges: true)
         x[50] = .nan
         x[51] = -.infinity
-        let input = floats(x.count) { x[$0] }
-        let dst = floats(x.count) { _ in .nan }
+        let input = arena.floats(x.count) { x[$0] }
+        let dst = arena.floats(x.count) { _ in .nan }
         var bad: Int64 = 0
-        h.add(cdsp_level_load_mono(input.p, x.count, dst.p, &bad))
-        h.add(dst.p, x.count)
+        h.add(cdsp_level_load_mono(input, x.count, dst, &bad))
+        h.add(dst, x.count)
         h.add(Int(bad))
         return h.hex
     }
 
     static func loadStereo() -> String {
+        let arena = Arena()
+        defer { withExtendedLifetime(arena) {} }
         var h = FNV1a()
         let frames = 1003
         var x = noise(2 * frames, seed: 13, edges: true)
         x[60] = .nan
         x[61] = .infinity
-        let input = floats(x.count) { x[$0] }
-        let left = floats(frames) { _ in .nan }, right = floats(frames) { _ in .nan }
+        let input = arena.floats(x.count) { x[$0] }
+        let left = arena.floats(frames) { _ in .nan }, right = arena.floats(frames) { _ in .nan }
         var peaks: [Float] = [0, 0]
         var bad: Int64 = 0
-        cdsp_level_load_stereo(input.p, frames, left.p, right.p, &peaks, &bad)
-        h.add(left.p, frames)
-        h.add(right.p, frames)
+        cdsp_level_load_stereo(input, frames, left, right, &peaks, &bad)
+        h.add(left, frames)
+        h.add(right, frames)
         h.add(peaks)
         h.add(Int(bad))
         return h.hex
@@ -338,121 +355,139 @@ private enum KernelHashes {
     // MARK: Spectral, one frame
 
     static func dot() -> String {
+        let arena = Arena()
+        defer { withExtendedLifetime(arena) {} }
         var h = FNV1a()
         for count in [0, 1, 7, 8, 100, 1023] {
             let a = noise(count, seed: 20, edges: true), b = noise(count, seed: 21)
-            let pa = floats(count) { a[$0] }, pb = floats(count) { b[$0] }
-            h.add(cdsp_spectral_dot(pa.p, pb.p, count))
+            let pa = arena.floats(count) { a[$0] }, pb = arena.floats(count) { b[$0] }
+            h.add(cdsp_spectral_dot(pa, pb, count))
         }
         return h.hex
     }
 
     static func window() -> String {
+        let arena = Arena()
+        defer { withExtendedLifetime(arena) {} }
         var h = FNV1a()
         let count = 1001
         let x = noise(count, seed: 22, edges: true), w = positive(count, seed: 23)
-        let px = floats(count) { x[$0] }, pw = floats(count) { w[$0] }, out = floats(count) { _ in .nan }
-        cdsp_spectral_window(px.p, pw.p, 0.0123, count, out.p)
-        h.add(out.p, count)
+        let px = arena.floats(count) { x[$0] }, pw = arena.floats(count) { w[$0] }, out = arena.floats(count) { _ in .nan }
+        cdsp_spectral_window(px, pw, 0.0123, count, out)
+        h.add(out, count)
         return h.hex
     }
 
     static func power() -> String {
+        let arena = Arena()
+        defer { withExtendedLifetime(arena) {} }
         var h = FNV1a()
         for bins in [257, 5, 513] {
             let s = noise(2 * bins, seed: UInt64(bins), edges: true)
-            let spectrum = floats(2 * bins) { s[$0] }
-            let power = floats(bins) { _ in .nan }
+            let spectrum = arena.floats(2 * bins) { s[$0] }
+            let power = arena.floats(bins) { _ in .nan }
             var sums: [Float] = [0, 0]
-            cdsp_spectral_power(spectrum.p, bins, 1.0 / 512, power.p, &sums)
-            h.add(spectrum.p, 2 * bins)
-            h.add(power.p, bins)
+            cdsp_spectral_power(spectrum, bins, 1.0 / 512, power, &sums)
+            h.add(spectrum, 2 * bins)
+            h.add(power, bins)
             h.add(sums)
         }
         return h.hex
     }
 
     static func logSums() -> String {
+        let arena = Arena()
+        defer { withExtendedLifetime(arena) {} }
         var h = FNV1a()
         var p = positive(513, seed: 24)
         p[5] = 0
         p[6] = 1e-30
-        let power = floats(p.count) { p[$0] }
+        let power = arena.floats(p.count) { p[$0] }
         for (lo, hi) in [(0, 513), (3, 200), (100, 107)] {
             var sums: [Float] = [0, 0, 0]
-            cdsp_spectral_log_sums(power.p, lo, hi, &sums)
+            cdsp_spectral_log_sums(power, lo, hi, &sums)
             h.add(sums)
         }
         return h.hex
     }
 
     static func pitchPick() -> String {
+        let arena = Arena()
+        defer { withExtendedLifetime(arena) {} }
         var h = FNV1a()
         let count = 400
         let a = noise(count, seed: 25)
-        let ac = floats(count) { i in 1 - Float(i) / 500 + 0.3 * a[i] }
-        let windowAC = floats(count) { i in Float(1 - Double(i) / 800) }
-        let octave = floats(count) { i in Float(Double(i) * 1e-4) }
+        let ac = arena.floats(count) { i in 1 - Float(i) / 500 + 0.3 * a[i] }
+        let windowAC = arena.floats(count) { i in Float(1 - Double(i) / 800) }
+        let octave = arena.floats(count) { i in Float(Double(i) * 1e-4) }
         for (lo, hi) in [(20, 320), (1, 398), (30, 36)] {
             var rho: Float = .nan
-            h.add(cdsp_spectral_pitch_pick(ac.p, windowAC.p, octave.p, lo, hi, 1.0 / ac.p[0], &rho))
+            h.add(cdsp_spectral_pitch_pick(ac, windowAC, octave, lo, hi, 1.0 / ac[0], &rho))
             h.add(rho)
         }
         return h.hex
     }
 
     static func mirror() -> String {
+        let arena = Arena()
+        defer { withExtendedLifetime(arena) {} }
         var h = FNV1a()
         for n in [512, 30, 66] {
             let s = positive(n + 2, seed: UInt64(n))
-            let spectrum = floats(n + 2) { s[$0] }
-            let even = floats(n) { _ in .nan }
-            cdsp_spectral_mirror(spectrum.p, n, even.p)
-            h.add(even.p, n)
+            let spectrum = arena.floats(n + 2) { s[$0] }
+            let even = arena.floats(n) { _ in .nan }
+            cdsp_spectral_mirror(spectrum, n, even)
+            h.add(even, n)
         }
         return h.hex
     }
 
     static func realParts() -> String {
+        let arena = Arena()
+        defer { withExtendedLifetime(arena) {} }
         var h = FNV1a()
         let count = 301
         let s = noise(2 * count, seed: 26, edges: true)
-        let interleaved = floats(2 * count) { s[$0] }, out = floats(count) { _ in .nan }
-        cdsp_spectral_real_parts(interleaved.p, count, out.p)
-        h.add(out.p, count)
+        let interleaved = arena.floats(2 * count) { s[$0] }, out = arena.floats(count) { _ in .nan }
+        cdsp_spectral_real_parts(interleaved, count, out)
+        h.add(out, count)
         return h.hex
     }
 
     /// Stand-ins for sin(πj/m) and cos(πj/m), j < m/2 (any values serve; no libm, so the
     /// inputs are the same wherever the test runs).
-    static func twiddles(_ m: Int) -> (Block<Float>, Block<Float>) {
+    static func twiddles(_ m: Int, _ arena: Arena) -> (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>) {
         let s = positive(m / 2, seed: UInt64(m) + 1000), c = noise(m / 2, seed: UInt64(m) + 2000)
-        return (floats(m / 2) { s[$0] / 4 }, floats(m / 2) { c[$0] })
+        return (arena.floats(m / 2) { s[$0] / 4 }, arena.floats(m / 2) { c[$0] })
     }
 
     static func halfTwiddle() -> String {
+        let arena = Arena()
+        defer { withExtendedLifetime(arena) {} }
         var h = FNV1a()
         for m in [256, 6, 40] {
             let s = positive(2 * (m + 1), seed: UInt64(m))
-            let spectrum = floats(2 * (m + 1)) { s[$0] }
-            let (sine, cosine) = twiddles(m)
-            let y = floats(m) { _ in .nan }
+            let spectrum = arena.floats(2 * (m + 1)) { s[$0] }
+            let (sine, cosine) = twiddles(m, arena)
+            let y = arena.floats(m) { _ in .nan }
             var f1: Float = .nan
-            cdsp_spectral_half_twiddle(spectrum.p, m, sine.p, cosine.p, y.p, &f1)
-            h.add(y.p, m)
+            cdsp_spectral_half_twiddle(spectrum, m, sine, cosine, y, &f1)
+            h.add(y, m)
             h.add(f1)
         }
         return h.hex
     }
 
     static func halfLags() -> String {
+        let arena = Arena()
+        defer { withExtendedLifetime(arena) {} }
         var h = FNV1a()
         for (m, count) in [(256, 257), (256, 100), (10, 11)] {
             let s = noise(2 * (m / 2 + 1), seed: UInt64(m + count))
-            let spectrum = floats(s.count) { s[$0] }
-            let ac = floats(count) { _ in .nan }
-            cdsp_spectral_half_lags(spectrum.p, 0.75, count, ac.p)
-            h.add(ac.p, count)
+            let spectrum = arena.floats(s.count) { s[$0] }
+            let ac = arena.floats(count) { _ in .nan }
+            cdsp_spectral_half_lags(spectrum, 0.75, count, ac)
+            h.add(ac, count)
         }
         return h.hex
     }
@@ -460,117 +495,133 @@ private enum KernelHashes {
     static let edges: [Int] = [0, 1, 1, 3, 7, 12, 20, 33, 50, 80, 120, 121, 180, 256]
 
     static func bandSums() -> String {
+        let arena = Arena()
+        defer { withExtendedLifetime(arena) {} }
         var h = FNV1a()
         let p = positive(257, seed: 27)
-        let power = floats(p.count) { p[$0] }
-        let out = floats(edges.count - 1) { _ in .nan }
-        edges.withUnsafeBufferPointer { cdsp_spectral_band_sums(power.p, $0.baseAddress, edges.count - 1, out.p) }
-        h.add(out.p, edges.count - 1)
+        let power = arena.floats(p.count) { p[$0] }
+        let out = arena.floats(edges.count - 1) { _ in .nan }
+        edges.withUnsafeBufferPointer { cdsp_spectral_band_sums(power, $0.baseAddress, edges.count - 1, out) }
+        h.add(out, edges.count - 1)
         return h.hex
     }
 
     static func signChanges() -> String {
+        let arena = Arena()
+        defer { withExtendedLifetime(arena) {} }
         var h = FNV1a()
         let x = noise(1001, seed: 28, edges: true)
-        let input = floats(x.count) { x[$0] }
+        let input = arena.floats(x.count) { x[$0] }
         for (count, previous) in [(1001, UInt32(0)), (1001, 1), (7, 1), (64, 0)] {
-            h.add(Int(cdsp_spectral_sign_changes(input.p, count, previous)))
+            h.add(Int(cdsp_spectral_sign_changes(input, count, previous)))
         }
         return h.hex
     }
 
     static func frameDots() -> String {
+        let arena = Arena()
+        defer { withExtendedLifetime(arena) {} }
         var h = FNV1a()
         let n = 400, stride = 160
         let x = noise(n + 4 * stride, seed: 29, edges: true), w = positive(n, seed: 30)
-        let first = floats(x.count) { x[$0] }, window = floats(n) { w[$0] }
+        let first = arena.floats(x.count) { x[$0] }, window = arena.floats(n) { w[$0] }
         for frames in 1...4 {
-            let dots = floats(4) { _ in .nan }, energies = floats(4) { _ in .nan }
-            cdsp_spectral_frame_dots(first.p, stride, frames, window.p, n, 240, 160, dots.p, energies.p)
-            h.add(dots.p, frames)
-            h.add(energies.p, frames)
+            let dots = arena.floats(4) { _ in .nan }, energies = arena.floats(4) { _ in .nan }
+            cdsp_spectral_frame_dots(first, stride, frames, window, n, 240, 160, dots, energies)
+            h.add(dots, frames)
+            h.add(energies, frames)
         }
         return h.hex
     }
 
     static func copy() -> String {
+        let arena = Arena()
+        defer { withExtendedLifetime(arena) {} }
         var h = FNV1a()
         let x = noise(1003, seed: 31, edges: true)
-        let source = floats(x.count) { x[$0] }, destination = floats(x.count) { _ in .nan }
-        cdsp_spectral_copy(destination.p, source.p, x.count)
-        h.add(destination.p, x.count)
+        let source = arena.floats(x.count) { x[$0] }, destination = arena.floats(x.count) { _ in .nan }
+        cdsp_spectral_copy(destination, source, x.count)
+        h.add(destination, x.count)
         return h.hex
     }
 
     // MARK: Spectral, four frames
 
     static func power4(magnitudes: Bool) -> String {
+        let arena = Arena()
+        defer { withExtendedLifetime(arena) {} }
         var h = FNV1a()
         let bins = 257
         let spectra = (0..<4).map { f in
             let s = noise(2 * bins, seed: UInt64(40 + f), edges: true)
-            return floats(2 * bins) { s[$0] }
+            return arena.floats(2 * bins) { s[$0] }
         }
-        let powers = (0..<4).map { _ in floats(bins) { _ in .nan } }
-        let mags = (0..<4).map { _ in floats(bins) { _ in .nan } }
+        let powers = (0..<4).map { _ in arena.floats(bins) { _ in .nan } }
+        let mags = (0..<4).map { _ in arena.floats(bins) { _ in .nan } }
         var sums = [Float](repeating: .nan, count: 8)
-        let sp: [UnsafeMutablePointer<Float>?] = spectra.map(\.p)
-        let pp: [UnsafeMutablePointer<Float>?] = powers.map(\.p)
-        let mp: [UnsafeMutablePointer<Float>?] = mags.map(\.p)
+        let sp: [UnsafeMutablePointer<Float>?] = spectra.map { $0 }
+        let pp: [UnsafeMutablePointer<Float>?] = powers.map { $0 }
+        let mp: [UnsafeMutablePointer<Float>?] = mags.map { $0 }
         if magnitudes {
             cdsp_spectral_power4_magnitudes(sp, bins, 1.0 / 512, pp, mp, &sums)
         } else {
             cdsp_spectral_power4(sp, bins, 1.0 / 512, pp, &sums)
         }
         for f in 0..<4 {
-            h.add(spectra[f].p, 2 * bins)
-            h.add(powers[f].p, bins)
-            if magnitudes { h.add(mags[f].p, bins) }
+            h.add(spectra[f], 2 * bins)
+            h.add(powers[f], bins)
+            if magnitudes { h.add(mags[f], bins) }
         }
         h.add(sums)
         return h.hex
     }
 
     static func halfTwiddle4() -> String {
+        let arena = Arena()
+        defer { withExtendedLifetime(arena) {} }
         var h = FNV1a()
         let m = 256
         let mags = (0..<4).map { f in
             let s = positive(m + 1, seed: UInt64(50 + f))
-            return floats(m + 1) { s[$0] }
+            return arena.floats(m + 1) { s[$0] }
         }
-        let ys = (0..<4).map { _ in floats(m) { _ in .nan } }
-        let (sine, cosine) = twiddles(m)
+        let ys = (0..<4).map { _ in arena.floats(m) { _ in .nan } }
+        let (sine, cosine) = twiddles(m, arena)
         var f1s = [Float](repeating: .nan, count: 4)
-        let mp: [UnsafePointer<Float>?] = mags.map { UnsafePointer($0.p) }
-        let yp: [UnsafeMutablePointer<Float>?] = ys.map(\.p)
-        cdsp_spectral_half_twiddle4(mp, m, sine.p, cosine.p, yp, &f1s)
-        for y in ys { h.add(y.p, m) }
+        let mp: [UnsafePointer<Float>?] = mags.map { UnsafePointer($0) }
+        let yp: [UnsafeMutablePointer<Float>?] = ys.map { $0 }
+        cdsp_spectral_half_twiddle4(mp, m, sine, cosine, yp, &f1s)
+        for y in ys { h.add(y, m) }
         h.add(f1s)
         return h.hex
     }
 
     static func bandSums4() -> String {
+        let arena = Arena()
+        defer { withExtendedLifetime(arena) {} }
         var h = FNV1a()
         let powers = (0..<4).map { f in
             let p = positive(257, seed: UInt64(60 + f))
-            return floats(257) { p[$0] }
+            return arena.floats(257) { p[$0] }
         }
-        let outs = (0..<4).map { _ in floats(edges.count - 1) { _ in .nan } }
-        let pp: [UnsafePointer<Float>?] = powers.map { UnsafePointer($0.p) }
-        let op: [UnsafeMutablePointer<Float>?] = outs.map(\.p)
+        let outs = (0..<4).map { _ in arena.floats(edges.count - 1) { _ in .nan } }
+        let pp: [UnsafePointer<Float>?] = powers.map { UnsafePointer($0) }
+        let op: [UnsafeMutablePointer<Float>?] = outs.map { $0 }
         edges.withUnsafeBufferPointer { cdsp_spectral_band_sums4(pp, $0.baseAddress, edges.count - 1, op) }
-        for o in outs { h.add(o.p, edges.count - 1) }
+        for o in outs { h.add(o, edges.count - 1) }
         return h.hex
     }
 
     static func rolloff4() -> String {
+        let arena = Arena()
+        defer { withExtendedLifetime(arena) {} }
         var h = FNV1a()
         let bins = 257
         let powers = (0..<4).map { f in
             let p = positive(bins, seed: UInt64(70 + f))
-            return floats(bins) { p[$0] }
+            return arena.floats(bins) { p[$0] }
         }
-        let pp: [UnsafePointer<Float>?] = powers.map { UnsafePointer($0.p) }
+        let pp: [UnsafePointer<Float>?] = powers.map { UnsafePointer($0) }
         for targets: [Float] in [[10, 100, 200, 1e9], [0.5, .nan, 50, 150]] {
             var out = [Int](repeating: -1, count: 4)
             cdsp_spectral_rolloff4(pp, bins, targets, &out)
@@ -580,31 +631,35 @@ private enum KernelHashes {
     }
 
     static func halfLags4() -> String {
+        let arena = Arena()
+        defer { withExtendedLifetime(arena) {} }
         var h = FNV1a()
         let m = 256, count = 257
         let spectra = (0..<4).map { f in
             let s = noise(2 * (m / 2 + 1), seed: UInt64(80 + f))
-            return floats(s.count) { s[$0] }
+            return arena.floats(s.count) { s[$0] }
         }
-        let acs = (0..<4).map { _ in floats(count) { _ in .nan } }
-        let sp: [UnsafePointer<Float>?] = spectra.map { UnsafePointer($0.p) }
-        let ap: [UnsafeMutablePointer<Float>?] = acs.map(\.p)
+        let acs = (0..<4).map { _ in arena.floats(count) { _ in .nan } }
+        let sp: [UnsafePointer<Float>?] = spectra.map { UnsafePointer($0) }
+        let ap: [UnsafeMutablePointer<Float>?] = acs.map { $0 }
         cdsp_spectral_half_lags4(sp, [0.5, -0.25, 1, 0], count, ap)
-        for a in acs { h.add(a.p, count) }
+        for a in acs { h.add(a, count) }
         return h.hex
     }
 
     // MARK: Resampling (contracted), K-weighting (contracted)
 
     static func splitEvenOdd() -> String {
+        let arena = Arena()
+        defer { withExtendedLifetime(arena) {} }
         var h = FNV1a()
         let x = noise(2 * 3 * 101, seed: 90, edges: true)
-        let src = floats(x.count) { x[$0] }
+        let src = arena.floats(x.count) { x[$0] }
         for (stride, pairs) in [(1, 101), (3, 101), (1, 7)] {
-            let even = floats(pairs) { _ in .nan }, odd = floats(pairs) { _ in .nan }
-            cdsp_split_even_odd(src.p, stride, pairs, even.p, odd.p)
-            h.add(even.p, pairs)
-            h.add(odd.p, pairs)
+            let even = arena.floats(pairs) { _ in .nan }, odd = arena.floats(pairs) { _ in .nan }
+            cdsp_split_even_odd(src, stride, pairs, even, odd)
+            h.add(even, pairs)
+            h.add(odd, pairs)
         }
         return h.hex
     }
@@ -619,23 +674,27 @@ private enum KernelHashes {
     ]
 
     static func polyphase() -> String {
+        let arena = Arena()
+        defer { withExtendedLifetime(arena) {} }
         var h = FNV1a()
         let taps = 40
         let stride = 1200
         for (l, frameStep, phaseStep, channels, count) in polyphaseCases {
             let b = noise(l * taps, seed: UInt64(100 + l))
-            let bank = floats(b.count) { b[$0] }
+            let bank = arena.floats(b.count) { b[$0] }
             let w = noise(channels * stride, seed: 101, edges: true)
-            let window = floats(w.count) { w[$0] }
-            let out = floats(count * channels) { _ in .nan }
+            let window = arena.floats(w.count) { w[$0] }
+            let out = arena.floats(count * channels) { _ in .nan }
             cdsp_polyphase(
-                bank.p, taps, window.p, stride, channels, l > 1 ? 1 : 0, 2 % l, frameStep, phaseStep, l, count, out.p)
-            h.add(out.p, count * channels)
+                bank, taps, window, stride, channels, l > 1 ? 1 : 0, 2 % l, frameStep, phaseStep, l, count, out)
+            h.add(out, count * channels)
         }
         return h.hex
     }
 
     static func polyphaseSmall() -> String {
+        let arena = Arena()
+        defer { withExtendedLifetime(arena) {} }
         var h = FNV1a()
         let stride = 2000
         // (L, frame_step, phase_step, taps, channels, count)
@@ -644,12 +703,12 @@ private enum KernelHashes {
             (4, 1, 3, 64, 1, 150),
         ] {
             let b = noise(l * taps, seed: UInt64(110 + l))
-            let bank = floats(b.count) { b[$0] }
+            let bank = arena.floats(b.count) { b[$0] }
             let w = noise(channels * stride, seed: 111, edges: true)
-            let window = floats(w.count) { w[$0] }
-            let out = floats(count * channels) { _ in .nan }
-            cdsp_polyphase_small(bank.p, taps, window.p, stride, channels, 0, 0, frameStep, phaseStep, l, count, out.p)
-            h.add(out.p, count * channels)
+            let window = arena.floats(w.count) { w[$0] }
+            let out = arena.floats(count * channels) { _ in .nan }
+            cdsp_polyphase_small(bank, taps, window, stride, channels, 0, 0, frameStep, phaseStep, l, count, out)
+            h.add(out, count * channels)
         }
         return h.hex
     }
@@ -657,43 +716,49 @@ private enum KernelHashes {
     /// Two chunk patterns (5 and 6 frames), widths 1 (four chains), 3 (two chains: paired
     /// runs) and 8 (one chain); coefficients all nonzero.
     static func polyphaseGroups() -> String {
+        let arena = Arena()
+        defer { withExtendedLifetime(arena) {} }
         var h = FNV1a()
         let spans: [UInt32] = [5, 6]
         for width in [1, 3, 8] {
             let offsets: [UInt32] = [0, spans[0] * UInt32(width) * 8]
             let c = noise(Int(spans[0] + spans[1]) * width * 8, seed: UInt64(120 + width))
-            let coef = floats(c.count) { c[$0] }
+            let coef = arena.floats(c.count) { c[$0] }
             let groups = 20
             let chunks = groups + width - 1
             let frames = (0..<chunks).reduce(0) { $0 + Int(spans[$1 % 2]) }
             let xv = noise(frames, seed: 121, edges: true)
-            let x = floats(frames) { xv[$0] }
-            let out = floats(8 * groups) { _ in .nan }
+            let x = arena.floats(frames) { xv[$0] }
+            let out = arena.floats(8 * groups) { _ in .nan }
             cdsp_polyphase_groups(
-                coef.p, offsets, spans, 2, width, x.p, x.p, frames, 0, 0, frames, 0, groups, 3, 8 * groups - 5,
-                out.p, 1)
-            h.add(out.p, 8 * groups - 5)
+                coef, offsets, spans, 2, width, x, x, frames, 0, 0, frames, 0, groups, 3, 8 * groups - 5,
+                out, 1)
+            h.add(out, 8 * groups - 5)
         }
         return h.hex
     }
 
     static func halfband() -> String {
+        let arena = Arena()
+        defer { withExtendedLifetime(arena) {} }
         var h = FNV1a()
         let taps = 24
         let c = noise(taps, seed: 130)
-        let coef = floats(taps) { c[$0] }
+        let coef = arena.floats(taps) { c[$0] }
         for count in [200, 64, 5, 131] {
             let e = noise(count, seed: 131, edges: true), o = noise(count + taps, seed: 132)
-            let even = floats(count) { e[$0] }, odd = floats(count + taps) { o[$0] }
-            let out = floats(count) { _ in .nan }
-            cdsp_halfband(even.p, odd.p, coef.p, taps, 0.5, count, out.p)
-            h.add(out.p, count)
+            let even = arena.floats(count) { e[$0] }, odd = arena.floats(count + taps) { o[$0] }
+            let out = arena.floats(count) { _ in .nan }
+            cdsp_halfband(even, odd, coef, taps, 0.5, count, out)
+            h.add(out, count)
         }
         return h.hex
     }
 
     /// BS.1770's 48 kHz K-weighting design, three 400 ms steps in uneven pushes.
     static func kWeighting() -> String {
+        let arena = Arena()
+        defer { withExtendedLifetime(arena) {} }
         var h = FNV1a()
         let k = UnsafeMutablePointer<cdsp_kweighting>.allocate(capacity: 1)
         defer { k.deallocate() }
@@ -703,13 +768,13 @@ private enum KernelHashes {
         var channel = cdsp_kweighting_channel()
         let step = 19_203
         let xv = noise(3 * step, seed: 140, edges: true)
-        let x = floats(xv.count) { xv[$0] }
+        let x = arena.floats(xv.count) { xv[$0] }
         var at = 0
         for _ in 0..<3 {
             var filled = 0
             for push in [1000, 7, 1, 4096, 13_000, 1099] {
                 let n = min(push, step - filled)
-                cdsp_kweighting_run(k, &channel, filled, x.p + at, n)
+                cdsp_kweighting_run(k, &channel, filled, x + at, n)
                 filled += n
                 at += n
             }
