@@ -42,7 +42,7 @@ short=(--seconds 1 --repetitions 2 --warmup 1)
 
 # --- help and usage errors
 expect 0 "dspbench --help" -- "$DSPBENCH" --help
-for sub in run compare resample detect; do expect 0 "dspbench $sub --help" -- "$DSPBENCH" "$sub" --help; done
+for sub in run compare resample detect machine; do expect 0 "dspbench $sub --help" -- "$DSPBENCH" "$sub" --help; done
 expect 64 "run: unknown suite" -- "$DSPBENCH" run nosuchsuite
 expect 64 "run: --repetitions 0" -- "$DSPBENCH" run conversion --repetitions 0
 expect 64 "run: --frame 0" -- "$DSPBENCH" run conversion --frame 0
@@ -62,6 +62,9 @@ check "run --json: provenance" \
   "$work/base.json"
 check "run --json: machine" \
   'd["machine"]["cpu_model"] and d["machine"]["logical_cores"] >= 1 and set(d["machine"]["cpu_flags"]) == {"sse4.1", "avx", "avx2", "fma", "avx512f"}' \
+  "$work/base.json"
+check "run --json: C kernel level recorded" \
+  'd["machine"]["kernel_dispatch"] in ("sse2", "fma", "v3", "avx512", "none")' \
   "$work/base.json"
 check "run --json: every suite measured" \
   '{k["suite"] for k in d["kernels"]} == {"conversion", "metering", "reframing", "fft", "resample", "loudness", "pipeline"}' \
@@ -173,6 +176,18 @@ sys.exit(0 if ok else 1)
 EOF
 then pass "detect --frames: header with snr_db, one row per 16 ms frame"; else fail "detect --frames: bad CSV"; fi
 expect 2 "detect: missing input" -- "$DSPBENCH" detect --in "$work/missing.wav" -q
+
+# --- machine (the record every report carries; the C kernel level pinned by CDSP_DISPATCH_LEVEL)
+expect 0 "machine (text)" -- "$DSPBENCH" machine
+grep -q "^C kernels: " "$work/out" && pass "machine: C kernel level line" || fail "machine: no C kernel level line"
+expect 0 "machine --json" -- "$DSPBENCH" machine --json
+json_ok "machine --json" "$work/out"
+check "machine --json: the run report's machine fields" \
+  'd["cpu_model"] and d["logical_cores"] >= 1 and d["kernel_dispatch"] in ("sse2", "fma", "v3", "avx512", "none")' \
+  "$work/out"
+expect 0 "machine --json, CDSP_DISPATCH_LEVEL=sse2" -- env CDSP_DISPATCH_LEVEL=sse2 "$DSPBENCH" machine --json
+check "machine: CDSP_DISPATCH_LEVEL=sse2 pins SSE2 (or the build has no dispatch)" \
+  'd["kernel_dispatch"] in ("sse2", "none")' "$work/out"
 
 if [ "$failures" -gt 0 ]; then
   echo "$failures check(s) failed" >&2

@@ -43,5 +43,6 @@ CDSP_INLINE void widen_pcm16(const int16_t *in, float *out, size_t count) {
     }
 }
 
-CDSP_DISPATCH_V3
-void cdsp_widen_pcm16(const int16_t *in, float *out, size_t count) { widen_pcm16(in, out, count); }
+CDSP_DISPATCH_V3_VOID(cdsp_widen_pcm16, (const int16_t *in, float *out, size_t count), (in, out, count)) {
+    widen_pcm16(in, out, count);
+}

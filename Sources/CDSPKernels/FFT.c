@@ -280,10 +280,10 @@ CDSP_INLINE void forward_body(
     }
 }
 
-CDSP_DISPATCH
-void cdsp_fft_forward(
-    const cdsp_fft_plan *plan, const float *table, const float *input, float *spectrum, float *scratch
-) {
+CDSP_DISPATCH_VOID(
+    cdsp_fft_forward,
+    (const cdsp_fft_plan *plan, const float *table, const float *input, float *spectrum, float *scratch),
+    (plan, table, input, spectrum, scratch)) {
     forward_body(plan, table, input, spectrum, scratch);
 }
 
@@ -362,9 +362,9 @@ CDSP_INLINE void inverse_body(
     }
 }
 
-CDSP_DISPATCH
-void cdsp_fft_inverse(
-    const cdsp_fft_plan *plan, const float *table, const float *spectrum, float *output, float *scratch
-) {
+CDSP_DISPATCH_VOID(
+    cdsp_fft_inverse,
+    (const cdsp_fft_plan *plan, const float *table, const float *spectrum, float *output, float *scratch),
+    (plan, table, spectrum, output, scratch)) {
     inverse_body(plan, table, spectrum, output, scratch);
 }

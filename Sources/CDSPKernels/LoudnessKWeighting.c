@@ -24,10 +24,10 @@
 // long-double recursion to ~1e−13 relative (the serial Double direct-form-I recursion:
 // ~3e−13), with the serial Double recursion to ~1e−12 (tested to 1e−10).
 //
-// Dispatch (Dispatch.h): `CDSP_DISPATCH_V3`, i.e. with an x86-64-v3 clone (AVX2 + FMA) where
-// clang supports `arch=` in target_clones (clang 21, the Swift 6.3 toolchain's): the "fma" clone is AVX without AVX2, which has no one-instruction
-// broadcast of a register lane, and the block loop broadcasts 14 values per block (measured
-// 6–9 % faster with AVX2). The resolver prefers avx512f, then x86-64-v3, then fma, then SSE2.
+// Dispatch (Dispatch.h): `CDSP_DISPATCH_V3`, i.e. with an x86-64-v3 copy (AVX2 + FMA): the
+// "fma" copy is AVX without AVX2, which has no one-instruction broadcast of a register lane,
+// and the block loop broadcasts 14 values per block (measured 6–9 % faster with AVX2). The
+// dispatcher prefers avx512f, then x86-64-v3, then fma, then SSE2 (`CDSP_DISPATCH_LEVEL` caps it).
 #include "CDSPLoudness.h"
 
 #include "Dispatch.h"   // CDSP_DISPATCH_V3, CDSP_INLINE
@@ -125,10 +125,10 @@ CDSP_INLINE void kw_store(const kw_run_state *r, cdsp_kweighting_channel *c) {
     __builtin_memcpy(c->lanes + 4, &r->hi, sizeof r->hi);
 }
 
-CDSP_DISPATCH_V3
-void cdsp_kweighting_run(
-    const cdsp_kweighting *k, cdsp_kweighting_channel *channel, size_t filled, const float *x, size_t count
-) {
+CDSP_DISPATCH_V3_VOID(
+    cdsp_kweighting_run,
+    (const cdsp_kweighting *k, cdsp_kweighting_channel *channel, size_t filled, const float *x, size_t count),
+    (k, channel, filled, x, count)) {
     if (count == 0) return;
     size_t phase = filled % B;
     if (phase > 0) {
@@ -150,8 +150,11 @@ void cdsp_kweighting_run(
     kw_store(&r, channel);
 }
 
-CDSP_DISPATCH_V3
-double cdsp_kweighting_close_step(const cdsp_kweighting *k, cdsp_kweighting_channel *channel, size_t length) {
+CDSP_DISPATCH_V3(
+    double,
+    cdsp_kweighting_close_step,
+    (const cdsp_kweighting *k, cdsp_kweighting_channel *channel, size_t length),
+    (k, channel, length)) {
     double *l = channel->lanes;
     double sum = ((l[0] + l[1]) + (l[2] + l[3])) + ((l[4] + l[5]) + (l[6] + l[7]));
     const double b0 = k->serial[0], b1 = k->serial[1], b2 = k->serial[2], a1 = k->serial[3], a2 = k->serial[4];

@@ -29,7 +29,9 @@ CDSP_INLINE void window_sums4_body(const double *const windows[4], size_t count,
     out[3] = (a3[0] + a3[1]) + (a3[2] + a3[3]);
 }
 
-CDSP_DISPATCH
-void cdsp_loudness_window_sums4(const double *const windows[4], size_t count, double out[4]) {
+CDSP_DISPATCH_VOID(
+    cdsp_loudness_window_sums4,
+    (const double *const windows[4], size_t count, double out[4]),
+    (windows, count, out)) {
     window_sums4_body(windows, count, out);
 }

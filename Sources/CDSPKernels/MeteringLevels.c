@@ -140,8 +140,10 @@ CDSP_INLINE void level_measure(const float *x, size_t count, float clip_high, fl
     out->non_finite = non_finite;
 }
 
-CDSP_DISPATCH_V3
-void cdsp_level_measure(const float *x, size_t count, float clip_high, float clip_low, cdsp_level_sums *out) {
+CDSP_DISPATCH_V3_VOID(
+    cdsp_level_measure,
+    (const float *x, size_t count, float clip_high, float clip_low, cdsp_level_sums *out),
+    (x, count, clip_high, clip_low, out)) {
     if (clip_low == -clip_high) {
         level_measure(x, count, clip_high, clip_low, 1, out);
     } else {
@@ -181,8 +183,11 @@ CDSP_INLINE float load_mono(const float *x, size_t count, float *dst, int64_t *b
     return p;
 }
 
-CDSP_DISPATCH_V3
-float cdsp_level_load_mono(const float *x, size_t count, float *dst, int64_t *bad) {
+CDSP_DISPATCH_V3(
+    float,
+    cdsp_level_load_mono,
+    (const float *x, size_t count, float *dst, int64_t *bad),
+    (x, count, dst, bad)) {
     return load_mono(x, count, dst, bad);
 }
 
@@ -227,7 +232,9 @@ CDSP_INLINE void load_stereo(const float *x, size_t frames, float *left, float *
     *bad += b;
 }
 
-CDSP_DISPATCH_V3
-void cdsp_level_load_stereo(const float *x, size_t frames, float *left, float *right, float *peaks, int64_t *bad) {
+CDSP_DISPATCH_V3_VOID(
+    cdsp_level_load_stereo,
+    (const float *x, size_t frames, float *left, float *right, float *peaks, int64_t *bad),
+    (x, frames, left, right, peaks, bad)) {
     load_stereo(x, frames, left, right, peaks, bad);
 }

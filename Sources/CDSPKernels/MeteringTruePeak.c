@@ -52,8 +52,7 @@ CDSP_INLINE void tp_block(
     *m = select8(peak > *m, peak, *m);
 }
 
-CDSP_DISPATCH_V3
-float cdsp_truepeak4(const float *x, size_t count, const float *coef) {
+CDSP_DISPATCH_V3(float, cdsp_truepeak4, (const float *x, size_t count, const float *coef), (x, count, coef)) {
     v8 m = {0};
     for (size_t i = 0; i < count; i += 8) tp_block(x + i, coef, CDSP_TP_TAPS / 2, CDSP_TP_TAPS - 1, count - i, &m);
     float r = 0;

@@ -34,7 +34,9 @@ CDSP_INLINE void model_rows_body(const float *wt, const float *bias, const float
     }
 }
 
-CDSP_DISPATCH_V3
-void cdsp_model_rows(const float *wt, const float *bias, const float *x, size_t n, size_t rows, float *pre) {
+CDSP_DISPATCH_V3_VOID(
+    cdsp_model_rows,
+    (const float *wt, const float *bias, const float *x, size_t n, size_t rows, float *pre),
+    (wt, bias, x, n, rows, pre)) {
     model_rows_body(wt, bias, x, n, rows, pre);
 }

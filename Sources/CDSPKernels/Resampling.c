@@ -1,11 +1,13 @@
 // DSPCore.Resampler's dispatched kernels: the polyphase dot products and the half-band
 // decimator. See include/CDSPResampling.h for the contracts.
 //
-// Written with clang/GCC vector extensions, so each `target_clones` variant gets the same
+// Written with clang/GCC vector extensions, so each dispatched copy (Dispatch.h) gets the same
 // arithmetic (lane for lane, in the same order) at its own register width: one 16-float vector
 // is one zmm register with AVX-512, two ymm with AVX2, four xmm with SSE2. `acc + c * x` is
-// contracted to a fused multiply-add where the variant has FMA (-ffp-contract=on, the C
-// default), the one difference between variants. No -ffast-math: nothing is reassociated.
+// contracted to a fused multiply-add where the copy has FMA (-ffp-contract=on, the C
+// default), the one difference between copies: the SSE2 copy's results differ in the last
+// bits from the others', which agree with one another bit for bit (KernelDispatchTests). No
+// -ffast-math: nothing is reassociated.
 #include "CDSPResampling.h"
 
 #include "Dispatch.h"   // CDSP_DISPATCH, CDSP_INLINE
@@ -121,11 +123,11 @@ CDSP_INLINE void dot_2x2(const float *r0, const float *r1, const float *const x[
     for (int j = 0; j < 4; j++) *o[j] = w[j];
 }
 
-CDSP_DISPATCH_V3
-void cdsp_polyphase(
-    const float *bank, size_t taps, const float *window, size_t stride, size_t channels,
-    size_t phase, size_t slot, size_t frame_step, size_t phase_step, size_t phases, size_t count, float *out
-) {
+CDSP_DISPATCH_V3_VOID(
+    cdsp_polyphase,
+    (const float *bank, size_t taps, const float *window, size_t stride, size_t channels, size_t phase, size_t slot,
+     size_t frame_step, size_t phase_step, size_t phases, size_t count, float *out),
+    (bank, taps, window, stride, channels, phase, slot, frame_step, phase_step, phases, count, out)) {
     size_t frame = 0;
     size_t n = 0;
     if (channels == 1 && phases == 1) {
@@ -374,8 +376,10 @@ CDSP_INLINE void halfband_block(
     store_lanes(acc, v_count, out, valid);
 }
 
-CDSP_DISPATCH_V3
-void cdsp_split_even_odd(const float *src, size_t stride, size_t pairs, float *even, float *odd) {
+CDSP_DISPATCH_V3_VOID(
+    cdsp_split_even_odd,
+    (const float *src, size_t stride, size_t pairs, float *even, float *odd),
+    (src, stride, pairs, even, odd)) {
     size_t j = 0;
     if (stride == 1) {
         for (; j + 16 <= pairs; j += 16) split16(src + 2 * j, even + j, odd + j);
@@ -386,10 +390,10 @@ void cdsp_split_even_odd(const float *src, size_t stride, size_t pairs, float *e
     }
 }
 
-CDSP_DISPATCH_V3
-void cdsp_halfband(
-    const float *even, const float *odd, const float *coef, size_t taps, float center, size_t count, float *out
-) {
+CDSP_DISPATCH_V3_VOID(
+    cdsp_halfband,
+    (const float *even, const float *odd, const float *coef, size_t taps, float center, size_t count, float *out),
+    (even, odd, coef, taps, center, count, out)) {
     // Lane n always computes center·even[n], then adds coef[t]·odd[n + t] in the fixed
     // `fir_reuse` order: blocks of 64 outputs, then one block of 8·⌈rest/8⌉.
     size_t n = 0;
@@ -490,11 +494,11 @@ CDSP_INLINE void interleave8(const float *a, const float *b, float *out) {
 
 enum { CDSP_SMALL_PIECE = 256, CDSP_SMALL_SCRATCH = 4096 };
 
-CDSP_DISPATCH_V3
-void cdsp_polyphase_small(
-    const float *bank, size_t taps, const float *window, size_t stride, size_t channels,
-    size_t phase, size_t slot, size_t frame_step, size_t phase_step, size_t phases, size_t count, float *out
-) {
+CDSP_DISPATCH_V3_VOID(
+    cdsp_polyphase_small,
+    (const float *bank, size_t taps, const float *window, size_t stride, size_t channels, size_t phase, size_t slot,
+     size_t frame_step, size_t phase_step, size_t phases, size_t count, float *out),
+    (bank, taps, window, stride, channels, phase, slot, frame_step, phase_step, phases, count, out)) {
     size_t l = phases;
     size_t m = frame_step * l + phase_step;  // frames per L outputs
     // Frame offset and row of the call's first L outputs; output L·j + a is output a's

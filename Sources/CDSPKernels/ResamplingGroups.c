@@ -291,11 +291,13 @@ size_t cdsp_polyphase_groups_chains(size_t width) {
     return width <= 2 ? 4 : width <= 7 ? 2 : 1;
 }
 
-CDSP_DISPATCH_V3
-void cdsp_polyphase_groups(const float *coef, const uint32_t *chunk_offset, const uint32_t *span, size_t patterns,
-                           size_t width, const float *x, const float *y, ptrdiff_t split, ptrdiff_t base,
-                           ptrdiff_t lo, ptrdiff_t hi, size_t pattern, size_t groups, size_t skip, size_t count,
-                           float *out, size_t out_stride) {
+CDSP_DISPATCH_V3_VOID(
+    cdsp_polyphase_groups,
+    (const float *coef, const uint32_t *chunk_offset, const uint32_t *span, size_t patterns, size_t width,
+     const float *x, const float *y, ptrdiff_t split, ptrdiff_t base, ptrdiff_t lo, ptrdiff_t hi, size_t pattern,
+     size_t groups, size_t skip, size_t count, float *out, size_t out_stride),
+    (coef, chunk_offset, span, patterns, width, x, y, split, base, lo, hi, pattern, groups, skip, count, out,
+     out_stride)) {
     // The vector path first; a NaN or infinity in any frame it read makes every lane of the
     // groups that read it non-finite, so when a stored group has a non-finite lane the call
     // is done again by the exact per-lane path (rare), which overwrites every output.

@@ -83,8 +83,7 @@ CDSP_INLINE float dot_body(const float *a, const float *b, size_t count) {
     return sum;
 }
 
-CDSP_DISPATCH_V3
-float cdsp_spectral_dot(const float *a, const float *b, size_t count) {
+CDSP_DISPATCH_V3(float, cdsp_spectral_dot, (const float *a, const float *b, size_t count), (a, b, count)) {
     return dot_body(a, b, count);
 }
 
@@ -95,8 +94,10 @@ CDSP_INLINE void window_body(const float *x, const float *window, float mean, si
     for (; i < count; i++) out[i] = (x[i] - mean) * window[i];
 }
 
-CDSP_DISPATCH_V3
-void cdsp_spectral_window(const float *x, const float *window, float mean, size_t count, float *out) {
+CDSP_DISPATCH_V3_VOID(
+    cdsp_spectral_window,
+    (const float *x, const float *window, float mean, size_t count, float *out),
+    (x, window, mean, count, out)) {
     window_body(x, window, mean, count, out);
 }
 
@@ -135,8 +136,10 @@ CDSP_INLINE void power_body(float *spectrum, size_t bins, float scale, float *po
     sums[1] = weighted;
 }
 
-CDSP_DISPATCH_V3
-void cdsp_spectral_power(float *spectrum, size_t bins, float scale, float *power, float sums[2]) {
+CDSP_DISPATCH_V3_VOID(
+    cdsp_spectral_power,
+    (float *spectrum, size_t bins, float scale, float *power, float sums[2]),
+    (spectrum, bins, scale, power, sums)) {
     power_body(spectrum, bins, scale, power, sums);
 }
 
@@ -165,8 +168,10 @@ CDSP_INLINE void log_sums_body(const float *power, size_t lo, size_t hi, float s
     sums[2] = pl_sum;
 }
 
-CDSP_DISPATCH_V3
-void cdsp_spectral_log_sums(const float *power, size_t lo, size_t hi, float sums[3]) {
+CDSP_DISPATCH_V3_VOID(
+    cdsp_spectral_log_sums,
+    (const float *power, size_t lo, size_t hi, float sums[3]),
+    (power, lo, hi, sums)) {
     log_sums_body(power, lo, hi, sums);
 }
 
@@ -223,11 +228,12 @@ CDSP_INLINE size_t pitch_pick_body(
     return best_lag;
 }
 
-CDSP_DISPATCH_V3
-size_t cdsp_spectral_pitch_pick(
-    const float *ac, const float *window_ac, const float *octave_cost, size_t min_lag, size_t max_lag,
-    float inverse_r0, float *best_rho
-) {
+CDSP_DISPATCH_V3(
+    size_t,
+    cdsp_spectral_pitch_pick,
+    (const float *ac, const float *window_ac, const float *octave_cost, size_t min_lag, size_t max_lag,
+     float inverse_r0, float *best_rho),
+    (ac, window_ac, octave_cost, min_lag, max_lag, inverse_r0, best_rho)) {
     return pitch_pick_body(ac, window_ac, octave_cost, min_lag, max_lag, inverse_r0, best_rho);
 }
 
@@ -250,8 +256,7 @@ CDSP_INLINE void mirror_body(const float *spectrum, size_t n, float *even) {
     for (; k < half; k++) even[n - k] = spectrum[2 * k];
 }
 
-CDSP_DISPATCH_V3
-void cdsp_spectral_mirror(const float *spectrum, size_t n, float *even) {
+CDSP_DISPATCH_V3_VOID(cdsp_spectral_mirror, (const float *spectrum, size_t n, float *even), (spectrum, n, even)) {
     mirror_body(spectrum, n, even);
 }
 
@@ -264,14 +269,17 @@ CDSP_INLINE void real_parts_body(const float *interleaved, size_t count, float *
     for (; i < count; i++) out[i] = interleaved[2 * i];
 }
 
-CDSP_DISPATCH_V3
-void cdsp_spectral_real_parts(const float *interleaved, size_t count, float *out) {
+CDSP_DISPATCH_V3_VOID(
+    cdsp_spectral_real_parts,
+    (const float *interleaved, size_t count, float *out),
+    (interleaved, count, out)) {
     real_parts_body(interleaved, count, out);
 }
 
-CDSP_DISPATCH_V3
-void cdsp_spectral_half_twiddle(
-    const float *spectrum, size_t m, const float *sine, const float *cosine, float *y, float *f1) {
+CDSP_DISPATCH_V3_VOID(
+    cdsp_spectral_half_twiddle,
+    (const float *spectrum, size_t m, const float *sine, const float *cosine, float *y, float *f1),
+    (spectrum, m, sine, cosine, y, f1)) {
     half_twiddle_strided(spectrum, 2, m, sine, cosine, y, f1);
 }
 
@@ -284,8 +292,10 @@ CDSP_INLINE void half_lags_body(const float *spectrum, float f1, size_t count, f
     for (; 2 * k < count; k++) carry = half_lags_step(spectrum, k, count, carry, ac);
 }
 
-CDSP_DISPATCH_V3
-void cdsp_spectral_half_lags(const float *spectrum, float f1, size_t count, float *ac) {
+CDSP_DISPATCH_V3_VOID(
+    cdsp_spectral_half_lags,
+    (const float *spectrum, float f1, size_t count, float *ac),
+    (spectrum, f1, count, ac)) {
     half_lags_body(spectrum, f1, count, ac);
 }
 
@@ -324,8 +334,10 @@ CDSP_INLINE void band_sums_body(const float *power, const ptrdiff_t *edges, size
     }
 }
 
-CDSP_DISPATCH_V3
-void cdsp_spectral_band_sums(const float *power, const ptrdiff_t *edges, size_t count, float *out) {
+CDSP_DISPATCH_V3_VOID(
+    cdsp_spectral_band_sums,
+    (const float *power, const ptrdiff_t *edges, size_t count, float *out),
+    (power, edges, count, out)) {
     band_sums_body(power, edges, count, out);
 }
 
@@ -357,7 +369,10 @@ CDSP_INLINE uint32_t sign_changes_body(const float *x, size_t count, uint32_t pr
     return changes;
 }
 
-CDSP_DISPATCH_V3
-uint32_t cdsp_spectral_sign_changes(const float *x, size_t count, uint32_t previous_sign) {
+CDSP_DISPATCH_V3(
+    uint32_t,
+    cdsp_spectral_sign_changes,
+    (const float *x, size_t count, uint32_t previous_sign),
+    (x, count, previous_sign)) {
     return sign_changes_body(x, count, previous_sign);
 }

@@ -79,25 +79,29 @@ CDSP_INLINE void power4_body(
     }
 }
 
-CDSP_DISPATCH_V3
-void cdsp_spectral_power4(float *const spectra[4], size_t bins, float scale, float *const powers[4], float sums[8]) {
+CDSP_DISPATCH_V3_VOID(
+    cdsp_spectral_power4,
+    (float *const spectra[4], size_t bins, float scale, float *const powers[4], float sums[8]),
+    (spectra, bins, scale, powers, sums)) {
     power4_body(spectra, bins, scale, powers, (float *const *)0, sums);
 }
 
-CDSP_DISPATCH_V3
-void cdsp_spectral_power4_magnitudes(
-    float *const spectra[4], size_t bins, float scale, float *const powers[4], float *const magnitudes[4], float sums[8]
-) {
+CDSP_DISPATCH_V3_VOID(
+    cdsp_spectral_power4_magnitudes,
+    (float *const spectra[4], size_t bins, float scale, float *const powers[4], float *const magnitudes[4],
+     float sums[8]),
+    (spectra, bins, scale, powers, magnitudes, sums)) {
     power4_body(spectra, bins, scale, powers, magnitudes, sums);
 }
 
 /// `cdsp_spectral_half_twiddle` for four frames whose `f[j]` are contiguous
 /// (`magnitudes[f][j]`, `j = 0 … m`) instead of the real parts of an interleaved spectrum: the
 /// same values, the same operations in the same order (one shared body), fewer loads and shuffles.
-CDSP_DISPATCH_V3
-void cdsp_spectral_half_twiddle4(
-    const float *const magnitudes[4], size_t m, const float *sine, const float *cosine, float *const ys[4], float f1s[4]
-) {
+CDSP_DISPATCH_V3_VOID(
+    cdsp_spectral_half_twiddle4,
+    (const float *const magnitudes[4], size_t m, const float *sine, const float *cosine, float *const ys[4],
+     float f1s[4]),
+    (magnitudes, m, sine, cosine, ys, f1s)) {
     for (int f = 0; f < 4; f++) half_twiddle_strided(magnitudes[f], 1, m, sine, cosine, ys[f], f1s + f);
 }
 
@@ -149,8 +153,10 @@ CDSP_INLINE void band_sums4_body(const float *const powers[4], const ptrdiff_t *
     }
 }
 
-CDSP_DISPATCH_V3
-void cdsp_spectral_band_sums4(const float *const powers[4], const ptrdiff_t *edges, size_t count, float *const outs[4]) {
+CDSP_DISPATCH_V3_VOID(
+    cdsp_spectral_band_sums4,
+    (const float *const powers[4], const ptrdiff_t *edges, size_t count, float *const outs[4]),
+    (powers, edges, count, outs)) {
     band_sums4_body(powers, edges, count, outs);
 }
 
@@ -208,8 +214,10 @@ CDSP_INLINE void rolloff4_body(const float *const powers[4], size_t bins, const 
     for (int f = 0; f < 4; f++) out[f] = result[f];
 }
 
-CDSP_DISPATCH_V3
-void cdsp_spectral_rolloff4(const float *const powers[4], size_t bins, const float targets[4], ptrdiff_t out[4]) {
+CDSP_DISPATCH_V3_VOID(
+    cdsp_spectral_rolloff4,
+    (const float *const powers[4], size_t bins, const float targets[4], ptrdiff_t out[4]),
+    (powers, bins, targets, out)) {
     rolloff4_body(powers, bins, targets, out);
 }
 
@@ -229,7 +237,9 @@ CDSP_INLINE void half_lags4_body(const float *const spectra[4], const float f1[4
     }
 }
 
-CDSP_DISPATCH_V3
-void cdsp_spectral_half_lags4(const float *const spectra[4], const float f1[4], size_t count, float *const acs[4]) {
+CDSP_DISPATCH_V3_VOID(
+    cdsp_spectral_half_lags4,
+    (const float *const spectra[4], const float f1[4], size_t count, float *const acs[4]),
+    (spectra, f1, count, acs)) {
     half_lags4_body(spectra, f1, count, acs);
 }

@@ -57,11 +57,11 @@ CDSP_INLINE void frame_dots_body(
     }
 }
 
-CDSP_DISPATCH_V3
-void cdsp_spectral_frame_dots(
-    const float *first, size_t stride, size_t frames, const float *window, size_t n, size_t hop_start,
-    size_t hop_count, float *window_dots, float *hop_energies
-) {
+CDSP_DISPATCH_V3_VOID(
+    cdsp_spectral_frame_dots,
+    (const float *first, size_t stride, size_t frames, const float *window, size_t n, size_t hop_start,
+     size_t hop_count, float *window_dots, float *hop_energies),
+    (first, stride, frames, window, n, hop_start, hop_count, window_dots, hop_energies)) {
     frame_dots_body(first, stride, frames, window, n, hop_start, hop_count, window_dots, hop_energies);
 }
 
@@ -79,7 +79,9 @@ CDSP_INLINE void copy_body(float *destination, const float *source, size_t count
     for (; i < count; i++) destination[i] = source[i];
 }
 
-CDSP_DISPATCH_V3
-void cdsp_spectral_copy(float *destination, const float *source, size_t count) {
+CDSP_DISPATCH_V3_VOID(
+    cdsp_spectral_copy,
+    (float *destination, const float *source, size_t count),
+    (destination, source, count)) {
     copy_body(destination, source, count);
 }

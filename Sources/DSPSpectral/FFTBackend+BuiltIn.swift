@@ -10,8 +10,8 @@ import DSPCore
 /// of two from 128 — with a last pass of 8 × 8 transposes and 8-point DFTs; other sizes run the
 /// same stages on scalars, and an `N/2` with a prime factor above 61 goes through Bluestein's
 /// algorithm (a power-of-two convolution), so every even size has an O(N log N) transform. The
-/// kernels are compiled for AVX-512F, AVX2+FMA and SSE2 and the loader picks one per process
-/// (`target_clones`); contraction is off, so every clone gives the same bits.
+/// kernels are compiled for AVX-512F, AVX+FMA and SSE2 and one is chosen per process (the best
+/// the CPU has, or `CDSP_DISPATCH_LEVEL`'s); contraction is off, so every copy gives the same bits.
 ///
 /// The plan and twiddle table of a size (`cdsp_fft_plan_init`, `cdsp_fft_plan_tables`: twiddles
 /// in double, rounded once) are ``BuiltInFFTTables``, built once per size and shared by every

@@ -124,6 +124,9 @@ struct Comparison: Encodable {
         if base.machine.cpuModel != new.machine.cpuModel || base.machine.logicalCores != new.machine.logicalCores {
             warnings.append("different machines: \(base.machine.cpuModel) vs \(new.machine.cpuModel)")
         }
+        if base.machine.kernelDispatch != new.machine.kernelDispatch {
+            warnings.append("different C kernel levels: \(base.machine.kernelDispatch ?? "not recorded") vs \(new.machine.kernelDispatch ?? "not recorded")")
+        }
         if base.buildConfiguration != new.buildConfiguration {
             warnings.append("different builds: \(base.buildConfiguration) vs \(new.buildConfiguration)")
         }

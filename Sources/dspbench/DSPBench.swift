@@ -20,5 +20,5 @@ struct DSPBench: ParsableCommand {
             recognizer (16 kHz mono PCM WAV or FLAC), use dspscore convert.
             """,
         version: ToolVersion.text(tool: "dspbench"),
-        subcommands: [RunCommand.self, CompareCommand.self, ResampleCommand.self, DetectCommand.self])
+        subcommands: [RunCommand.self, CompareCommand.self, ResampleCommand.self, DetectCommand.self, MachineCommand.self])
 }

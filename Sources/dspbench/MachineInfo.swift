@@ -1,4 +1,6 @@
-// The machine a run was made on: CPU model and the vector extensions that matter, cores, OS.
+// The machine a run was made on: CPU model and the vector extensions that matter, cores, OS,
+// and which compilation of the C kernels ran.
+import CDSPKernels
 import Foundation
 
 #if canImport(Glibc)
@@ -23,10 +25,15 @@ struct MachineInfo: Codable, Equatable {
     var operatingSystem: String
     /// The kernel's clock source (/sys/devices/system/clocksource/clocksource0/current_clocksource).
     var clockSource: String?
+    /// The C kernels' dispatch level this process ran (`cdsp_dispatch_level`): "avx512", "v3",
+    /// "fma", "sse2" — the best the CPU has, or lower when `CDSP_DISPATCH_LEVEL` pinned it — or
+    /// "none" (a build without run-time dispatch). Absent in reports made before it was recorded.
+    var kernelDispatch: String?
 
     enum CodingKeys: String, CodingKey {
         case cpuModel = "cpu_model", cpuFlags = "cpu_flags", logicalCores = "logical_cores"
         case physicalCores = "physical_cores", operatingSystem = "os", clockSource = "clock_source"
+        case kernelDispatch = "kernel_dispatch"
     }
 
     /// The flags recorded; keys as users spell them.
@@ -84,7 +91,8 @@ struct MachineInfo: Codable, Equatable {
             physicalCores: cores.isEmpty ? nil : cores.count,
             operatingSystem: os,
             clockSource: readTextFile("/sys/devices/system/clocksource/clocksource0/current_clocksource")?
-                .trimmingCharacters(in: .whitespacesAndNewlines))
+                .trimmingCharacters(in: .whitespacesAndNewlines),
+            kernelDispatch: String(cString: cdsp_dispatch_level_name(cdsp_dispatch_level())))
     }
 }
 

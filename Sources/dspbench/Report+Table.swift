@@ -8,7 +8,7 @@ extension RunReport {
         var cpu = "CPU: \(machine.cpuModel); \(machine.logicalCores) logical cores"
         if let physical = machine.physicalCores { cpu += " (\(physical) physical)" }
         out.append(cpu + "; flags: \(machine.cpuFlags.summary.isEmpty ? "none of interest" : machine.cpuFlags.summary)")
-        out.append("OS: \(machine.operatingSystem)")
+        out.append("OS: \(machine.operatingSystem); C kernels: \(machine.kernelDispatch ?? "not recorded")")
         out.append("Input: \(settings.input); pushes of \(settings.frameLength) samples; "
             + "\(settings.repetitions) timed passes after \(settings.warmupPasses) warm-up")
         out.append("Command: \(commandLine)")

@@ -1,13 +1,15 @@
-// Small C kernels with run-time CPU dispatch (target_clones) for SpeechDSP's hottest loops,
-// where default x86-64 Swift codegen (SSE2, no FMA) cannot reach the hardware's throughput.
+// Small C kernels with run-time CPU dispatch for SpeechDSP's hottest loops, where default
+// x86-64 Swift codegen (SSE2, no FMA) cannot reach the hardware's throughput.
 //
-// Every kernel is plain C: no allocation, no locks, no global state (the dispatcher's CPU
-// probe runs once, in the loader's IFUNC resolver, before any call). On x86-64 each exported
-// kernel is compiled three times — AVX-512F, AVX2+FMA and baseline SSE2 — and the loader
-// binds the best one for the CPU, once per process.
+// Every kernel is plain C: no allocation, no locks, no global state beyond the dispatcher's
+// function pointers, set once before `main`. On x86-64 Linux each exported kernel is compiled
+// for each level — AVX-512F, x86-64-v3 (AVX2 + FMA; some kernels), FMA (AVX) and baseline SSE2 —
+// and one level is chosen per process: the best the CPU supports, or lower when
+// `CDSP_DISPATCH_LEVEL` pins it (CDSPDispatch.h).
 //
 // This umbrella header includes one header per concept; each kernel file (*.c) implements one.
 #pragma once
+#include "CDSPDispatch.h"      // which compilation of the kernels runs: cdsp_dispatch_level() (Dispatch.c)
 #include "CDSPResampling.h"   // DSPCore.Resampler (Resampling.c, ResamplingGroups.c)
 #include "CDSPConversion.h"   // DSPIO's 16-bit PCM widening (Conversion.c)
 #include "CDSPSpectral.h"     // DSPSpectral.SpectralAnalyzer (Spectral.c, SpectralFrames.c, SpectralBatch.c)
