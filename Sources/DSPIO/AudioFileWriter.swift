@@ -167,15 +167,7 @@ public final class AudioFileWriter {
     ///   libsndfile writes fewer frames than given (disk full, or an encoder refusing the data,
     ///   e.g. FLAC given NaN), `closed` after ``close()``.
     public func write(_ samples: UnsafeBufferPointer<Float>) throws(AudioFileError) {
-        guard let handle else {
-            throw AudioFileError(kind: .closed, path: path, message: "the file was closed")
-        }
-        let frames = samples.count / channelCount
-        guard frames * channelCount == samples.count else {
-            throw AudioFileError(
-                kind: .invalidParameters, path: path,
-                message: "\(samples.count) samples is not a whole number of \(channelCount)-channel frames")
-        }
+        let (handle, frames) = try openHandle(frames: samples.count)
         guard frames > 0, let base = samples.baseAddress else { return }
         let written: Int
         if let shortBlock {
@@ -208,15 +200,7 @@ public final class AudioFileWriter {
     ///   ``channelCount``. Empty is fine.
     /// - Throws: ``AudioFileError`` — as ``write(_:)-(UnsafeBufferPointer<Float>)``.
     public func write(_ samples: UnsafeBufferPointer<Int16>) throws(AudioFileError) {
-        guard let handle else {
-            throw AudioFileError(kind: .closed, path: path, message: "the file was closed")
-        }
-        let frames = samples.count / channelCount
-        guard frames * channelCount == samples.count else {
-            throw AudioFileError(
-                kind: .invalidParameters, path: path,
-                message: "\(samples.count) samples is not a whole number of \(channelCount)-channel frames")
-        }
+        let (handle, frames) = try openHandle(frames: samples.count)
         guard frames > 0, let base = samples.baseAddress else { return }
         guard shortBlock != nil else {
             // Through Float, 256 frames at a time (k / 32768 is exact).
@@ -251,6 +235,21 @@ public final class AudioFileWriter {
 
     /// Converts to Int16 block by block (`Int16Conversion`) and writes with `sf_writef_short`;
     /// returns frames written.
+    /// The open handle and the whole frames `sampleCount` samples make; throws `closed` after
+    /// ``close()`` and `invalidParameters` for a partial frame (what every `write` checks first).
+    private func openHandle(frames sampleCount: Int) throws(AudioFileError) -> (OpaquePointer, Int) {
+        guard let handle else {
+            throw AudioFileError(kind: .closed, path: path, message: "the file was closed")
+        }
+        let frames = sampleCount / channelCount
+        guard frames * channelCount == sampleCount else {
+            throw AudioFileError(
+                kind: .invalidParameters, path: path,
+                message: "\(sampleCount) samples is not a whole number of \(channelCount)-channel frames")
+        }
+        return (handle, frames)
+    }
+
     private func writeShorts(
         _ handle: OpaquePointer, _ samples: UnsafeBufferPointer<Float>, frames: Int,
         block: UnsafeMutableBufferPointer<Int16>
