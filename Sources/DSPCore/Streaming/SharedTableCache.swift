@@ -1,4 +1,10 @@
-import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Immutable tables built once per key and shared by every unit built with the same key, for
 /// as long as any of them holds the tables.
@@ -8,30 +14,47 @@ import Synchronization
 /// counts it once). The cache is used in `init` only: looking up takes a lock, the tables it
 /// returns are immutable and read without one. It keeps weak references, so tables no unit
 /// holds are freed, and entries whose tables are gone are swept when a new key is added.
-public final class SharedTableCache<Key: Hashable & Sendable, Table: AnyObject & Sendable>: Sendable {
+///
+/// The lock is a `pthread_mutex_t`, which ThreadSanitizer understands (the Synchronization
+/// module's `Mutex` is a bare futex on Linux, which it does not, and reports the accesses it
+/// guards as races).
+public final class SharedTableCache<Key: Hashable & Sendable, Table: AnyObject & Sendable>: @unchecked Sendable {
     private struct Entry {
         weak var table: Table?
     }
 
-    private let entries = Mutex<[Key: Entry]>([:])
+    /// Guarded by `mutex`.
+    private var entries: [Key: Entry] = [:]
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
     /// An empty cache.
-    public init() {}
+    public init() {
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
 
     /// The tables for `key`: the ones already built and still held, else `build()`'s (called
     /// under the cache's lock, so two units asking at once build them once).
     public func table<E: Error>(for key: Key, build: () throws(E) -> Table) throws(E) -> Table {
-        try entries.withLock { (entries: inout [Key: Entry]) throws(E) -> Table in
-            if let table = entries[key]?.table { return table }
-            let table = try build()
-            if entries[key] == nil { entries = entries.filter { $0.value.table != nil } }
-            entries[key] = Entry(table: table)
-            return table
-        }
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        if let table = entries[key]?.table { return table }
+        let table = try build()
+        if entries[key] == nil { entries = entries.filter { $0.value.table != nil } }
+        entries[key] = Entry(table: table)
+        return table
     }
 
     /// Keys whose tables are still held by some unit (for tests and diagnostics).
     public var liveKeyCount: Int {
-        entries.withLock { $0.values.reduce(0) { $0 + ($1.table == nil ? 0 : 1) } }
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return entries.values.reduce(0) { $0 + ($1.table == nil ? 0 : 1) }
     }
 }
