@@ -22,6 +22,7 @@ final class BenchAudio {
     /// The file path, if any.
     let inputPath: String?
     private var monoAtRate: [Int: Scratch<Float>] = [:]
+    private var monoResampled: [Int: Scratch<Float>] = [:]
 
     /// Seconds of audio in the mono view.
     var durationSeconds: Double { Double(mono.buffer.count) / Double(sampleRate) }
@@ -89,6 +90,19 @@ final class BenchAudio {
             made = mono
         }
         monoAtRate[rate] = made
+        return made
+    }
+
+    /// The mono view resampled to `rate` by ``Resampler`` (default quality, leading delay
+    /// trimmed: `round(N × rate / sampleRate)` samples), once; the view itself at its own rate.
+    /// The same audio at the analysis rate, unlike ``mono(atRate:)``.
+    func mono(resampledTo rate: Int) throws(ConfigurationError) -> Scratch<Float> {
+        if rate == sampleRate { return mono }
+        if let cached = monoResampled[rate] { return cached }
+        let samples = try Resampler.resample(Array(mono.buffer), from: sampleRate, to: rate)
+        let made = Scratch<Float>(count: samples.count, repeating: 0)
+        _ = made.buffer.update(fromContentsOf: samples)
+        monoResampled[rate] = made
         return made
     }
 

@@ -54,10 +54,18 @@ struct KernelMeasurement {
     var cpuSecondsPerPass: [Double] = []
     /// Wall time of each timed throughput pass, s.
     var wallSecondsPerPass: [Double] = []
+    /// Wall time of each latency pass (every push timed), s: against `wallSecondsPerPass`, what
+    /// the per-push clock reads cost.
+    var latencyWallSecondsPerPass: [Double] = []
     /// Per-frame wall time, ns, clock overhead subtracted: median, 99th percentile, maximum.
     var nsPerFrameP50 = 0.0
     var nsPerFrameP99 = 0.0
     var nsPerFrameMax = 0.0
+    /// For analyses (``Kernel/analysisFrames``): wall time per analysis frame, ns — each push's
+    /// time shared among the frames it completed — median, 99th percentile, maximum.
+    var nsPerAnalysisFrameP50: Double?
+    var nsPerAnalysisFrameP99: Double?
+    var nsPerAnalysisFrameMax: Double?
     /// Heap allocation calls per pushed frame during the throughput passes (nil: not counted).
     var allocationsPerFrame: Double?
     /// Bytes those calls requested, per frame.
@@ -79,16 +87,20 @@ func median(_ values: [Double]) -> Double {
     return sorted.count % 2 == 1 ? sorted[middle] : 0.5 * (sorted[middle - 1] + sorted[middle])
 }
 
-/// Measures a group of kernels doing the same work (SpeechDSP's and its peers'): warm-up passes
-/// of each, then, repetition by repetition and kernel by kernel in turn (so that a change in
-/// the machine's load hits every kernel of the group alike and their ratios hold),
+/// Measures a group of kernels doing the same work (SpeechDSP's and its peers') or set against
+/// each other: warm-up passes of each, then, repetition by repetition and kernel by kernel in
+/// turn (so that a change in the machine's load hits every kernel of the group alike and their
+/// ratios hold),
 /// 1. a **throughput pass**: every frame pushed back to back, timed as a whole with the thread's
 ///    CPU clock and the monotonic clock, allocation calls counted on this thread;
 /// 2. a **latency pass**: every frame pushed and timed individually, one CLOCK_MONOTONIC read
 ///    after each into a preallocated array (a clock read costs 20–80 ns, so it is kept out of
 ///    the throughput figure and its median cost is subtracted from each frame's time).
 /// The unit is reset (outside timing) before every pass. Nothing is allocated inside either
-/// timed loop.
+/// timed loop. For analyses, the per-push times of the latency passes are then shared among
+/// the analysis frames each push completed (``AnalysisFrameSchedule``), for times per frame.
+/// The latency passes' own wall time is kept too: set against the throughput passes', it is
+/// what timing every push costs.
 func measure(group kernels: [Kernel], settings: MeasurementSettings) -> [KernelMeasurement] {
     let runs = kernels.map { KernelRun($0, repetitions: settings.repetitions) }
     for run in runs where run.frames > 0 {
@@ -125,6 +137,7 @@ private final class KernelRun {
         durations = .allocate(capacity: Swift.max(frames * repetitions, 1))
         result.cpuSecondsPerPass.reserveCapacity(repetitions)
         result.wallSecondsPerPass.reserveCapacity(repetitions)
+        result.latencyWallSecondsPerPass.reserveCapacity(repetitions)
     }
 
     deinit {
@@ -172,6 +185,7 @@ private final class KernelRun {
             stamps[i + 1] = Clock.monotonic()
         }
         self.ok = self.ok && ok
+        result.latencyWallSecondsPerPass.append(Double(stamps[frames] &- stamps[0]) * 1e-9)
         let row = repetition * frames
         for i in 0..<frames {
             let elapsed = stamps[i + 1] &- stamps[i]
@@ -185,6 +199,7 @@ private final class KernelRun {
             result.failure = "no whole frame of input"
             return result
         }
+        if let schedule = kernel.analysisFrames { perAnalysisFrame(schedule) }
         durations.sort()
         result.nsPerFrameP50 = Double(percentile(durations, 50))
         result.nsPerFrameP99 = Double(percentile(durations, 99))
@@ -200,6 +215,33 @@ private final class KernelRun {
                 : "the peer reported an error or did not take all of its input"
         }
         return result
+    }
+
+    /// Shares each push's time among the analysis frames it completed (`schedule`), for every
+    /// latency pass, and takes the percentiles over frames. After the passes, before
+    /// `durations` is sorted.
+    private func perAnalysisFrame(_ schedule: AnalysisFrameSchedule) {
+        let total = schedule.framesPerPass * repetitions
+        guard total > 0 else { return }
+        let perFrame = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: total)
+        defer { perFrame.deallocate() }
+        var n = 0
+        for repetition in 0..<repetitions {
+            for i in 0..<frames {
+                let k = Int(schedule.framesPerPush.buffer[i])
+                guard k > 0 else { continue }
+                let share = durations[repetition * frames + i] / UInt64(k)
+                for _ in 0..<k {
+                    perFrame[n] = share
+                    n += 1
+                }
+            }
+        }
+        var measured = UnsafeMutableBufferPointer(rebasing: perFrame[..<n])
+        measured.sort()
+        result.nsPerAnalysisFrameP50 = Double(percentile(measured, 50))
+        result.nsPerAnalysisFrameP99 = Double(percentile(measured, 99))
+        result.nsPerAnalysisFrameMax = Double(measured[n - 1])
     }
 }
 

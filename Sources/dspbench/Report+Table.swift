@@ -14,32 +14,48 @@ extension RunReport {
         out.append("Command: \(commandLine)")
         out.append("")
 
-        var table = TextTable([
+        // Per-analysis-frame columns only when an analysis was measured.
+        let analyses = kernels.contains { $0.analysisFramesPerPass != nil }
+        var columns: [(String, TextTable.Alignment)] = [
             ("Suite", .left), ("Kernel", .left), ("Implementation", .left), ("×RT", .right),
-            ("p50 ns", .right), ("p99 ns", .right), ("Msamples/s", .right), ("allocs/frame", .right),
-            ("ours÷peer", .right),
-        ])
+            ("p50 ns", .right), ("p99 ns", .right),
+        ]
+        if analyses { columns += [("hop p50 ns", .right), ("hop p99 ns", .right)] }
+        columns += [("Msamples/s", .right), ("allocs/frame", .right), ("ours÷peer", .right)]
+        var table = TextTable(columns)
         var lastSuite: Suite?
         for kernel in kernels {
             if let lastSuite, lastSuite != kernel.suite { table.addSeparator() }
             lastSuite = kernel.suite
             if let failure = kernel.failure {
-                table.add([kernel.suite.rawValue, kernel.name, kernel.implementation, "failed: \(failure)", "", "", "", "", ""])
+                table.add([kernel.suite.rawValue, kernel.name, kernel.implementation, "failed: \(failure)"]
+                    + Array(repeating: "", count: columns.count - 4))
                 continue
             }
-            table.add([
+            var row = [
                 kernel.suite.rawValue, kernel.name, kernel.implementation,
                 Self.speed(kernel.xRealtime),
                 Self.nanoseconds(kernel.nsPerFrameP50), Self.nanoseconds(kernel.nsPerFrameP99),
+            ]
+            if analyses {
+                row += kernel.analysisFramesPerPass == nil
+                    ? ["", ""]
+                    : [Self.nanoseconds(kernel.nsPerAnalysisFrameP50), Self.nanoseconds(kernel.nsPerAnalysisFrameP99)]
+            }
+            row += [
                 kernel.samplesPerSecond.map { String(format: "%.1f", $0 / 1e6) } ?? "–",
                 Self.allocations(kernel.allocationsPerFrame),
                 kernel.referenceRatio.map { String(format: "%.2f", $0) } ?? "",
-            ])
+            ]
+            table.add(row)
         }
         out.append(table.render())
         out.append("")
         out.append("×RT: audio seconds per CPU second of this thread (median pass) = real-time streams per core.")
         out.append(String(format: "p50/p99: wall time of one push of a frame, less one clock read (%.0f ns here).", settings.clockOverheadNs))
+        if analyses {
+            out.append("hop p50/p99: the same per analysis frame (a 16 ms hop): each push's time shared among the hops it completed.")
+        }
         if settings.allocationCounting {
             out.append("allocs/frame: malloc-family calls per push on the measuring thread (the CI proof is Benchmarks/).")
         } else {
@@ -47,6 +63,13 @@ extension RunReport {
         }
         if kernels.contains(where: { !$0.isSpeechDSP }) {
             out.append("ours÷peer: SpeechDSP ×RT ÷ the peer's (above 1: SpeechDSP is faster); resampling is against the `default` preset.")
+        }
+        for kernel in kernels {
+            guard let relative = kernel.relativeTo,
+                let other = kernels.first(where: { $0.id == relative.kernel })
+            else { continue }
+            let ratio = String(format: "%.3f× (%+.1f %%)", relative.cpuRatio, (relative.cpuRatio - 1) * 100)
+            out.append("\(kernel.suite.rawValue): \(kernel.name) takes \(ratio) the CPU time of \(other.name), measured side by side.")
         }
         for note in notes { out.append("Note: \(note)") }
         return out.joined(separator: "\n")

@@ -88,15 +88,28 @@ struct KernelResult: Codable {
     var nsPerFrameP50: Double?
     var nsPerFrameP99: Double?
     var nsPerFrameMax: Double?
+    /// Analyses (detection, environment): analysis frames (hops) completed per pass, the
+    /// seconds of audio each one is, and the wall time per analysis frame, ns (each push's time
+    /// shared among the frames it completed).
+    var analysisFramesPerPass: Int?
+    var analysisFrameSeconds: Double?
+    var nsPerAnalysisFrameP50: Double?
+    var nsPerAnalysisFrameP99: Double?
+    var nsPerAnalysisFrameMax: Double?
     /// Heap allocation calls per push (malloc family, this thread), and bytes they requested.
     var allocationsPerFrame: Double?
     var allocatedBytesPerFrame: Double?
     var cpuSecondsPerPass: [Double]
     var wallSecondsPerPass: [Double]
+    /// Wall time of each latency pass (every push timed), s; absent from reports made before
+    /// 2026-11-28.
+    var latencyWallSecondsPerPass: [Double]?
     /// Output samples of one pass (resamplers).
     var outputSamplesPerPass: Int?
     /// For peers: SpeechDSP kernels of the group ÷ this peer, in × real time.
     var oursOverPeer: [Ratio]?
+    /// This kernel's CPU time against another SpeechDSP kernel's measured with it.
+    var relativeTo: Relative?
     var failure: String?
 
     struct Ratio: Codable {
@@ -109,6 +122,15 @@ struct KernelResult: Codable {
         enum CodingKeys: String, CodingKey { case ours, ratio, isReference = "is_reference" }
     }
 
+    struct Relative: Codable {
+        /// The other kernel's id.
+        var kernel: String
+        /// This kernel's median CPU time per pass ÷ the other's (= its × real time ÷ this one's).
+        var cpuRatio: Double
+
+        enum CodingKeys: String, CodingKey { case kernel, cpuRatio = "cpu_ratio" }
+    }
+
     enum CodingKeys: String, CodingKey {
         case id, suite, group, name, implementation, isSpeechDSP = "is_speechdsp", isGroupReference = "is_group_reference"
         case framesPerPass = "frames_per_pass", samplesPerFrame = "samples_per_frame"
@@ -116,13 +138,19 @@ struct KernelResult: Codable {
         case xRealtimeBest = "x_realtime_best", xRealtimeWall = "x_realtime_wall"
         case realtimeStreamsPerCore = "realtime_streams_per_core", samplesPerSecond = "samples_per_second"
         case nsPerFrameP50 = "ns_per_frame_p50", nsPerFrameP99 = "ns_per_frame_p99", nsPerFrameMax = "ns_per_frame_max"
+        case analysisFramesPerPass = "analysis_frames_per_pass", analysisFrameSeconds = "analysis_frame_seconds"
+        case nsPerAnalysisFrameP50 = "ns_per_analysis_frame_p50", nsPerAnalysisFrameP99 = "ns_per_analysis_frame_p99"
+        case nsPerAnalysisFrameMax = "ns_per_analysis_frame_max"
         case allocationsPerFrame = "allocations_per_frame", allocatedBytesPerFrame = "allocated_bytes_per_frame"
         case cpuSecondsPerPass = "cpu_seconds_per_pass", wallSecondsPerPass = "wall_seconds_per_pass"
-        case outputSamplesPerPass = "output_samples_per_pass", oursOverPeer = "ours_over_peer", failure
+        case latencyWallSecondsPerPass = "latency_wall_seconds_per_pass"
+        case outputSamplesPerPass = "output_samples_per_pass", oursOverPeer = "ours_over_peer"
+        case relativeTo = "relative_to", failure
     }
 
     init(kernel: Kernel, measurement m: KernelMeasurement) {
         id = kernel.id
+        relativeToID = kernel.relativeTo
         suite = kernel.suite
         group = kernel.group
         name = kernel.name
@@ -134,6 +162,11 @@ struct KernelResult: Codable {
         audioSecondsPerPass = kernel.audioSecondsPerPass
         cpuSecondsPerPass = m.cpuSecondsPerPass
         wallSecondsPerPass = m.wallSecondsPerPass
+        latencyWallSecondsPerPass = m.latencyWallSecondsPerPass
+        if let schedule = kernel.analysisFrames {
+            analysisFramesPerPass = schedule.framesPerPass
+            analysisFrameSeconds = schedule.frameSeconds
+        }
         failure = m.failure
         guard m.failure == nil, !m.cpuSecondsPerPass.isEmpty else { return }
         let audio = kernel.audioSecondsPerPass
@@ -145,10 +178,16 @@ struct KernelResult: Codable {
         nsPerFrameP50 = m.nsPerFrameP50
         nsPerFrameP99 = m.nsPerFrameP99
         nsPerFrameMax = m.nsPerFrameMax
+        nsPerAnalysisFrameP50 = m.nsPerAnalysisFrameP50
+        nsPerAnalysisFrameP99 = m.nsPerAnalysisFrameP99
+        nsPerAnalysisFrameMax = m.nsPerAnalysisFrameMax
         allocationsPerFrame = m.allocationsPerFrame
         allocatedBytesPerFrame = m.allocatedBytesPerFrame
         outputSamplesPerPass = m.producedSamplesPerPass
     }
+
+    /// The kernel `relativeTo` is to name, until ``RunReport/computeRatios()`` fills it in.
+    private(set) var relativeToID: String?
 
     /// The ratio the table shows (against the group's reference SpeechDSP kernel).
     var referenceRatio: Double? { oursOverPeer?.first(where: \.isReference)?.ratio }
@@ -159,7 +198,8 @@ func finite(_ value: Double) -> Double? { value.isFinite ? value : nil }
 
 extension RunReport {
     /// Fills `oursOverPeer` of every peer kernel: SpeechDSP's × real time ÷ the peer's, for
-    /// every SpeechDSP kernel of the same suite and group.
+    /// every SpeechDSP kernel of the same suite and group; and `relativeTo` of every kernel set
+    /// against another: its CPU time ÷ the other's.
     mutating func computeRatios() {
         for index in kernels.indices where !kernels[index].isSpeechDSP {
             let peer = kernels[index]
@@ -171,6 +211,13 @@ extension RunReport {
                 return KernelResult.Ratio(ours: kernel.id, ratio: speed / peerSpeed, isReference: isReference)
             }
             kernels[index].oursOverPeer = ratios.isEmpty ? nil : ratios
+        }
+        for index in kernels.indices {
+            guard let otherID = kernels[index].relativeToID,
+                let other = kernels.first(where: { $0.id == otherID }),
+                let mine = kernels[index].xRealtime, let theirs = other.xRealtime, mine > 0
+            else { continue }
+            kernels[index].relativeTo = KernelResult.Relative(kernel: otherID, cpuRatio: theirs / mine)
         }
     }
 }

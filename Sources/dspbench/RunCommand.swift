@@ -14,7 +14,10 @@ struct RunCommand: ParsableCommand {
             then --repetitions timed passes over the audio, pushed --frame frames (per channel) at a time. \
             With --compare the same work also runs through peers found on this machine \
             (libsoxr, libsamplerate, speexdsp, libebur128, loaded with dlopen) and plain C \
-            loops, with the ratio SpeechDSP ÷ peer.
+            loops, with the ratio SpeechDSP ÷ peer. detection and environment run on the audio \
+            resampled to 16 kHz (once, not timed) and also report times per analysis frame (a \
+            16 ms hop); they have no peer here (scripts/detect/run_peers_detect.py measures \
+            WebRTC VAD and Silero VAD).
             """)
 
     @Argument(help: ArgumentHelp("Suites to run: \(Suite.helpList).", valueName: "suite"))
@@ -107,17 +110,20 @@ struct RunCommand: ParsableCommand {
         var results: [KernelResult] = []
         for suite in chosen {
             let kernels = suite.makeKernels(context)
-            // Kernels doing the same work are measured together, passes interleaved.
+            // Kernels doing the same work (or set against each other) are measured together,
+            // passes interleaved.
             var groups: [[Kernel]] = []
             for kernel in kernels {
-                if let last = groups.last?.last, last.group == kernel.group {
+                if let last = groups.last?.last, last.measuredWith == kernel.measuredWith {
                     groups[groups.count - 1].append(kernel)
                 } else {
                     groups.append([kernel])
                 }
             }
             for group in groups {
-                logger.info("\(suite.rawValue)/\(group[0].group): \(group.map(\.implementation).joined(separator: ", "))")
+                let members = group.allSatisfy({ $0.group == group[0].group })
+                    ? group.map(\.implementation) : group.map { "\($0.group) \($0.implementation)" }
+                logger.info("\(suite.rawValue)/\(group[0].measuredWith): \(members.joined(separator: ", "))")
                 let measurements = measure(group: group, settings: settings)
                 for (kernel, measurement) in zip(group, measurements) {
                     let result = KernelResult(kernel: kernel, measurement: measurement)

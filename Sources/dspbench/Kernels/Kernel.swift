@@ -3,7 +3,7 @@ import CBenchSupport
 
 /// The benchmark suites, in the order `dspbench run` measures them.
 enum Suite: String, CaseIterable, Codable, Sendable {
-    case conversion, metering, reframing, fft, resample, loudness, pipeline
+    case conversion, metering, reframing, fft, resample, loudness, detection, environment, pipeline
 
     /// One line for `--help`.
     static var helpList: String { allCases.map(\.rawValue).joined(separator: ", ") }
@@ -42,11 +42,22 @@ final class Kernel {
     let producedSamples: (() -> Int)?
     /// Where `step` puts results; read once after the passes so that no work is optimized away.
     let sink: Sink?
+    /// Consecutive kernels with the same key are measured together, their passes interleaved
+    /// (`group` unless set): kernels doing different work whose costs are compared with each
+    /// other (the detector with and without music and multi-speaker detection).
+    let measuredWith: String
+    /// For analyses: the analysis frames (16 ms hops) each push completes, from which the
+    /// per-push times give times per analysis frame.
+    let analysisFrames: AnalysisFrameSchedule?
+    /// The id of a SpeechDSP kernel this one's CPU time is set against (e.g. the analysis chain
+    /// with the environment stage against the chain without it).
+    let relativeTo: String?
 
     init(
         suite: Suite, group: String, name: String, implementation: String, slug: String,
         isOurs: Bool, isGroupReference: Bool = false,
         frames: FrameSource, audioSecondsPerPass: Double,
+        measuredWith: String? = nil, analysisFrames: AnalysisFrameSchedule? = nil, relativeTo: String? = nil,
         reset: @escaping () -> Void = {}, producedSamples: (() -> Int)? = nil, sink: Sink? = nil,
         step: @escaping (Int) -> Bool
     ) {
@@ -64,10 +75,15 @@ final class Kernel {
         self.step = step
         self.producedSamples = producedSamples
         self.sink = sink
+        self.measuredWith = measuredWith ?? group
+        self.analysisFrames = analysisFrames
+        self.relativeTo = relativeTo
     }
 
     /// Stable identifier across runs, used by `dspbench compare`.
-    var id: String { "\(suite.rawValue)/\(group)/\(slug)" }
+    var id: String { Self.id(suite, group, slug) }
+
+    static func id(_ suite: Suite, _ group: String, _ slug: String) -> String { "\(suite.rawValue)/\(group)/\(slug)" }
 }
 
 /// Whole frames of a sample buffer, `samplesPerFrame` each (a trailing partial frame is not

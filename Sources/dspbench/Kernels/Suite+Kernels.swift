@@ -10,6 +10,8 @@ extension Suite {
         case .fft: FFTKernels.make(context)
         case .resample: ResampleKernels.make(context)
         case .loudness: LoudnessKernels.make(context)
+        case .detection: DetectionKernels.make(context)
+        case .environment: EnvironmentKernels.make(context)
         case .pipeline: PipelineKernels.make(context)
         }
     }
