@@ -48,7 +48,7 @@ expect 64 "run: --repetitions 0" -- "$DSPBENCH" run conversion --repetitions 0
 expect 64 "run: --frame 0" -- "$DSPBENCH" run conversion --frame 0
 
 # --- run: each suite alone, table, with peers
-for suite in conversion metering reframing fft resample loudness pipeline; do
+for suite in conversion metering reframing fft resample loudness detection environment pipeline; do
   expect 0 "run $suite --compare (table)" -- "$DSPBENCH" run "$suite" "${short[@]}" --compare -q
   grep -q "^$suite " "$work/out" && pass "run $suite: table has $suite rows" || fail "run $suite: no $suite row in the table"
 done
@@ -67,7 +67,7 @@ check "run --json: C kernel level recorded" \
   'd["machine"]["kernel_dispatch"] in ("sse2", "fma", "v3", "avx512", "none")' \
   "$work/base.json"
 check "run --json: every suite measured" \
-  '{k["suite"] for k in d["kernels"]} == {"conversion", "metering", "reframing", "fft", "resample", "loudness", "pipeline"}' \
+  '{k["suite"] for k in d["kernels"]} == {"conversion", "metering", "reframing", "fft", "resample", "loudness", "detection", "environment", "pipeline"}' \
   "$work/base.json"
 check "run --json: figures of every kernel" \
   'all("failure" not in k for k in d["kernels"]) and all(k["x_realtime"] > 0 and k["ns_per_frame_p99"] >= k["ns_per_frame_p50"] >= 0 and k["samples_per_second"] > 0 and k["realtime_streams_per_core"] == k["x_realtime"] for k in d["kernels"])' \
@@ -84,12 +84,34 @@ check "run --json: fft runs the built-in FFT (reference) beside FFTW (peer), spl
   "$work/base.json"
 check "run --json: C references match SpeechDSP bit for bit (no mismatch note)" \
   'not any("differs" in n for n in d["notes"])' "$work/base.json"
+# detection and environment: the kernels, per-hop figures over every 16 ms hop the pushes
+# complete (whole batches of four), the side-by-side CPU ratios, the note on the Python peers.
+check "run --json: detection runs the whole detector, voice activity alone and the spectral analysis" \
+  '{k["id"] for k in d["kernels"] if k["suite"] == "detection"} == {f"detection/{g}/speechdsp" for g in ("every-detector", "voice-activity", "spectral-analysis")}' \
+  "$work/base.json"
+check "run --json: environment runs the chain and the front end with and without the environment stage" \
+  '{k["group"] for k in d["kernels"] if k["suite"] == "environment"} == {"chain-detection-environment", "chain-detection", "front-end-%d-mono" % d["settings"]["sample_rate"], "front-end-%d-mono-no-environment" % d["settings"]["sample_rate"]}' \
+  "$work/base.json"
+check "run --json: per-hop times of the analyses (16 ms hops, all whole batches of four in the pass)" \
+  'all(k["analysis_frame_seconds"] == 0.016 and k["analysis_frames_per_pass"] == (k["frames_per_pass"] * k["samples_per_frame"] // 256) // 4 * 4 > 0 and k["ns_per_analysis_frame_max"] >= k["ns_per_analysis_frame_p99"] >= k["ns_per_analysis_frame_p50"] > 0 for k in d["kernels"] if k["suite"] == "detection" or k["group"].startswith("chain"))' \
+  "$work/base.json"
+check "run --json: relative CPU of the smaller configurations and of the environment stage" \
+  'all(k["relative_to"]["cpu_ratio"] > 0 for k in d["kernels"] if k["id"] in ("detection/voice-activity/speechdsp", "detection/spectral-analysis/speechdsp", "environment/chain-detection-environment/speechdsp") or k["group"] == "front-end-%d-mono" % d["settings"]["sample_rate"])' \
+  "$work/base.json"
+check "run --json: the latency passes timed (every kernel)" \
+  'all(len(k["latency_wall_seconds_per_pass"]) == d["settings"]["repetitions"] for k in d["kernels"])' "$work/base.json"
+check "run --json --compare: the note on the detection peers (Python)" \
+  'any("run_peers_detect.py" in n for n in d["notes"])' "$work/base.json"
 
 # --- run: from a file, other frame sizes
 expect 0 "run --input FILE --json" -- "$DSPBENCH" run conversion metering loudness --input TestAudio/speech_2ch_en-us_de_44k1.flac --seconds 2 --repetitions 1 --json -q
 json_ok "run --input" "$work/out"
 check "run --input: the file's rate is used" 'd["settings"]["sample_rate"] == 44100 and d["settings"]["input_path"].endswith(".flac")' "$work/out"
 expect 0 "run --frame 480 --rate 16000" -- "$DSPBENCH" run reframing fft metering --frame 480 --rate 16000 "${short[@]}" -q
+expect 0 "run detection environment --input 16 kHz speech --frame 100 --json" -- "$DSPBENCH" run detection environment --input TestAudio/speech_en-us_16k.wav --frame 100 --repetitions 1 --warmup 0 --json -q
+check "run detection --input 16 kHz: not resampled, 0 allocations, a hop time from 100-sample pushes" \
+  'not any("resampled to 16 kHz" in n for n in d["notes"]) and all(k["allocations_per_frame"] in (0, None) and k["ns_per_analysis_frame_p50"] > 0 for k in d["kernels"] if k["suite"] == "detection")' \
+  "$work/out"
 expect 2 "run --input missing file" -- "$DSPBENCH" run conversion --input "$work/missing.wav" -q
 
 # --- compare
