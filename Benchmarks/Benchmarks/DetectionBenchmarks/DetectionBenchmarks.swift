@@ -1,5 +1,7 @@
 // The detection stack at 16 kHz: AcousticDetector (voice activity, music, multiple speakers on
-// SpectralAnalyzer's 64 ms / 16 ms frames) and SpectralAnalyzer alone, 1024-sample pushes.
+// SpectralAnalyzer's 64 ms / 16 ms frames) and SpectralAnalyzer alone, and AnalysisChain (what
+// SpeechFrontEnd runs on its 16 kHz stream) with and without the environment stage, 1024-sample
+// pushes.
 // Each scaled iteration is one push (four analysis frames), so × real time = (1024 / 16000) /
 // time per push. Mallocs per push are recorded (CI: 0, Thresholds/).
 import Benchmark
@@ -40,6 +42,18 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("Detection.AcousticDetector_speech_only_16k_1024_push", configuration: configuration) { benchmark in
         pushes(benchmark) { block in
             voiceActivity.process(block) { frame in blackHole(frame.speechProbability) }
+        }
+    }
+
+    // As SpeechFrontEnd builds it: the environment analyzer (with the reverberation and prosody
+    // estimators) over 1024-sample analysis frames, or none.
+    for (label, environment) in [("", EnvironmentAnalyzer.Configuration()), ("_no_environment", nil)] {
+        let chain = try! AnalysisChain(configuration: .init(environment: environment, frameLength: 1024))
+        let events = UnsafeMutableBufferPointer<AnalysisEvent>.allocate(capacity: chain.outputCapacity(forInputCount: push))
+        Benchmark("Detection.AnalysisChain\(label)_16k_1024_push", configuration: configuration) { benchmark in
+            pushes(benchmark) { block in
+                blackHole(chain.process(block, into: events).produced)
+            }
         }
     }
 
