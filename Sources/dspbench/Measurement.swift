@@ -54,9 +54,9 @@ struct KernelMeasurement {
     var cpuSecondsPerPass: [Double] = []
     /// Wall time of each timed throughput pass, s.
     var wallSecondsPerPass: [Double] = []
-    /// Wall time of each latency pass (every push timed), s: against `wallSecondsPerPass`, what
-    /// the per-push clock reads cost.
-    var latencyWallSecondsPerPass: [Double] = []
+    /// Thread CPU time of each latency pass (every push timed), s: against `cpuSecondsPerPass`,
+    /// what the per-push clock reads cost.
+    var latencyCPUSecondsPerPass: [Double] = []
     /// Per-frame wall time, ns, clock overhead subtracted: median, 99th percentile, maximum.
     var nsPerFrameP50 = 0.0
     var nsPerFrameP99 = 0.0
@@ -99,7 +99,7 @@ func median(_ values: [Double]) -> Double {
 /// The unit is reset (outside timing) before every pass. Nothing is allocated inside either
 /// timed loop. For analyses, the per-push times of the latency passes are then shared among
 /// the analysis frames each push completed (``AnalysisFrameSchedule``), for times per frame.
-/// The latency passes' own wall time is kept too: set against the throughput passes', it is
+/// The latency passes' own CPU time is kept too: set against the throughput passes', it is
 /// what timing every push costs.
 func measure(group kernels: [Kernel], settings: MeasurementSettings) -> [KernelMeasurement] {
     let runs = kernels.map { KernelRun($0, repetitions: settings.repetitions) }
@@ -137,7 +137,7 @@ private final class KernelRun {
         durations = .allocate(capacity: Swift.max(frames * repetitions, 1))
         result.cpuSecondsPerPass.reserveCapacity(repetitions)
         result.wallSecondsPerPass.reserveCapacity(repetitions)
-        result.latencyWallSecondsPerPass.reserveCapacity(repetitions)
+        result.latencyCPUSecondsPerPass.reserveCapacity(repetitions)
     }
 
     deinit {
@@ -179,13 +179,15 @@ private final class KernelRun {
         let frames = self.frames
         let stamps = self.stamps
         var ok = true
+        let cpu0 = Clock.threadCPU()
         stamps[0] = Clock.monotonic()
         for i in 0..<frames {
             ok = step(i) && ok
             stamps[i + 1] = Clock.monotonic()
         }
+        let cpu1 = Clock.threadCPU()
         self.ok = self.ok && ok
-        result.latencyWallSecondsPerPass.append(Double(stamps[frames] &- stamps[0]) * 1e-9)
+        result.latencyCPUSecondsPerPass.append(Double(cpu1 &- cpu0) * 1e-9)
         let row = repetition * frames
         for i in 0..<frames {
             let elapsed = stamps[i + 1] &- stamps[i]

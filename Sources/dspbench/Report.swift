@@ -101,9 +101,9 @@ struct KernelResult: Codable {
     var allocatedBytesPerFrame: Double?
     var cpuSecondsPerPass: [Double]
     var wallSecondsPerPass: [Double]
-    /// Wall time of each latency pass (every push timed), s; absent from reports made before
-    /// 2026-11-28.
-    var latencyWallSecondsPerPass: [Double]?
+    /// Thread CPU time of each latency pass (every push timed), s; absent from reports made
+    /// before 2026-11-28.
+    var latencyCPUSecondsPerPass: [Double]?
     /// Output samples of one pass (resamplers).
     var outputSamplesPerPass: Int?
     /// For peers: SpeechDSP kernels of the group ÷ this peer, in × real time.
@@ -143,7 +143,7 @@ struct KernelResult: Codable {
         case nsPerAnalysisFrameMax = "ns_per_analysis_frame_max"
         case allocationsPerFrame = "allocations_per_frame", allocatedBytesPerFrame = "allocated_bytes_per_frame"
         case cpuSecondsPerPass = "cpu_seconds_per_pass", wallSecondsPerPass = "wall_seconds_per_pass"
-        case latencyWallSecondsPerPass = "latency_wall_seconds_per_pass"
+        case latencyCPUSecondsPerPass = "latency_cpu_seconds_per_pass"
         case outputSamplesPerPass = "output_samples_per_pass", oursOverPeer = "ours_over_peer"
         case relativeTo = "relative_to", failure
     }
@@ -162,7 +162,7 @@ struct KernelResult: Codable {
         audioSecondsPerPass = kernel.audioSecondsPerPass
         cpuSecondsPerPass = m.cpuSecondsPerPass
         wallSecondsPerPass = m.wallSecondsPerPass
-        latencyWallSecondsPerPass = m.latencyWallSecondsPerPass
+        latencyCPUSecondsPerPass = m.latencyCPUSecondsPerPass
         if let schedule = kernel.analysisFrames {
             analysisFramesPerPass = schedule.framesPerPass
             analysisFrameSeconds = schedule.frameSeconds
@@ -188,6 +188,13 @@ struct KernelResult: Codable {
 
     /// The kernel `relativeTo` is to name, until ``RunReport/computeRatios()`` fills it in.
     private(set) var relativeToID: String?
+
+    /// Median CPU time of the latency passes ÷ that of the throughput passes: what timing every
+    /// push costs (nil for older reports or a failed kernel).
+    var timingCostRatio: Double? {
+        guard failure == nil, let latency = latencyCPUSecondsPerPass, !latency.isEmpty, !cpuSecondsPerPass.isEmpty else { return nil }
+        return finite(median(latency) / median(cpuSecondsPerPass))
+    }
 
     /// The ratio the table shows (against the group's reference SpeechDSP kernel).
     var referenceRatio: Double? { oursOverPeer?.first(where: \.isReference)?.ratio }
