@@ -53,14 +53,14 @@ extension RunReport {
         out.append("")
         out.append("×RT: audio seconds per CPU second of this thread (median pass) = real-time streams per core.")
         out.append(String(format: "p50/p99: wall time of one push of a frame, less one clock read (%.0f ns here).", settings.clockOverheadNs))
+        if analyses {
+            out.append("hop p50/p99: the same per analysis frame (a 16 ms hop): each push's time shared among the hops it completed.")
+        }
         let costs = kernels.compactMap(\.timingCostRatio).sorted()
         if let low = costs.first, let high = costs.last {
             out.append(String(
                 format: "Timing every push (the p50/p99 passes) took %+.1f %% CPU over the ×RT passes (median kernel; %+.1f…%+.1f %%).",
                 (median(costs) - 1) * 100, (low - 1) * 100, (high - 1) * 100))
-        }
-        if analyses {
-            out.append("hop p50/p99: the same per analysis frame (a 16 ms hop): each push's time shared among the hops it completed.")
         }
         if settings.allocationCounting {
             out.append("allocs/frame: malloc-family calls per push on the measuring thread (the CI proof is Benchmarks/).")
