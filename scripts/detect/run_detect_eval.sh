@@ -3,6 +3,7 @@
 # (issue #23), scored into the issue's target table.
 #
 #   scripts/detect/run_detect_eval.sh [small|full] [val|train]
+#   scripts/detect/run_detect_eval.sh full test --final     # the report, once the models are chosen
 #
 #   (a) generates .build-detect-<scale>/ with make_detect_corpus.py if its manifest is missing
 #       or incomplete (resumable);
@@ -12,14 +13,20 @@
 #       cannot change it, and never built here);
 #   (d) scores every timeline with score_detect.py into DIR/results/<split>/summary.md (+ .json).
 #
-# The test split is refused: it is scored only for the final report of a model (issue #23).
+# The test split is refused without --final: it is scored only for the final report of a model
+# whose every setting was chosen on val (issue #23), never to choose.
 # Env: PYTHON (default .venv-detect/bin/python), DSPSCORE, DETECT_DIR (default .build-detect-<scale>).
 set -euo pipefail
 ROOT=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$ROOT"
 scale=${1:-small}
 split=${2:-val}
-case $split in val | train) ;; *) echo "run_detect_eval: split must be val or train (test is for the final report)" >&2; exit 2 ;; esac
+final=${3:-}
+case $split in
+  val | train) ;;
+  test) [[ $final == --final ]] || { echo "run_detect_eval: the test split is for the final report: add --final" >&2; exit 2; } ;;
+  *) echo "run_detect_eval: split must be val, train or test --final" >&2; exit 2 ;;
+esac
 PYTHON=${PYTHON:-.venv-detect/bin/python}
 DIR=${DETECT_DIR:-.build-detect-$scale}
 OUT=$DIR/results/$split
