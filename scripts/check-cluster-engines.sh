@@ -39,6 +39,9 @@ done
 dspscore="$(realpath "${1:-.build/release/dspscore}")"
 test -x "$dspscore"
 has() { [[ ",$engines," == *",$1,"* ]]; }
+for engine in ${engines//,/ }; do
+    case $engine in dask|spark) ;; *) echo "unknown engine '$engine' (dask, spark)" >&2; exit 2 ;; esac
+done
 start=$(date +%s.%N)
 elapsed() { python3 -c "import sys; print(f'{float(sys.argv[2]) - float(sys.argv[1]):.1f} s')" "$1" "$(date +%s.%N)"; }
 step() { echo "--- $1 ($(elapsed "$start"))"; }

@@ -72,5 +72,11 @@ python3 -c 'import json, sys
 paths = [l.strip() for l in open(sys.argv[1])]
 records = [json.loads(l)["audio_filepath"] for l in open(sys.argv[2])]
 assert records == paths, "streaming output is not in input order"' "$work/paths.txt" "$work/stream.jsonl"
-echo "streaming example: one record per path, in order"
+# A failed file is a record, and one JSON error line on stderr (a Spark or Dask task's log).
+printf '%s\n' /nonexistent/missing.wav TestAudio/MANIFEST.md \
+    | dspscore --files-from - --format jsonl --max-failures 2 --log-level warning 2> "$work/stream.err" > "$work/bad.jsonl"
+test "$(grep -c '"status":"error"' "$work/bad.jsonl")" -eq 2
+test "$(grep -c '^{"ts":.*"level":"error","label":"dspscore"' "$work/stream.err")" -eq 2
+test "$(wc -l < "$work/stream.err")" -eq 2
+echo "streaming example: one record per path, in order; one error line per failed file"
 echo "docs/examples: ok"
