@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Checks docs/examples (the cluster recipes of docs/cluster.md): syntax, and that the commands
 # they run work — on TestAudio, here, in 3 shards:
-#   - bash -n on the shell scripts, py_compile on the Spark script;
+#   - bash -n on the shell scripts, a Python parse of the Spark and Dask scripts (which
+#     scripts/check-cluster-engines.sh runs on real local engines);
 #   - YAML: PyYAML's safe_load_all when installed, else a small structural check;
 #   - the Slurm task script, run as array tasks 0..2 of 3 (SLURM_ARRAY_TASK_ID set by hand), and
 #     the Kubernetes container command (taken from the YAML, /corpus and /scores mapped to
@@ -21,7 +22,7 @@ ln -s "$dspscore" "$work/bin/dspscore"
 export PATH="$work/bin:$PATH"
 
 for script in "$examples"/*.sh; do bash -n "$script"; done
-python3 -m py_compile "$examples/dspscore-spark.py" 2>/dev/null || python3 -c "import ast,sys; ast.parse(open(sys.argv[1]).read())" "$examples/dspscore-spark.py"
+for script in "$examples"/*.py; do python3 -c "import ast, sys; ast.parse(open(sys.argv[1]).read(), sys.argv[1])" "$script"; done
 for yaml in "$examples"/*.yaml; do
     if python3 -c "import yaml" 2>/dev/null; then
         python3 -c 'import sys, yaml
@@ -71,5 +72,11 @@ python3 -c 'import json, sys
 paths = [l.strip() for l in open(sys.argv[1])]
 records = [json.loads(l)["audio_filepath"] for l in open(sys.argv[2])]
 assert records == paths, "streaming output is not in input order"' "$work/paths.txt" "$work/stream.jsonl"
-echo "streaming example: one record per path, in order"
+# A failed file is a record, and one JSON error line on stderr (a Spark or Dask task's log).
+printf '%s\n' /nonexistent/missing.wav TestAudio/MANIFEST.md \
+    | dspscore --files-from - --format jsonl --max-failures 2 --log-level warning 2> "$work/stream.err" > "$work/bad.jsonl"
+test "$(grep -c '"status":"error"' "$work/bad.jsonl")" -eq 2
+test "$(grep -c '^{"ts":.*"level":"error","label":"dspscore"' "$work/stream.err")" -eq 2
+test "$(wc -l < "$work/stream.err")" -eq 2
+echo "streaming example: one record per path, in order; one error line per failed file"
 echo "docs/examples: ok"

@@ -153,7 +153,10 @@ struct Score: ParsableCommand {
                 let path = line.trimmingCharacters(in: .whitespaces)
                 guard !path.isEmpty, !path.hasPrefix("#"), shard?.contains(path) ?? true else { continue }
                 let record = scorer.score(path: path)
-                if record.status == .error { failed += 1 }
+                if record.status == .error {
+                    failed += 1
+                    logger.error("\(record.error?.message ?? record.audioFilepath)")
+                }
                 summary.add(audioSeconds: record.duration, failed: record.status == .error)
                 output.write(record)
                 segmentFiles.write(record)
