@@ -1,7 +1,7 @@
 import DSPCore
 
 /// What one ``SpeechFrontEnd`` holds, per stage, from its units' own accounting
-/// (``MemoryFootprint``): bytes owned by the stream, and bytes of immutable tables shared by
+/// (``/DSPCore/MemoryFootprint``): bytes owned by the stream, and bytes of immutable tables shared by
 /// every stream of the same configuration (counted once).
 ///
 /// The figures are the payload the units ask of the allocator in `init`; `malloc`'s headers and

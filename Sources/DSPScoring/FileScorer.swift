@@ -26,7 +26,7 @@ public final class FileScorer {
         public static let music = Analyses(rawValue: 8)
         /// Multiple-speaker detection.
         public static let speakers = Analyses(rawValue: 16)
-        /// The acoustic environment (``FileScore/Environment``, from ``EnvironmentAnalyzer`` fed
+        /// The acoustic environment (``FileScore/Environment``, from ``/DSPDetection/EnvironmentAnalyzer`` fed
         /// by the detectors; needs speech detection, which it turns on).
         public static let environment = Analyses(rawValue: 32)
         /// BS.1770 true peak (``FileScore/Loudness/truePeakDBTP``: 4× oversampled below 96 kHz),

@@ -11,7 +11,7 @@ enum AnyFFTBackend {
 
     /// Makes `implementation`'s backend for `size` with `bufferSets` forward buffer pairs.
     ///
-    /// - Throws: ``ConfigurationError`` for `implementation` when this build does not contain
+    /// - Throws: ``/DSPCore/ConfigurationError`` for `implementation` when this build does not contain
     ///   it; for `size` when the backend refuses it.
     init(_ implementation: FFTImplementation, size: Int, bufferSets: Int) throws(ConfigurationError) {
         switch implementation {

@@ -3,8 +3,8 @@ internal import CDSPKernels
 
 /// Measures RMS, peak, DC offset and clipping of a block of samples.
 ///
-/// A stateless kernel: ``measure(_:)`` looks at one buffer (a frame, or any block) and never
-/// allocates. Sums run over 8 Float32 lanes within blocks of 4096 samples and are combined in
+/// A stateless kernel: ``measure(_:)-(UnsafeBufferPointer<Float>)`` looks at one buffer (a
+/// frame, or any block) and never allocates. Sums run over 8 Float32 lanes within blocks of 4096 samples and are combined in
 /// Double, so a long block keeps full precision. For streams, ``LevelAnalyzer`` frames the
 /// input and keeps a summary.
 public struct LevelMeter: Sendable {

@@ -19,9 +19,9 @@ import Darwin
 /// whenever its environment analyzer runs).
 ///
 /// **F0.** A hop is *voiced* when the detector calls it speech (``DetectionFrame/isSpeech``) and
-/// its pitch is clear: autocorrelation harmonicity (``SpectralFeatures/harmonicity``) at least
+/// its pitch is clear: autocorrelation harmonicity (``/DSPSpectral/SpectralFeatures/harmonicity``) at least
 /// ``Configuration-swift.struct/minimumHarmonicity`` (0.5). The detector has two pitches per
-/// hop: the autocorrelation's (``SpectralFeatures/pitchHz``, Boersma's method, parabolic lag
+/// hop: the autocorrelation's (``/DSPSpectral/SpectralFeatures/pitchHz``, Boersma's method, parabolic lag
 /// interpolation) and, on voiced hops, its harmonic sieve's (``DetectionCues/dominantPitchHz``,
 /// a 1/24-octave grid, 70–400 Hz). The candidate is the autocorrelation pitch, unless the sieve
 /// reads twice it (±4 %: the autocorrelation locked onto two periods) or it has none; the sieve
@@ -248,7 +248,7 @@ public final class ProsodyEstimator: @unchecked Sendable {
     // MARK: Streaming
 
     /// Adds one detector hop and the power spectrum it was detected from (`binCount` bins,
-    /// scaled as ``SpectralFrame/powerSpectrum``). Never allocates.
+    /// scaled as ``/DSPSpectral/SpectralFrame/powerSpectrum``). Never allocates.
     #if !DEBUG  // enforced by the optimizer's performance checks; debug builds cannot see through calls
     @_noAllocation
     #endif

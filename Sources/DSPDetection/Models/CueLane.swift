@@ -2,7 +2,7 @@ import DSPSpectral
 
 /// The lanes of the input vector the detection models read, in order.
 ///
-/// Lanes 0–42 are a frame's features and cues (``SpectralFeatures``, ``DetectionCues``; lanes
+/// Lanes 0–42 are a frame's features and cues (``/DSPSpectral/SpectralFeatures``, ``DetectionCues``; lanes
 /// 27–42 the eight instantaneous values of lanes 0–5, 7 and 8 four and eight frames earlier,
 /// ``DetectionCues/earlierValues``); lane 43 is the previous frame's smoothed music probability
 /// and lane 44 the current smoothed speech probability. The music model reads lanes 0–42, the
