@@ -7,9 +7,10 @@
 # so that library users never resolve the plugin. Combined documentation
 # (--enable-experimental-combined-documentation) gives each module the archives of the modules
 # it depends on, so a symbol in a module below is linked as ``/DSPCore/StreamingProcessor``;
-# a module above (SpeechFrontEnd from DSPCore) is named in code voice. Measured on the 2-core
-# machine: about 2 min 15 s from a clean Docs/.build (most of it the debug build that the
-# symbol graphs come from), about 1 min when only the docs changed.
+# a module above (SpeechFrontEnd from DSPCore) is named in code voice. Measured on the shared
+# 2-core machine from a clean Docs/.build: 2 min 13 s to 2 min 56 s (load average 5–10 from other
+# builds; 70 s of CPU), most of it the debug build the symbol graphs come from; 20–60 s when only
+# the docs changed.
 # Preview: python3 -m http.server -d OUTPUT, then open /documentation/speechdsp (the archive's
 # index.html serves every path).
 set -euo pipefail
