@@ -97,8 +97,8 @@ public struct DetectionSummary: Equatable, Sendable {
 /// Voice activity, music and multiple-speaker detection in one streaming pass.
 ///
 /// Samples (mono, at ``Configuration-swift.struct/analysis``'s sample rate, 16 kHz by
-/// default) are pushed in buffers of any size. A ``/DSPSpectral/SpectralAnalyzer`` cuts them into 64 ms
-/// Hann frames every 16 ms; a cue tracker puts each frame in context (noise floor, SNR,
+/// default) are pushed in buffers of any size. A ``/DSPSpectral/SpectralAnalyzer`` cuts them into
+/// 64 ms Hann frames every 16 ms; a cue tracker puts each frame in context (noise floor, SNR,
 /// syllable-rate modulation, low-energy ratio, spectral-peak persistence, rhythm, voicing,
 /// pitch stability, second-pitch salience, zero-crossing statistics — ``DetectionCues``);
 /// three ``ProbabilityModel``s (small networks) turn cues into probabilities, smoothed over
@@ -330,8 +330,9 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
 
     /// Pushes mono samples and calls `body` for each frame they complete, in order.
     /// Never allocates. A frame whose 64 ms window holds a NaN or ±Inf sample is reported with
-    /// ``/DSPSpectral/SpectralFeatures/isFinite`` false and probabilities 0, and leaves the detector's state
-    /// (noise floor, histories) untouched; segments in progress continue by their hangover.
+    /// ``/DSPSpectral/SpectralFeatures/isFinite`` false and probabilities 0, and leaves the
+    /// detector's state (noise floor, histories) untouched; segments in progress continue by their
+    /// hangover.
     public func process(_ input: UnsafeBufferPointer<Float>, _ body: (DetectionFrame) -> Void) {
         process(input, lendingSpectra: { frame, _ in body(frame) })
     }

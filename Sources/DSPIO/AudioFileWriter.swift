@@ -192,10 +192,10 @@ public final class AudioFileWriter {
     ///
     /// For 16-bit PCM (``AudioFileFormat/Encoding/pcm16``, in any container) the values are
     /// stored as they are (`sf_writef_short`), so a caller that converted with its own policy
-    /// (``/DSPCore/Int16Converter`` with dither, say) keeps it. Any other encoding is given `k / 32768`
-    /// through ``write(_:)-(UnsafeBufferPointer<Float>)`` (exact in Float), so it stores what
-    /// the Float path stores for that value — libsndfile's own short-to-float path would
-    /// store `k` unscaled in a float file.
+    /// (``/DSPCore/Int16Converter`` with dither, say) keeps it. Any other encoding is given
+    /// `k / 32768` through ``write(_:)-(UnsafeBufferPointer<Float>)`` (exact in Float), so it
+    /// stores what the Float path stores for that value — libsndfile's own short-to-float path
+    /// would store `k` unscaled in a float file.
     ///
     /// - Parameter samples: Whole frames: `samples.count` must be a multiple of
     ///   ``channelCount``. Empty is fine.

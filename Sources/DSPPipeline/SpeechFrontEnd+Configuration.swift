@@ -42,8 +42,8 @@ extension SpeechFrontEnd {
         public var downmix: Downmixer.Mode
         /// The stages to run. Default ``Stages/default``.
         public var stages: Stages
-        /// The resampler's filter preset. Default ``/DSPCore/Resampler/Quality/default`` (≥ 100 dB alias
-        /// rejection).
+        /// The resampler's filter preset. Default ``/DSPCore/Resampler/Quality/default`` (≥ 100 dB
+        /// alias rejection).
         public var resamplerQuality: Resampler.Quality
         /// Dither before Int16 rounding. Default none.
         public var dither: Int16Converter.Dither

@@ -3,8 +3,8 @@ import DSPCore
 import Foundation
 
 extension FileScore {
-    /// The acoustic environment over the whole file: ``/DSPDetection/EnvironmentAnalyzer`` fed by the
-    /// detectors on 1024-sample frames at 16 kHz, measuring twice a second, summarised.
+    /// The acoustic environment over the whole file: ``/DSPDetection/EnvironmentAnalyzer`` fed by
+    /// the detectors on 1024-sample frames at 16 kHz, measuring twice a second, summarised.
     public struct Environment: Codable, Equatable, Sendable {
         /// Median of the measurements' background-noise level, dBFS (the noise under the speech,
         /// music or talkers: `NoiseLevelEstimator`); `null` when the median measurement found a
@@ -19,8 +19,9 @@ extension FileScore {
         /// than the noise) to 100 (a digitally silent background reads 100); `null` when no
         /// measurement held speech.
         public var snrDB: Double?
-        /// Blind reverberation time RT60, seconds (``/DSPDetection/ReverberationEstimator``); `null` when too
-        /// few free decays were found (fewer than 20: dry, short or continuous audio).
+        /// Blind reverberation time RT60, seconds (``/DSPDetection/ReverberationEstimator``);
+        /// `null` when too few free decays were found (fewer than 20: dry, short or continuous
+        /// audio).
         public var rt60Seconds: Double?
         /// Blind clarity C50, dB (``/DSPDetection/ReverberationEstimator``); `null` as ``rt60Seconds``.
         public var c50DB: Double?

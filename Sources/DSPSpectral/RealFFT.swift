@@ -64,8 +64,8 @@ public final class RealFFT {
     ///   - size: Even, in ``supportedSizes``.
     ///   - implementation: ``FFTImplementation/builtIn`` in any build; ``FFTImplementation/fftw``
     ///     only in builds with the `FFTW` trait.
-    /// - Throws: ``/DSPCore/ConfigurationError`` for a size as ``init(size:)``, or for an implementation
-    ///   this build does not contain.
+    /// - Throws: ``/DSPCore/ConfigurationError`` for a size as ``init(size:)``, or for an
+    ///   implementation this build does not contain.
     public convenience init(size: Int, implementation: FFTImplementation) throws(ConfigurationError) {
         try self.init(size: size, bufferSets: 1, implementation: implementation)
     }

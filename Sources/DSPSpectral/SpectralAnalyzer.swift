@@ -29,8 +29,8 @@ import Darwin
 /// identical on every CPU; the window is written straight into the FFT's own buffer and the
 /// spectrum read in its interleaved layout, with no copies.
 ///
-/// Two tiers: as a ``/DSPCore/StreamingProcessor`` it writes each frame's ``SpectralFeatures`` into a
-/// caller's buffer (``process(_:into:)``, ``flush(into:)``); ``process(_:_:)`` and
+/// Two tiers: as a ``/DSPCore/StreamingProcessor`` it writes each frame's ``SpectralFeatures`` into
+/// a caller's buffer (``process(_:into:)``, ``flush(into:)``); ``process(_:_:)`` and
 /// ``flush(_:)`` instead lend each ``SpectralFrame`` — the features and views of the frame's
 /// spectra, valid during the call — to a closure, for consumers of the spectra themselves.
 ///

@@ -37,7 +37,8 @@ extension StreamingProcessor {
         return result
     }
 
-    /// Processes a whole stream held in a span and flushes; as ``processAll(_:)-([Self.InputSample])``.
+    /// Processes a whole stream held in a span and flushes; as
+    /// ``processAll(_:)-([Self.InputSample])``.
     ///
     /// Allocates; not for real-time use.
     public func processAll(_ input: Span<InputSample>) -> [OutputSample] {

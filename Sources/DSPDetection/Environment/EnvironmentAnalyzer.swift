@@ -17,9 +17,9 @@ import RealModule
 /// Frames go in stream order. Non-finite inputs have a defined meaning: a NaN level reads as
 /// digital silence (−∞), a NaN probability or entropy as 0, a NaN noise floor as "no estimate".
 ///
-/// It is a ``/DSPCore/StreamingProcessor`` from frames to measurements: ``process(_:into:)`` takes any
-/// number of frames and writes at most one measurement per frame; ``flush(into:)`` writes a last
-/// measurement for the frames after the final one and readies the analyzer for a new stream;
+/// It is a ``/DSPCore/StreamingProcessor`` from frames to measurements: ``process(_:into:)`` takes
+/// any number of frames and writes at most one measurement per frame; ``flush(into:)`` writes a
+/// last measurement for the frames after the final one and readies the analyzer for a new stream;
 /// ``finalize()`` returns the ended stream's ``EnvironmentSummary``. ``add(_:)`` is the same for
 /// one frame. The window's frames live in a ring allocated at construction; nothing allocates
 /// after `init`.

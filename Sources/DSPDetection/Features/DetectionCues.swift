@@ -1,5 +1,6 @@
-/// The cues the detectors decide from, per analysis frame: the frame's ``/DSPSpectral/SpectralFeatures``
-/// put in context (relative to the tracked noise floor, and summarised over the last 0.5–3 s).
+/// The cues the detectors decide from, per analysis frame: the frame's
+/// ``/DSPSpectral/SpectralFeatures`` put in context (relative to the tracked noise floor, and
+/// summarised over the last 0.5–3 s).
 ///
 /// All are causal and level-relative except ``levelDBFS`` and ``noiseFloorDBFS``, so the
 /// detectors work the same from −45 to −6 dBFS.

@@ -15,11 +15,11 @@ import DSPSpectral
 /// Before the first full window the estimate is the minimum seen so far. Never allocates
 /// after `init`.
 ///
-/// **Contract.** A ``/DSPCore/StreamingProcessor`` from band powers to noise floors: the input is frames
-/// of ``bandCount`` powers back to back, the output one frame of ``bandCount`` noise estimates
-/// (``noisePowers`` after that frame) per input frame, with no delay. A buffer may end inside a
-/// frame (the partial frame is carried). ``flush(into:)`` writes nothing: a final partial frame
-/// is not a frame (no band power can stand in for the missing ones), so it is discarded and
+/// **Contract.** A ``/DSPCore/StreamingProcessor`` from band powers to noise floors: the input is
+/// frames of ``bandCount`` powers back to back, the output one frame of ``bandCount`` noise
+/// estimates (``noisePowers`` after that frame) per input frame, with no delay. A buffer may end
+/// inside a frame (the partial frame is carried). ``flush(into:)`` writes nothing: a final partial
+/// frame is not a frame (no band power can stand in for the missing ones), so it is discarded and
 /// counted in ``discardedSampleCount``; the tracker is then as after ``reset()``.
 /// ``update(_:)`` is the one-frame call (what ``AcousticDetector``'s cue tracking calls).
 ///
