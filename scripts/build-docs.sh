@@ -11,8 +11,8 @@
 # 2-core machine from a clean Docs/.build: 2 min 13 s to 2 min 56 s (load average 5–10 from other
 # builds; 70 s of CPU), most of it the debug build the symbol graphs come from; 20–60 s when only
 # the docs changed.
-# Preview: python3 -m http.server -d OUTPUT, then open /documentation/speechdsp (the archive's
-# index.html serves every path).
+# Browse: python3 -m http.server -d OUTPUT, then open http://localhost:8000/documentation/speechdsp/
+# (the archive holds an index.html for every page).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
