@@ -14,9 +14,10 @@
 # Browse: python3 -m http.server -d OUTPUT, then open http://localhost:8000/documentation/speechdsp/
 # (the archive holds an index.html for every page).
 set -euo pipefail
+output=${1:+$(realpath -m "$1")}
 cd "$(dirname "$0")/.."
 root=$PWD
-output=${1:-$root/Docs/.build/SpeechDSP.doccarchive}
+output=${output:-$root/Docs/.build/SpeechDSP.doccarchive}
 modules=(DSPCore DSPSpectral DSPAnalysis DSPDetection DSPIO DSPScoring DSPPipeline SpeechDSP)
 products=()
 for module in "${modules[@]}"; do products+=(--product "$module"); done
