@@ -97,8 +97,8 @@ public struct DetectionSummary: Equatable, Sendable {
 /// Voice activity, music and multiple-speaker detection in one streaming pass.
 ///
 /// Samples (mono, at ``Configuration-swift.struct/analysis``'s sample rate, 16 kHz by
-/// default) are pushed in buffers of any size. A ``SpectralAnalyzer`` cuts them into 64 ms
-/// Hann frames every 16 ms; a cue tracker puts each frame in context (noise floor, SNR,
+/// default) are pushed in buffers of any size. A ``/DSPSpectral/SpectralAnalyzer`` cuts them into
+/// 64 ms Hann frames every 16 ms; a cue tracker puts each frame in context (noise floor, SNR,
 /// syllable-rate modulation, low-energy ratio, spectral-peak persistence, rhythm, voicing,
 /// pitch stability, second-pitch salience, zero-crossing statistics — ``DetectionCues``);
 /// three ``ProbabilityModel``s (small networks) turn cues into probabilities, smoothed over
@@ -106,7 +106,7 @@ public struct DetectionSummary: Equatable, Sendable {
 /// ``ActivitySegmenter``s turn probabilities into segments. See `docs/detection.md` for the
 /// algorithms and their evaluation.
 ///
-/// It is a ``StreamingProcessor`` from samples to one ``DetectionFrame`` per hop
+/// It is a ``/DSPCore/StreamingProcessor`` from samples to one ``DetectionFrame`` per hop
 /// (``process(_:into:)``, ``flush(into:)``, then ``finalize()`` for where open segments ended and
 /// the summary); ``process(_:_:)`` and ``flush(_:)`` hand the frames to a closure instead. All
 /// state is allocated in `init`; processing neither allocates nor locks, and results do not
@@ -212,7 +212,7 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
 
     /// Validates the configuration and allocates everything.
     ///
-    /// - Throws: ``ConfigurationError`` naming the first bad parameter.
+    /// - Throws: ``/DSPCore/ConfigurationError`` naming the first bad parameter.
     public init(configuration: Configuration = Configuration()) throws(ConfigurationError) {
         let c = configuration
         try ConfigurationError.check("silenceFloorDBFS", Double(c.silenceFloorDBFS), in: -120...0)
@@ -330,14 +330,15 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
 
     /// Pushes mono samples and calls `body` for each frame they complete, in order.
     /// Never allocates. A frame whose 64 ms window holds a NaN or ±Inf sample is reported with
-    /// ``SpectralFeatures/isFinite`` false and probabilities 0, and leaves the detector's state
-    /// (noise floor, histories) untouched; segments in progress continue by their hangover.
+    /// ``/DSPSpectral/SpectralFeatures/isFinite`` false and probabilities 0, and leaves the
+    /// detector's state (noise floor, histories) untouched; segments in progress continue by their
+    /// hangover.
     public func process(_ input: UnsafeBufferPointer<Float>, _ body: (DetectionFrame) -> Void) {
         process(input, lendingSpectra: { frame, _ in body(frame) })
     }
 
     /// Pushes mono samples and calls `body` for each frame they complete, in order, with the
-    /// ``SpectralFrame`` it was detected from (its power spectrum and band powers are views
+    /// ``/DSPSpectral/SpectralFrame`` it was detected from (its power spectrum and band powers are views
     /// valid only during the call): for analyses above the detector that read the same spectra
     /// instead of computing their own. Otherwise as ``process(_:_:)``. Never allocates.
     public func process(_ input: UnsafeBufferPointer<Float>, lendingSpectra body: (DetectionFrame, SpectralFrame) -> Void) {
@@ -359,7 +360,7 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
         flush(lendingSpectra: { frame, _ in body(frame) })
     }
 
-    /// ``flush(_:)``, lending each frame's ``SpectralFrame`` as ``process(_:lendingSpectra:)``
+    /// ``flush(_:)``, lending each frame's ``/DSPSpectral/SpectralFrame`` as ``process(_:lendingSpectra:)``
     /// does.
     public func flush(lendingSpectra body: (DetectionFrame, SpectralFrame) -> Void) -> DetectionEnd {
         enter(); defer { ownership.release() }

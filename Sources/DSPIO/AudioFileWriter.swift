@@ -10,9 +10,9 @@ import DSPCore
 
 /// A new audio file, written from interleaved 32-bit float frames.
 ///
-/// A typed handle over a libsndfile `SNDFILE*` opened with `SFM_WRITE`. ``write(_:)`` takes
-/// caller-owned samples and never allocates; ``close()`` finishes the header and reports
-/// failures that `deinit` would have to swallow.
+/// A typed handle over a libsndfile `SNDFILE*` opened with `SFM_WRITE`.
+/// ``write(_:)-(UnsafeBufferPointer<Float>)`` takes caller-owned samples and never allocates;
+/// ``close()`` finishes the header and reports failures that `deinit` would have to swallow.
 ///
 /// ```swift
 /// let writer = try AudioFileWriter(path: "out.wav", format: .wavPCM16, sampleRate: 16_000, channelCount: 1)
@@ -38,7 +38,8 @@ import DSPCore
 /// switched on (`SFC_SET_CLIPPING`) so that out-of-range values saturate instead of wrapping.
 /// With `b` bits, `x` is scaled by 2^(b−1) and then rounded toward −∞ by the WAV, AIFF, W64,
 /// RF64, CAF and AU writers (a −½ LSB bias; NaN → −2^(b−1)) and to nearest, ties to even, by
-/// FLAC (whose encoder refuses NaN: ``write(_:)`` throws ``AudioFileError/Kind/ioFailure``).
+/// FLAC (whose encoder refuses NaN: ``write(_:)-(UnsafeBufferPointer<Float>)`` throws
+/// ``AudioFileError/Kind/ioFailure``).
 /// Either way `k / 2^(b−1)` for integer `k` in range is stored as exactly `k`. No dither is added.
 ///
 /// **µ-law, A-law and the codecs** (IMA/MS ADPCM, GSM 6.10, Vorbis, Opus, MP3): libsndfile's
@@ -191,10 +192,10 @@ public final class AudioFileWriter {
     ///
     /// For 16-bit PCM (``AudioFileFormat/Encoding/pcm16``, in any container) the values are
     /// stored as they are (`sf_writef_short`), so a caller that converted with its own policy
-    /// (``Int16Converter`` with dither, say) keeps it. Any other encoding is given `k / 32768`
-    /// through ``write(_:)-(UnsafeBufferPointer<Float>)`` (exact in Float), so it stores what
-    /// the Float path stores for that value — libsndfile's own short-to-float path would
-    /// store `k` unscaled in a float file.
+    /// (``/DSPCore/Int16Converter`` with dither, say) keeps it. Any other encoding is given
+    /// `k / 32768` through ``write(_:)-(UnsafeBufferPointer<Float>)`` (exact in Float), so it
+    /// stores what the Float path stores for that value — libsndfile's own short-to-float path
+    /// would store `k` unscaled in a float file.
     ///
     /// - Parameter samples: Whole frames: `samples.count` must be a multiple of
     ///   ``channelCount``. Empty is fine.

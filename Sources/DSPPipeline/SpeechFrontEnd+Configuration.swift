@@ -38,12 +38,12 @@ extension SpeechFrontEnd {
         public var inputRate: Int
         /// Interleaved input channels. Range 1…64; default 1.
         public var channelCount: Int
-        /// How channels become mono. Default ``Downmixer/Mode/average``.
+        /// How channels become mono. Default ``/DSPCore/Downmixer/Mode/average``.
         public var downmix: Downmixer.Mode
         /// The stages to run. Default ``Stages/default``.
         public var stages: Stages
-        /// The resampler's filter preset. Default ``Resampler/Quality/default`` (≥ 100 dB alias
-        /// rejection).
+        /// The resampler's filter preset. Default ``/DSPCore/Resampler/Quality/default`` (≥ 100 dB
+        /// alias rejection).
         public var resamplerQuality: Resampler.Quality
         /// Dither before Int16 rounding. Default none.
         public var dither: Int16Converter.Dither

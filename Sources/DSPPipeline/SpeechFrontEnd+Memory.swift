@@ -1,8 +1,8 @@
 import DSPCore
 
 /// What one ``SpeechFrontEnd`` holds, per stage, from its units' own accounting
-/// (``MemoryFootprint``): bytes owned by the stream, and bytes of immutable tables shared by
-/// every stream of the same configuration (counted once).
+/// (``/DSPCore/MemoryFootprint``): bytes owned by the stream, and bytes of immutable tables shared
+/// by every stream of the same configuration (counted once).
 ///
 /// The figures are the payload the units ask of the allocator in `init`; `malloc`'s headers and
 /// rounding, the class instances and FFTW's plans come on top (`dspbench run pipeline --streams`

@@ -62,7 +62,7 @@ public struct FrontEndSummary: Equatable, Sendable {
     /// The environment over the stream (environment stage), else nil.
     public var environment: EnvironmentSummary? = nil
     /// The voice's F0 median and spread and the speaking rate over the stream
-    /// (``ProsodyEstimator``, environment stage), else nil.
+    /// (``/DSPDetection/ProsodyEstimator``, environment stage), else nil.
     public var prosody: ProsodyEstimate? = nil
 
     /// Creates an empty summary.
@@ -85,13 +85,14 @@ public struct FrontEndFlushResult: Equatable, Sendable {
 /// PCM Int16 out for a recognizer, with levels, loudness, clipping, voice activity and an
 /// environment summary reported as events.
 ///
-/// **Chain.** Interleaved input → ``StreamConditioner`` (downmix, non-finite samples as 0,
-/// resample to 16 kHz with the leading delay trimmed so output sample `n` is input time
-/// `n / 16000` s) → ``Int16Converter`` into the caller's buffer. The 16 kHz stream also goes,
-/// as it is, to the ``AnalysisChain`` (detector → frame grouping → ``EnvironmentAnalyzer``) —
-/// the same object `FileScorer` runs on a file, so segments and measurements match a file's
-/// sample for sample — and, for the levels stage, is cut into 1024-sample frames
-/// (``Reframer``) and measured (``LevelMeter``; ``LoudnessMeter`` without true peak).
+/// **Chain.** Interleaved input → ``/DSPCore/StreamConditioner`` (downmix, non-finite samples
+/// as 0, resample to 16 kHz with the leading delay trimmed so output sample `n` is input time
+/// `n / 16000` s) → ``/DSPCore/Int16Converter`` into the caller's buffer. The 16 kHz stream
+/// also goes, as it is, to the ``/DSPDetection/AnalysisChain`` (detector → frame grouping →
+/// ``/DSPDetection/EnvironmentAnalyzer``) — the same object `FileScorer` runs on a file, so
+/// segments and measurements match a file's sample for sample — and, for the levels stage, is
+/// cut into 1024-sample frames (``/DSPCore/Reframer``) and measured
+/// (``/DSPAnalysis/LevelMeter``; ``/DSPAnalysis/LoudnessMeter`` without true peak).
 /// Clipping is counted on the *input*, in windows of ``Configuration/clipWindowMilliseconds``.
 /// Every stage can be switched off (``Stages``).
 ///
@@ -180,7 +181,7 @@ public final class SpeechFrontEnd: @unchecked Sendable {
     /// A measurement made during this call, to publish at its end.
     private var latestMeasurement: EnvironmentMeasurement?
 
-    /// Creates a front end; throws ``ConfigurationError`` quoting the first bad setting.
+    /// Creates a front end; throws ``/DSPCore/ConfigurationError`` quoting the first bad setting.
     public init(configuration: Configuration) throws(ConfigurationError) {
         try configuration.validate()
         var configuration = configuration

@@ -51,7 +51,7 @@ public struct StreamTimeline: Equatable, Sendable {
 
     /// Creates a timeline for the two rates.
     @inlinable
-    /// - Throws: ``ConfigurationError`` unless both rates are in 1…1 000 000 Hz.
+    /// - Throws: ``/DSPCore/ConfigurationError`` unless both rates are in 1…1 000 000 Hz.
     public init(inputRate: Int, outputRate: Int) throws(ConfigurationError) {
         try ConfigurationError.check("inputRate", inputRate, in: 1...1_000_000)
         try ConfigurationError.check("outputRate", outputRate, in: 1...1_000_000)

@@ -12,9 +12,9 @@ import Foundation
 /// Converts audio files into a recognizer's input: by default 16 kHz mono 16-bit PCM WAV
 /// (`dspscore convert`).
 ///
-/// The chain is the one every SpeechDSP analysis runs on a file: ``AudioFileReader`` →
+/// The chain is the one every SpeechDSP analysis runs on a file: ``/DSPIO/AudioFileReader`` →
 /// `StreamConditioner` (`Downmixer`, then `Resampler` with its leading delay trimmed) →
-/// `Int16Converter` → ``AudioFileWriter``; with ``Configuration/Channels-swift.enum/keep`` a
+/// `Int16Converter` → ``/DSPIO/AudioFileWriter``; with ``Configuration/Channels-swift.enum/keep`` a
 /// multichannel `Resampler` replaces the conditioner. The output holds exactly
 /// `round(N × outputRate / inputRate)` frames for N input frames, output sample `n` is input
 /// time `n / outputRate`, and it does not depend on ``Configuration/blockFrames``. A NaN or
@@ -156,9 +156,12 @@ public final class FileConverter {
     /// Converts the file at `inputPath` into `outputPath`, creating the output's directory.
     /// Never throws: the ``Result`` says what happened.
     ///
-    /// - Parameter overwrite: Replace an existing `outputPath`; without it an existing output
-    ///   is an `output_exists` error. An output that is the input (the same file, through any
-    ///   path or link) is refused either way.
+    /// - Parameters:
+    ///   - inputPath: The audio file to read (any format ``/DSPIO/AudioFileReader`` opens).
+    ///   - outputPath: The file to write; its directory is created when missing.
+    ///   - overwrite: Replace an existing `outputPath`; without it an existing output
+    ///     is an `output_exists` error. An output that is the input (the same file, through any
+    ///     path or link) is refused either way.
     public func convert(_ inputPath: String, to outputPath: String, overwrite: Bool = false) -> Result {
         var result = Result(inputPath: inputPath, outputPath: outputPath, outputSampleRate: configuration.outputRate)
         func fail(_ kind: String, _ message: String) -> Result {

@@ -1,8 +1,8 @@
 import DSPDetection
 
 extension FileScore {
-    /// Voice activity, music and multiple speakers over the whole file (``AcousticDetector``
-    /// on the file mixed to mono and resampled to 16 kHz).
+    /// Voice activity, music and multiple speakers over the whole file
+    /// (``/DSPDetection/AcousticDetector`` on the file mixed to mono and resampled to 16 kHz).
     public struct Detection: Codable, Equatable, Sendable {
         /// Fraction of the file's duration inside speech segments, 0…1.
         public var speechRatio: Double = 0

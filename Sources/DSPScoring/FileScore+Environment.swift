@@ -3,8 +3,8 @@ import DSPCore
 import Foundation
 
 extension FileScore {
-    /// The acoustic environment over the whole file: ``EnvironmentAnalyzer`` fed by the
-    /// detectors on 1024-sample frames at 16 kHz, measuring twice a second, summarised.
+    /// The acoustic environment over the whole file: ``/DSPDetection/EnvironmentAnalyzer`` fed by
+    /// the detectors on 1024-sample frames at 16 kHz, measuring twice a second, summarised.
     public struct Environment: Codable, Equatable, Sendable {
         /// Median of the measurements' background-noise level, dBFS (the noise under the speech,
         /// music or talkers: `NoiseLevelEstimator`); `null` when the median measurement found a
@@ -19,24 +19,25 @@ extension FileScore {
         /// than the noise) to 100 (a digitally silent background reads 100); `null` when no
         /// measurement held speech.
         public var snrDB: Double?
-        /// Blind reverberation time RT60, seconds (``ReverberationEstimator``); `null` when too
-        /// few free decays were found (fewer than 20: dry, short or continuous audio).
+        /// Blind reverberation time RT60, seconds (``/DSPDetection/ReverberationEstimator``);
+        /// `null` when too few free decays were found (fewer than 20: dry, short or continuous
+        /// audio).
         public var rt60Seconds: Double?
-        /// Blind clarity C50, dB (``ReverberationEstimator``); `null` as ``rt60Seconds``.
+        /// Blind clarity C50, dB (``/DSPDetection/ReverberationEstimator``); `null` as ``rt60Seconds``.
         public var c50DB: Double?
-        /// Effective audio bandwidth, Hz, at the file's own rate (``BandwidthEstimator``); `null`
+        /// Effective audio bandwidth, Hz, at the file's own rate (``/DSPDetection/BandwidthEstimator``); `null`
         /// when less than half a second of the file is above −80 dBFS.
         public var bandwidthHz: Double?
         /// `narrowband`, `wideband`, `super_wideband` or `fullband`; left out when ``bandwidthHz``
         /// is `null`.
         public var bandwidthClass: String?
-        /// Median fundamental frequency over the voiced speech, Hz (``ProsodyEstimator``); `null`
+        /// Median fundamental frequency over the voiced speech, Hz (``/DSPDetection/ProsodyEstimator``); `null`
         /// with less than 0.5 s of voiced speech.
         public var f0MedianHz: Double?
         /// Standard deviation of the fundamental frequency over the voiced speech, Hz; `null` as
         /// ``f0MedianHz``.
         public var f0SpreadHz: Double?
-        /// Speaking rate, syllable nuclei per second of speech (``ProsodyEstimator``); `null` with
+        /// Speaking rate, syllable nuclei per second of speech (``/DSPDetection/ProsodyEstimator``); `null` with
         /// less than 1 s of speech.
         public var speakingRateSPS: Double?
         /// The noise category the file spent most time in: `very_quiet`, `quiet`, `moderate`,

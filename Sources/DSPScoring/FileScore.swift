@@ -91,7 +91,7 @@ public struct FileScore: Codable, Equatable, Sendable {
         ])
     }
 
-    /// Whole-file levels over every sample of every channel (see ``LevelSummary``).
+    /// Whole-file levels over every sample of every channel (see ``/DSPAnalysis/LevelSummary``).
     public struct Levels: Codable, Equatable, Sendable {
         /// `10·log10(mean x²)` over all finite samples, dBFS; `null` for silence.
         public var rmsDBFS: Double?
@@ -128,7 +128,7 @@ public struct FileScore: Codable, Equatable, Sendable {
 
     }
 
-    /// Loudness per ITU-R BS.1770-5 / EBU R128 (see ``LoudnessSummary``).
+    /// Loudness per ITU-R BS.1770-5 / EBU R128 (see ``/DSPAnalysis/LoudnessSummary``).
     public struct Loudness: Codable, Equatable, Sendable {
         /// Integrated (gated) loudness, LUFS; `null` when every block is below the −70 LUFS gate.
         public var integratedLUFS: Double?
@@ -136,7 +136,7 @@ public struct FileScore: Codable, Equatable, Sendable {
         public var loudnessRangeLU: Double = 0
         /// Maximum true peak over channels (BS.1770-5 Annex 2, 4× oversampling below 96 kHz),
         /// dBTP; −∞ for digital silence (written `null`); `nil` (left out) when the true_peak
-        /// analysis is off — the convention of ``LoudnessSummary/truePeakDBTP``.
+        /// analysis is off — the convention of ``/DSPAnalysis/LoudnessSummary/truePeakDBTP``.
         public var truePeakDBTP: Double?
         /// Maximum momentary (400 ms) loudness, LUFS; `null` for silence.
         public var maxMomentaryLUFS: Double?
@@ -165,7 +165,7 @@ public struct FileScore: Codable, Equatable, Sendable {
     public struct Provenance: Codable, Equatable, Sendable {
         /// `"SpeechDSP"`.
         public var library: String
-        /// ``SpeechDSPVersion/current`` for records this build writes.
+        /// ``/DSPCore/SpeechDSPVersion/current`` for records this build writes.
         public var version: String
         /// Sample frames per analysis frame.
         public var frameLength: Int

@@ -4,9 +4,9 @@ import DSPIO
 // Where clipping is counted: at the encoding's own full-scale codes.
 
 extension FileScorer {
-    /// The full scale of samples read from a file of `encoding` (``AudioFileReader`` delivers
-    /// `code / 2^(bits−1)`): the rails of 8-, 16-, 24- and 32-bit PCM (+32767/32768 and −1 for
-    /// 16 bits, so both rails are counted as clipped at the default threshold), ±1 for float
+    /// The full scale of samples read from a file of `encoding` (``/DSPIO/AudioFileReader``
+    /// delivers `code / 2^(bits−1)`): the rails of 8-, 16-, 24- and 32-bit PCM (+32767/32768 and −1
+    /// for 16 bits, so both rails are counted as clipped at the default threshold), ±1 for float
     /// and for the companded and lossy encodings (µ-law, A-law, ADPCM, Vorbis, Opus, MP3), whose
     /// decoded values have no rail the reader can see.
     static func fullScale(of encoding: AudioFileFormat.Encoding) -> SampleFullScale {

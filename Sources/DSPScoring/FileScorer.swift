@@ -26,8 +26,9 @@ public final class FileScorer {
         public static let music = Analyses(rawValue: 8)
         /// Multiple-speaker detection.
         public static let speakers = Analyses(rawValue: 16)
-        /// The acoustic environment (``FileScore/Environment``, from ``EnvironmentAnalyzer`` fed
-        /// by the detectors; needs speech detection, which it turns on).
+        /// The acoustic environment (``FileScore/Environment``, from
+        /// ``/DSPDetection/EnvironmentAnalyzer`` fed by the detectors; needs speech detection,
+        /// which it turns on).
         public static let environment = Analyses(rawValue: 32)
         /// BS.1770 true peak (``FileScore/Loudness/truePeakDBTP``: 4× oversampled below 96 kHz),
         /// reported in the loudness record, so it turns on ``loudness``. Without it that field is

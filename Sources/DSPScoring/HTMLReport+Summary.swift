@@ -258,7 +258,7 @@ public struct CorpusSummary: Sendable {
     }
 
     /// Adds one decoded record. A record whose known fields fail the checks ``add(line:number:)``
-    /// makes (``RecordCheck``) is counted as unreadable instead.
+    /// makes is counted as unreadable instead.
     public mutating func add(record: [String: Any]) {
         if let problem = RecordCheck.problem(in: record) { return unreadable(lines, problem) }
         addChecked(record)

@@ -30,8 +30,11 @@ public enum ScoreMerging {
     }
 
     /// Merges `inputs` (label, JSON Lines text) and returns the merged lines.
-    /// - Parameter order: paths in the wanted output order; records for paths not in it follow,
-    ///   sorted. Paths in it without a record are an error (a shard is missing).
+    /// - Parameters:
+    ///   - inputs: One element per shard: a label for error messages (its path, say) and its
+    ///     JSON Lines text.
+    ///   - order: paths in the wanted output order; records for paths not in it follow,
+    ///     sorted. Paths in it without a record are an error (a shard is missing).
     public static func merge(_ inputs: [(label: String, text: String)], order: [String]? = nil) throws(MergeError) -> [String] {
         try merge(inputs.map { (label: $0.label, bytes: Array($0.text.utf8)) }, order: order)
     }

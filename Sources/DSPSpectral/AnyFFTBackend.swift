@@ -11,8 +11,8 @@ enum AnyFFTBackend {
 
     /// Makes `implementation`'s backend for `size` with `bufferSets` forward buffer pairs.
     ///
-    /// - Throws: ``ConfigurationError`` for `implementation` when this build does not contain
-    ///   it; for `size` when the backend refuses it.
+    /// - Throws: ``/DSPCore/ConfigurationError`` for `implementation` when this build does not
+    ///   contain it; for `size` when the backend refuses it.
     init(_ implementation: FFTImplementation, size: Int, bufferSets: Int) throws(ConfigurationError) {
         switch implementation {
         case .fftw:

@@ -43,7 +43,7 @@ final class BuiltInFFTBackend: FFTBackend {
     private let spectrumStride: Int
     let inverseOutput: UnsafeMutablePointer<Float>
 
-    /// What the built-in FFT accepts, as a ``ConfigurationError`` states it.
+    /// What the built-in FFT accepts, as a ``/DSPCore/ConfigurationError`` states it.
     static let sizeConstraint = "even, 2...\(CDSP_FFT_MAX_SIZE)"
 
     /// The plan for `size`, or `nil` where the built-in FFT does not transform it.

@@ -22,7 +22,7 @@ public enum FastLog {
         return exponent + p
     }
 
-    /// `10·log10(x)` (decibels of a power) through ``log2(_:)``; same domain and floor.
+    /// `10·log10(x)` (decibels of a power) through ``log2(_:)->Float``; same domain and floor.
     @inlinable @inline(__always)
     public static func decibels(_ x: Float) -> Float {
         log2(x) * 3.010_299_956_639_812

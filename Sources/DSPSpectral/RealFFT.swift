@@ -52,7 +52,7 @@ public final class RealFFT {
     ///
     /// - Parameter size: Even, in ``supportedSizes``. Any even size works; sizes with only small
     ///   prime factors (powers of two, 2^a·3^b·5^c) are fastest.
-    /// - Throws: ``ConfigurationError`` for an odd or out-of-range size.
+    /// - Throws: ``/DSPCore/ConfigurationError`` for an odd or out-of-range size.
     public convenience init(size: Int) throws(ConfigurationError) {
         try self.init(size: size, bufferSets: 1, implementation: .current)
     }
@@ -64,8 +64,8 @@ public final class RealFFT {
     ///   - size: Even, in ``supportedSizes``.
     ///   - implementation: ``FFTImplementation/builtIn`` in any build; ``FFTImplementation/fftw``
     ///     only in builds with the `FFTW` trait.
-    /// - Throws: ``ConfigurationError`` for a size as ``init(size:)``, or for an implementation
-    ///   this build does not contain.
+    /// - Throws: ``/DSPCore/ConfigurationError`` for a size as ``init(size:)``, or for an
+    ///   implementation this build does not contain.
     public convenience init(size: Int, implementation: FFTImplementation) throws(ConfigurationError) {
         try self.init(size: size, bufferSets: 1, implementation: implementation)
     }

@@ -29,8 +29,8 @@ import Darwin
 /// identical on every CPU; the window is written straight into the FFT's own buffer and the
 /// spectrum read in its interleaved layout, with no copies.
 ///
-/// Two tiers: as a ``StreamingProcessor`` it writes each frame's ``SpectralFeatures`` into a
-/// caller's buffer (``process(_:into:)``, ``flush(into:)``); ``process(_:_:)`` and
+/// Two tiers: as a ``/DSPCore/StreamingProcessor`` it writes each frame's ``SpectralFeatures`` into
+/// a caller's buffer (``process(_:into:)``, ``flush(into:)``); ``process(_:_:)`` and
 /// ``flush(_:)`` instead lend each ``SpectralFrame`` — the features and views of the frame's
 /// spectra, valid during the call — to a closure, for consumers of the spectra themselves.
 ///
@@ -146,7 +146,7 @@ public final class SpectralAnalyzer: StreamingProcessor, @unchecked Sendable {
 
     /// Builds the window, the FFT plans and all buffers.
     ///
-    /// - Throws: ``ConfigurationError`` naming the first parameter out of range.
+    /// - Throws: ``/DSPCore/ConfigurationError`` naming the first parameter out of range.
     public init(configuration: Configuration = Configuration()) throws(ConfigurationError) {
         let c = configuration
         try ConfigurationError.check("sampleRate", c.sampleRate, in: 8000...96_000)
@@ -385,8 +385,8 @@ public final class SpectralAnalyzer: StreamingProcessor, @unchecked Sendable {
 
 extension SpectralAnalyzer: MemoryAccounting {
     /// Owned: the input ring, the per-slot spectra, powers, band powers, autocorrelations and
-    /// magnitudes, and the slot pointer tables; shared: the configuration's ``Tables``; and the
-    /// two FFTs.
+    /// magnitudes, and the slot pointer tables; shared: the configuration's fixed tables (window,
+    /// twiddles, pitch and mel tables, built once per configuration), and the two FFTs.
     public var memoryFootprint: MemoryFootprint {
         let s = Self.slots
         let pointerTables = 10 * MemoryFootprint.bytes(UnsafeMutablePointer<Float>?.self, s)

@@ -66,7 +66,7 @@ public struct Window: Hashable, Sendable {
     ///   - length: `N`, in ``supportedLengths``.
     ///   - symmetry: ``Symmetry/periodic`` (default, for spectral analysis) or
     ///     ``Symmetry/symmetric``.
-    /// - Throws: ``ConfigurationError`` for a length out of range.
+    /// - Throws: ``/DSPCore/ConfigurationError`` for a length out of range.
     public init(_ shape: Shape, length: Int, symmetry: Symmetry = .periodic) throws(ConfigurationError) {
         try ConfigurationError.check("length", length, in: Self.supportedLengths)
         self.shape = shape

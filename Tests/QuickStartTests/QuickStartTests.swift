@@ -125,4 +125,15 @@ struct QuickStartTests {
         }
         #expect(produced > 0 && produced <= 2048 / 2 / 3 + 2)
     }
+
+    @Test("docs/front-end.md's calls: one 2048-frame push and the flush give round(N × 16000 / 48000) samples")
+    func frontEndCallsBlock() throws {
+        let stereo = Array(try Self.stereo48k().prefix(4096))
+        var produced = 0
+        let end = try stereo.withUnsafeBufferPointer { chunk in
+            try frontEndCalls(chunk, recognizer: SnippetRecognizer { produced += $0.count }) { _ in }
+        }
+        #expect(produced == (2048 * 16_000 + 24_000) / 48_000)
+        #expect(end.droppedEvents == 0)
+    }
 }

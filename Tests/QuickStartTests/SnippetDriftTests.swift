@@ -13,6 +13,7 @@ private let documents = [
     "README.md",
     "Sources/SpeechDSP/SpeechDSP.docc/GettingStarted.md",
     "Sources/DSPPipeline/DSPPipeline.docc/DSPPipeline.md",
+    "docs/front-end.md",
 ]
 
 /// A fenced block following a marker line `<!-- KIND: NAME -->` (or `<!-- KIND -->`).

@@ -42,8 +42,8 @@ public struct TruePeakSummary: Equatable, Sendable {
 /// skips the FIR; the result is identical, since no output of such a block can exceed the
 /// peak already held.
 ///
-/// **Contract.** A ``StreamingProcessor`` from interleaved Float32 samples to per-channel true
-/// peaks: ``process(_:into:)`` measures and writes nothing (a buffer may end inside a frame;
+/// **Contract.** A ``/DSPCore/StreamingProcessor`` from interleaved Float32 samples to per-channel
+/// true peaks: ``process(_:into:)`` measures and writes nothing (a buffer may end inside a frame;
 /// the partial frame is carried); ``flush(into:)`` ends the stream — a partial frame is
 /// completed with zeros and the interpolator runs out against silence (the last
 /// ``tapsPerPhase``/2 samples) — and writes the stream's result, one linear true peak per

@@ -47,9 +47,9 @@ public struct LevelSummary: Equatable, Sendable {
 /// Per-frame and whole-stream levels of an interleaved stream.
 ///
 /// Cuts the stream into analysis frames of ``frameLength`` sample frames (1024 by default,
-/// over all channels: a stereo frame holds 2048 samples) with a ``Reframer`` — so results do
-/// not depend on chunking — and measures each with a ``LevelMeter``. Conforms to
-/// ``StreamingProcessor`` with one ``TimedFrameLevel`` out per analysis frame;
+/// over all channels: a stereo frame holds 2048 samples) with a ``/DSPCore/Reframer`` — so results
+/// do not depend on chunking — and measures each with a ``LevelMeter``. Conforms to
+/// ``/DSPCore/StreamingProcessor`` with one ``TimedFrameLevel`` out per analysis frame;
 /// ``flush(into:)`` measures the final partial frame over its real samples only. The summary
 /// accumulates in ``summary`` and is returned by ``finalize()``.
 public final class LevelAnalyzer: StreamAnalyzer, @unchecked Sendable {

@@ -3,10 +3,10 @@ internal import CDSPKernels
 
 /// Measures RMS, peak, DC offset and clipping of a block of samples.
 ///
-/// A stateless kernel: ``measure(_:)`` looks at one buffer (a frame, or any block) and never
-/// allocates. Sums run over 8 Float32 lanes within blocks of 4096 samples and are combined in
-/// Double, so a long block keeps full precision. For streams, ``LevelAnalyzer`` frames the
-/// input and keeps a summary.
+/// A stateless kernel: ``measure(_:)-(UnsafeBufferPointer<Float>)`` looks at one buffer (a
+/// frame, or any block) and never allocates. Sums run over 8 Float32 lanes within blocks of 4096
+/// samples and are combined in Double, so a long block keeps full precision. For streams,
+/// ``LevelAnalyzer`` frames the input and keeps a summary.
 public struct LevelMeter: Sendable {
     /// The fraction of full scale at or beyond which a sample counts as clipped. Range (0, ∞);
     /// default 1.0 (full scale). Use e.g. 0.999 to catch recordings clipped just below full scale.

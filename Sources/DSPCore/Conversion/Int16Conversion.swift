@@ -31,7 +31,7 @@ public struct ConversionReport: Equatable, Sendable {
 /// The scaling by 32768 is exact in Float32, so the only rounding is the final one. The
 /// vector kernel rounds by adding 1.5 × 2²³ (where the Float32 spacing is exactly 1, so the
 /// addition itself rounds to nearest-even) and reads the integer from the low 16 bits of the
-/// sum's bit pattern; it matches ``int16(_:)`` on all 2³² Float32 inputs (see
+/// sum's bit pattern; it matches ``int16(_:)->Int16`` on all 2³² Float32 inputs (see
 /// `scripts/check-int16-exhaustive.sh`).
 public enum Int16Conversion {
     /// 1.5 × 2²³: adding it to |y| ≤ 2²² leaves an exact integer in the low mantissa bits.

@@ -6,7 +6,7 @@
 ///
 /// **Non-finite samples.** A NaN or ±Inf input sample counts as 0 (silence) in the mix: one
 /// bad sample neither poisons its frame's other channels nor, downstream, a resampler's whole
-/// filter window. Callers that must know count them on the input (``SpeechFrontEnd``'s
+/// filter window. Callers that must know count them on the input (`SpeechFrontEnd`'s
 /// clipping stage does). A mono input of finite samples comes out unchanged. Input buffers may end in the
 /// middle of an interleaved frame: the partial frame is carried to the next call. If the
 /// stream ends inside a frame, ``flush(into:)`` emits it with the missing channels taken as

@@ -11,7 +11,7 @@ extension StreamingProcessor {
         input.withUnsafeBufferPointer { collect(processing: $0) }
     }
 
-    /// Processes one chunk of a stream held in a span; as ``process(_:)-([InputSample])``.
+    /// Processes one chunk of a stream held in a span; as ``process(_:)-([Self.InputSample])``.
     ///
     /// Allocates; not for real-time use.
     public func process(_ input: Span<InputSample>) -> [OutputSample] {
@@ -37,7 +37,8 @@ extension StreamingProcessor {
         return result
     }
 
-    /// Processes a whole stream held in a span and flushes; as ``processAll(_:)-([InputSample])``.
+    /// Processes a whole stream held in a span and flushes; as
+    /// ``processAll(_:)-([Self.InputSample])``.
     ///
     /// Allocates; not for real-time use.
     public func processAll(_ input: Span<InputSample>) -> [OutputSample] {
@@ -96,7 +97,7 @@ extension StreamAnalyzer {
         return StreamAnalysis(outputs: outputs, summary: finalize())
     }
 
-    /// Analyses a whole stream held in a span; as ``analyze(_:)-([InputSample])``.
+    /// Analyses a whole stream held in a span; as ``analyze(_:)-([Self.InputSample])``.
     ///
     /// Allocates; not for real-time use.
     public func analyze(_ input: Span<InputSample>) -> StreamAnalysis<OutputSample, Summary> {

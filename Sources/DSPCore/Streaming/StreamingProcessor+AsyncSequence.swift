@@ -6,8 +6,8 @@ extension StreamingProcessor {
     /// The unit's output for each chunk of `chunks`, then its flush: an asynchronous sequence
     /// for a stream that arrives in pieces (a socket, a file read in blocks, a microphone tap).
     ///
-    /// Each chunk gives one element, ``StreamingProcessor/process(_:)-([InputSample])``'s output
-    /// (empty when the chunk completed nothing); when `chunks` ends, one last element holds
+    /// Each chunk gives one element, ``StreamingProcessor/process(_:)-([Self.InputSample])``'s
+    /// output (empty when the chunk completed nothing); when `chunks` ends, one last element holds
     /// ``StreamingProcessor/flush()``'s output and the unit is ready for a new stream. Output is
     /// the same as the hot tier's on the same samples however they were chunked.
     ///

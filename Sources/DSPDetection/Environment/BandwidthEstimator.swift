@@ -15,11 +15,11 @@ import Darwin
 /// **Method.** Every ``hopLength`` samples (1/8 s by default) one frame of ``frameLength``
 /// samples (the power of two nearest to 20 ms: 1024 at 44.1/48 kHz, 256 at 16 kHz, 4096 at
 /// 192 kHz) is windowed (4-term Blackman–Harris, sidelobes −92 dB, so that a steep roll-off
-/// stays steep) and transformed (``RealFFT``: FFTW, or the built-in FFT without the `FFTW` trait); frames whose RMS is below
-/// ``Configuration/silenceThresholdDBFS`` are skipped, the power spectra of the others summed:
-/// the long-term average spectrum (LTAS). At the end (``estimate``, ``finalize()``) the LTAS
-/// is grouped into 1/24-octave bands from 100 Hz to the Nyquist frequency (at least one FFT
-/// bin each); `L(b)` is band `b`'s mean power per bin, in dB.
+/// stays steep) and transformed (``/DSPSpectral/RealFFT``: FFTW, or the built-in FFT without the
+/// `FFTW` trait); frames whose RMS is below ``Configuration/silenceThresholdDBFS`` are skipped, the
+/// power spectra of the others summed: the long-term average spectrum (LTAS). At the end
+/// (``estimate``, ``finalize()``) the LTAS is grouped into 1/24-octave bands from 100 Hz to the
+/// Nyquist frequency (at least one FFT bin each); `L(b)` is band `b`'s mean power per bin, in dB.
 ///
 /// 1. **Reference level** `R`: the mean power per bin of the LTAS from 100 Hz to 4 kHz (the
 ///    band every channel carries, where speech and most music have their power), but at least
@@ -56,9 +56,9 @@ import Darwin
 /// reference, the floor and the edge criterion are ours.
 ///
 /// **Accuracy measured.** Unit tests (`BandwidthEstimatorTests`): white noise, pink noise
-/// (generated and TestAudio's) and three espeak-ng voices at 48 kHz band-limited by ``Resampler``
-/// round trips through 8, 16, 22.05, 32 and 44.1 kHz, and unlimited: 36 of 36 classed
-/// correctly, every bandwidth within 10 % of the nominal (noise 0.943–0.958 of r/2: the
+/// (generated and TestAudio's) and three espeak-ng voices at 48 kHz band-limited by
+/// ``/DSPCore/Resampler`` round trips through 8, 16, 22.05, 32 and 44.1 kHz, and unlimited: 36 of
+/// 36 classed correctly, every bandwidth within 10 % of the nominal (noise 0.943–0.958 of r/2: the
 /// resampler passes to 0.875 and stops at 1.0 of r/2, so its −10 dB point is there; speech
 /// 0.91–0.96); an 8 kHz channel at 44.1 and 48 kHz through the resampler with 16-bit dither, a
 /// scipy-like Kaiser round trip (the skirt the earlier estimator read at 4.65–4.8 kHz) and a
@@ -94,12 +94,12 @@ import Darwin
 /// |x| ≳ 1e18) is skipped and counted in ``BandwidthEstimate/nonFiniteFrameCount``; samples
 /// between frames are not looked at.
 ///
-/// **Contract.** A ``StreamingProcessor`` that writes no output: ``maxOutputCount(forInputCount:)``
-/// and ``maxFlushOutputCount`` are 0 and ``process(_:into:)`` consumes all its input. The
-/// estimate so far is ``estimate`` (computed on demand, allocation-free); ``flush(into:)`` ends
-/// the stream, keeps its estimate for ``finalize()`` and leaves the estimator as after
-/// ``reset()``. Frames sit at fixed stream positions, so the estimate is bit-identical however
-/// the input is chunked. Nothing allocates after `init`.
+/// **Contract.** A ``/DSPCore/StreamingProcessor`` that writes no output:
+/// ``maxOutputCount(forInputCount:)`` and ``maxFlushOutputCount`` are 0 and ``process(_:into:)``
+/// consumes all its input. The estimate so far is ``estimate`` (computed on demand,
+/// allocation-free); ``flush(into:)`` ends the stream, keeps its estimate for ``finalize()`` and
+/// leaves the estimator as after ``reset()``. Frames sit at fixed stream positions, so the estimate
+/// is bit-identical however the input is chunked. Nothing allocates after `init`.
 ///
 /// ```swift
 /// let bandwidth = try BandwidthEstimator(configuration: .init(sampleRate: 48_000))
@@ -284,7 +284,7 @@ public final class BandwidthEstimator: StreamAnalyzer, @unchecked Sendable {
     }
 
     /// Builds an estimator for `sampleRate` with the other settings at their defaults.
-    /// - Precondition: `sampleRate` is in 8000…384 000 (a ``ConfigurationError`` traps).
+    /// - Precondition: `sampleRate` is in 8000…384 000 (a ``/DSPCore/ConfigurationError`` traps).
     public convenience init(sampleRate: Int) {
         try! self.init(configuration: Configuration(sampleRate: sampleRate))
     }

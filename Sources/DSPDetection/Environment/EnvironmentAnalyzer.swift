@@ -17,9 +17,9 @@ import RealModule
 /// Frames go in stream order. Non-finite inputs have a defined meaning: a NaN level reads as
 /// digital silence (−∞), a NaN probability or entropy as 0, a NaN noise floor as "no estimate".
 ///
-/// It is a ``StreamingProcessor`` from frames to measurements: ``process(_:into:)`` takes any
-/// number of frames and writes at most one measurement per frame; ``flush(into:)`` writes a last
-/// measurement for the frames after the final one and readies the analyzer for a new stream;
+/// It is a ``/DSPCore/StreamingProcessor`` from frames to measurements: ``process(_:into:)`` takes
+/// any number of frames and writes at most one measurement per frame; ``flush(into:)`` writes a
+/// last measurement for the frames after the final one and readies the analyzer for a new stream;
 /// ``finalize()`` returns the ended stream's ``EnvironmentSummary``. ``add(_:)`` is the same for
 /// one frame. The window's frames live in a ring allocated at construction; nothing allocates
 /// after `init`.
@@ -89,7 +89,7 @@ public final class EnvironmentAnalyzer: StreamAnalyzer, @unchecked Sendable {
         if !ownership.acquire() { preconditionFailure("EnvironmentAnalyzer: overlapping calls from two threads (one stream, one caller at a time)") }
     }
 
-    /// Creates an analyzer; throws ``ConfigurationError`` quoting the first bad setting.
+    /// Creates an analyzer; throws ``/DSPCore/ConfigurationError`` quoting the first bad setting.
     public init(configuration: Configuration = Configuration()) throws(ConfigurationError) {
         try configuration.validate()
         self.configuration = configuration

@@ -31,13 +31,14 @@ import DSPSpectral
 ///
 /// **Calls.** ``update(_:)`` adds one hop's power spectrum (what ``AcousticDetector`` does on
 /// every hop); ``levelDBFS`` computes the estimate on demand (a few thousand operations, made
-/// only when a measurement is due). As a ``StreamingProcessor`` it takes power spectra back to
-/// back (``Configuration-swift.struct/binCount`` per hop, a partial one carried) and writes the
-/// level after each hop. Nothing allocates after `init`; results do not depend on chunking.
+/// only when a measurement is due). As a ``/DSPCore/StreamingProcessor`` it takes power spectra
+/// back to back (``Configuration-swift.struct/binCount`` per hop, a partial one carried) and writes
+/// the level after each hop. Nothing allocates after `init`; results do not depend on chunking.
 public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable {
     // @unchecked: the histograms and scratch below are reached only holding `ownership` (see
     // StreamOwnership).
-    /// Input element: a power-spectrum bin (mean-square units, as ``SpectralFrame/powerSpectrum``).
+    /// Input element: a power-spectrum bin (mean-square units, as
+    /// ``/DSPSpectral/SpectralFrame/powerSpectrum``).
     public typealias InputSample = Float
     /// Output element: the noise level after a hop, dBFS (−∞ for a silent background or before
     /// any hop).

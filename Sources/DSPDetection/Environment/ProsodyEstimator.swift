@@ -19,21 +19,21 @@ import Darwin
 /// whenever its environment analyzer runs).
 ///
 /// **F0.** A hop is *voiced* when the detector calls it speech (``DetectionFrame/isSpeech``) and
-/// its pitch is clear: autocorrelation harmonicity (``SpectralFeatures/harmonicity``) at least
-/// ``Configuration-swift.struct/minimumHarmonicity`` (0.5). The detector has two pitches per
-/// hop: the autocorrelation's (``SpectralFeatures/pitchHz``, Boersma's method, parabolic lag
-/// interpolation) and, on voiced hops, its harmonic sieve's (``DetectionCues/dominantPitchHz``,
-/// a 1/24-octave grid, 70–400 Hz). The candidate is the autocorrelation pitch, unless the sieve
-/// reads twice it (±4 %: the autocorrelation locked onto two periods) or it has none; the sieve
-/// is not taken otherwise, because its tie rule (the highest candidate within 15 % of the best)
-/// reads three times the pitch of low voices with strong upper harmonics — on the validation
-/// material's voiced hops the sieve was off by more than 7 % on 6.6 % of them (4.7 % at three
-/// times the pitch), the autocorrelation on 1.1 %. The autocorrelation pitch is already
-/// interpolated between lags and is taken as it is; a sieve candidate, on its grid, is refined
-/// on the power spectrum: harmonic by harmonic, the first eight up to 2.5 kHz, the strongest
-/// bin near `h·f0` (within 3 % of `h·f0`, at most a third of the harmonic spacing, at least one
-/// bin) that is a local maximum is located to a fraction of a bin by a parabola through the log
-/// power of it and its neighbours, and `f0` becomes the power-weighted least-squares slope
+/// its pitch is clear: autocorrelation harmonicity (``/DSPSpectral/SpectralFeatures/harmonicity``)
+/// at least ``Configuration-swift.struct/minimumHarmonicity`` (0.5). The detector has two pitches
+/// per hop: the autocorrelation's (``/DSPSpectral/SpectralFeatures/pitchHz``, Boersma's method,
+/// parabolic lag interpolation) and, on voiced hops, its harmonic sieve's
+/// (``DetectionCues/dominantPitchHz``, a 1/24-octave grid, 70–400 Hz). The candidate is the
+/// autocorrelation pitch, unless the sieve reads twice it (±4 %: the autocorrelation locked onto
+/// two periods) or it has none; the sieve is not taken otherwise, because its tie rule (the highest
+/// candidate within 15 % of the best) reads three times the pitch of low voices with strong upper
+/// harmonics — on the validation material's voiced hops the sieve was off by more than 7 % on 6.6 %
+/// of them (4.7 % at three times the pitch), the autocorrelation on 1.1 %. The autocorrelation
+/// pitch is already interpolated between lags and is taken as it is; a sieve candidate, on its
+/// grid, is refined on the power spectrum: harmonic by harmonic, the first eight up to 2.5 kHz, the
+/// strongest bin near `h·f0` (within 3 % of `h·f0`, at most a third of the harmonic spacing, at
+/// least one bin) that is a local maximum is located to a fraction of a bin by a parabola through
+/// the log power of it and its neighbours, and `f0` becomes the power-weighted least-squares slope
 /// `Σ w·h·f_h / Σ w·h²`, which predicts the next harmonic; a refinement from fewer than two
 /// harmonics, or more than 4 % from the candidate, keeps the candidate. (Refining every hop's
 /// pitch this way moved the dev median error from 0.41 % to 0.33 % for about 2 % of the whole
@@ -248,7 +248,7 @@ public final class ProsodyEstimator: @unchecked Sendable {
     // MARK: Streaming
 
     /// Adds one detector hop and the power spectrum it was detected from (`binCount` bins,
-    /// scaled as ``SpectralFrame/powerSpectrum``). Never allocates.
+    /// scaled as ``/DSPSpectral/SpectralFrame/powerSpectrum``). Never allocates.
     #if !DEBUG  // enforced by the optimizer's performance checks; debug builds cannot see through calls
     @_noAllocation
     #endif

@@ -16,11 +16,12 @@ import Darwin
 /// time", JASA 114(5), 2003, and Prego et al., "A blind algorithm for reverberation-time
 /// estimation using subband decomposition of speech signals", JASA 131(4), 2012):
 /// 1. Every ``hopLength`` samples (16 ms) the last ``frameLength`` samples (128 at 16 kHz) are
-///    Hann-windowed and transformed (``RealFFT``: FFTW, or the built-in FFT without the `FFTW` trait); the power in two bands of two octaves each
-///    (354–1414 Hz: the 500 Hz and 1 kHz octaves; 1414–5657 Hz: 2 and 4 kHz) is smoothed over
-///    frames by one pole (0.3: at most −5.2 dB per frame, so RT60 ≥ 0.18 s is measurable) and
-///    taken in dB (``DSPSpectral/FastLog``). A ``NoiseFloorTracker`` (2 s minimum statistics)
-///    follows each band's floor.
+///    Hann-windowed and transformed (``/DSPSpectral/RealFFT``: FFTW, or the built-in FFT without
+///    the `FFTW` trait); the power in two bands of two octaves each (354–1414 Hz: the 500 Hz and
+///    1 kHz octaves; 1414–5657 Hz: 2 and 4 kHz) is smoothed over frames by one pole (0.3: at most
+///    −5.2 dB per frame, so RT60 ≥ 0.18 s is measurable) and taken in dB
+///    (``/DSPSpectral/FastLog``). A ``NoiseFloorTracker`` (2 s minimum statistics) follows each
+///    band's floor.
 /// 2. A *free decay* starts where a band's level falls from a peak at least
 ///    ``Configuration/minimumFallDB`` + ``Configuration/floorMarginDB`` above the floor, and
 ///    lasts while the level stays under the peak, rises by at most 3 dB from one frame to the
@@ -70,7 +71,7 @@ import Darwin
 /// (they are dropped) and is counted in ``ReverberationEstimate/nonFiniteFrameCount``; the
 /// half of each hop outside the frame is not looked at.
 ///
-/// **Contract.** A ``StreamingProcessor`` that writes no output: ``maxOutputCount(forInputCount:)``
+/// **Contract.** A ``/DSPCore/StreamingProcessor`` that writes no output: ``maxOutputCount(forInputCount:)``
 /// and ``maxFlushOutputCount`` are 0 and ``process(_:into:)`` consumes all its input. The
 /// estimate so far is ``estimate`` (on demand, allocation-free); ``flush(into:)`` ends the
 /// stream, keeps its estimate for ``finalize()`` and leaves the unit as after ``reset()``.

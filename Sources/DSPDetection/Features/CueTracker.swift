@@ -9,8 +9,8 @@ import Musl
 import Darwin
 #endif
 
-/// Computes ``DetectionCues`` from the stream of ``SpectralFrame``s: noise tracking, the
-/// rolling summaries and the two-pitch analysis. Allocates in `init` only.
+/// Computes ``DetectionCues`` from the stream of ``/DSPSpectral/SpectralFrame``s: noise tracking,
+/// the rolling summaries and the two-pitch analysis. Allocates in `init` only.
 final class CueTracker {
     let hopSeconds: Double
     let bandCount: Int

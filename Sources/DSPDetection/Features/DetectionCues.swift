@@ -1,5 +1,6 @@
-/// The cues the detectors decide from, per analysis frame: the frame's ``SpectralFeatures``
-/// put in context (relative to the tracked noise floor, and summarised over the last 0.5–3 s).
+/// The cues the detectors decide from, per analysis frame: the frame's
+/// ``/DSPSpectral/SpectralFeatures`` put in context (relative to the tracked noise floor, and
+/// summarised over the last 0.5–3 s).
 ///
 /// All are causal and level-relative except ``levelDBFS`` and ``noiseFloorDBFS``, so the
 /// detectors work the same from −45 to −6 dBFS.
@@ -70,7 +71,7 @@ public struct DetectionCues: Equatable, Sendable {
     /// Highest ``modulationDB`` over the last second, dB: syllable-rate modulation that was
     /// there a moment ago (speech keeps it up across words; steady sounds never reach it).
     public var modulationMaxDB: Float
-    /// Onset sharpness: the highest spectral flux (``SpectralFeatures/fluxDB``) of the last
+    /// Onset sharpness: the highest spectral flux (``/DSPSpectral/SpectralFeatures/fluxDB``) of the last
     /// 0.5 s over its mean, `max / (mean + 0.1 dB)`. Drum hits make a few frames of very high
     /// flux between quiet ones (≈ 5–15); speech and sustained notes change more evenly. Available
     /// 0.5 s into a stream, long before the 3 s rhythm cue (``pulse``).
@@ -83,9 +84,10 @@ public struct DetectionCues: Equatable, Sendable {
     public var speechBandSNRDeviationDB: Float
     /// Eight of the frame's instantaneous values as they were 4 hops (64 ms) and 8 hops (128 ms)
     /// earlier: elements 0–7 are ``snrDB``, ``speechBandSNRDB``,
-    /// ``SpectralFeatures/harmonicity``, ``SpectralFeatures/flatness``,
-    /// ``SpectralFeatures/entropy``, ``SpectralFeatures/centroidHz``, ``SpectralFeatures/fluxDB``
-    /// and ``SpectralFeatures/zeroCrossingRate`` of frame `n − 4`, elements 8–15 the same of frame
+    /// ``/DSPSpectral/SpectralFeatures/harmonicity``, ``/DSPSpectral/SpectralFeatures/flatness``,
+    /// ``/DSPSpectral/SpectralFeatures/entropy``, ``/DSPSpectral/SpectralFeatures/centroidHz``,
+    /// ``/DSPSpectral/SpectralFeatures/fluxDB`` and ``/DSPSpectral/SpectralFeatures/zeroCrossingRate``
+    /// of frame `n − 4`, elements 8–15 the same of frame
     /// `n − 8` (0 before the stream's 5th and 9th frames). Temporal context for the models:
     /// with them a frame's cues carry their own recent trajectory (a syllable's rise and fall,
     /// an utterance ending), where the 0.5–1 s summaries only carry their level.

@@ -15,13 +15,13 @@ import DSPSpectral
 /// Before the first full window the estimate is the minimum seen so far. Never allocates
 /// after `init`.
 ///
-/// **Contract.** A ``StreamingProcessor`` from band powers to noise floors: the input is frames
-/// of ``bandCount`` powers back to back, the output one frame of ``bandCount`` noise estimates
-/// (``noisePowers`` after that frame) per input frame, with no delay. A buffer may end inside a
-/// frame (the partial frame is carried). ``flush(into:)`` writes nothing: a final partial frame
-/// is not a frame (no band power can stand in for the missing ones), so it is discarded and
+/// **Contract.** A ``/DSPCore/StreamingProcessor`` from band powers to noise floors: the input is
+/// frames of ``bandCount`` powers back to back, the output one frame of ``bandCount`` noise
+/// estimates (``noisePowers`` after that frame) per input frame, with no delay. A buffer may end
+/// inside a frame (the partial frame is carried). ``flush(into:)`` writes nothing: a final partial
+/// frame is not a frame (no band power can stand in for the missing ones), so it is discarded and
 /// counted in ``discardedSampleCount``; the tracker is then as after ``reset()``.
-/// ``update(_:)`` is the one-frame call (what ``CueTracker`` uses).
+/// ``update(_:)`` is the one-frame call (what ``AcousticDetector``'s cue tracking calls).
 ///
 /// Not `Sendable`, unlike the streaming units around it: it lends its state as pointers
 /// (``noisePowers``, ``smoothedPowers``), which no ownership flag can guard. Use one from one
@@ -103,7 +103,7 @@ public final class NoiseFloorTracker: StreamingProcessor {
     ///   - windowSeconds: Minimum-search length, seconds, `frameSeconds`…600; default 1.5.
     ///   - smoothing: α, 0…0.99; default 0.7 (about 50 ms at a 16 ms hop).
     ///   - bias: Factor on the minimum, 1…10; default 1.6 (+2 dB).
-    /// - Precondition: The values are in range (a ``ConfigurationError`` traps); use
+    /// - Precondition: The values are in range (a ``/DSPCore/ConfigurationError`` traps); use
     ///   ``init(configuration:)`` to catch it.
     public convenience init(bandCount: Int, frameSeconds: Double, windowSeconds: Double = 1.5, smoothing: Float = 0.7, bias: Float = 1.6) {
         try! self.init(configuration: Configuration(

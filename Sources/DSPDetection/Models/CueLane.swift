@@ -2,13 +2,14 @@ import DSPSpectral
 
 /// The lanes of the input vector the detection models read, in order.
 ///
-/// Lanes 0–42 are a frame's features and cues (``SpectralFeatures``, ``DetectionCues``; lanes
-/// 27–42 the eight instantaneous values of lanes 0–5, 7 and 8 four and eight frames earlier,
-/// ``DetectionCues/earlierValues``); lane 43 is the previous frame's smoothed music probability
-/// and lane 44 the current smoothed speech probability. The music model reads lanes 0–42, the
-/// voice-activity model 0–43, the multi-speaker model 0–44. The raw values go in; each model carries its own normalisation.
-/// ``name`` is the column name in `dspbench detect --frames` CSV files, which the fitting
-/// script (`scripts/eval/fit_models.py`) reads.
+/// Lanes 0–42 are a frame's features and cues (``/DSPSpectral/SpectralFeatures``,
+/// ``DetectionCues``; lanes 27–42 the eight instantaneous values of lanes 0–5, 7 and 8 four and
+/// eight frames earlier, ``DetectionCues/earlierValues``); lane 43 is the previous frame's smoothed
+/// music probability and lane 44 the current smoothed speech probability. The music model reads
+/// lanes 0–42, the voice-activity model 0–43, the multi-speaker model 0–44. The raw values go in;
+/// each model carries its own normalisation. ``name`` is the column name in
+/// `dspbench detect --frames` CSV files, which the fitting script
+/// (`scripts/eval/fit_models.py`) reads.
 public enum CueLane: Int, CaseIterable, Sendable {
     case snrDB, speechBandSNRDB, harmonicity, flatness, entropy, centroidHz, rolloffHz, fluxDB
     case zeroCrossingRate, modulationDB, lowEnergyRatio, peakPersistence, pulse, voicedRatio

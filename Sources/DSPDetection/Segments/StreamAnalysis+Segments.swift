@@ -4,7 +4,7 @@
 import DSPCore
 
 extension StreamAnalysis where Output == AnalysisEvent {
-    /// The speech, music and several-speaker segments among ``outputs``
+    /// The speech, music and several-speaker segments among ``/DSPCore/StreamAnalysis/outputs``
     /// (``ActivitySegment/segments(from:)``), in samples at the chain's rate.
     ///
     /// ```swift
