@@ -122,8 +122,8 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
         /// Frames quieter than this (frame level, dBFS) are silence for every detector.
         /// −120…0; default −70.
         public var silenceFloorDBFS: Float
-        /// Voice activity: the model over ``CueLane`` lanes 0–43, used when music or
-        /// multiple speakers are detected too.
+        /// Voice activity: the model over ``CueLane`` lanes (any but
+        /// ``CueLane/speechProbability``), used when music or multiple speakers are detected too.
         public var speechModel: ProbabilityModel
         /// Voice activity alone (``detectsMusic`` and ``detectsMultipleSpeakers`` off): a model
         /// over the lanes that need neither the rhythm, peak-persistence and harmonic-sieve cues
@@ -134,13 +134,14 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
         /// Voice activity: segment decisions. Default ``DefaultModels/speechSegments`` (chosen
         /// with the voice-activity model by cross-validation on the development corpus).
         public var speechSegments: ActivitySegmenter.Configuration
-        /// Music: the model over ``CueLane`` lanes 0–42.
+        /// Music: the model over ``CueLane`` lanes (any but ``CueLane/musicProbability`` and
+        /// ``CueLane/speechProbability``).
         public var musicModel: ProbabilityModel
         /// Music: probability smoothing per frame, 0…0.99.
         public var musicSmoothing: Float
         /// Music: segment decisions.
         public var musicSegments: ActivitySegmenter.Configuration
-        /// Multiple speakers: the model over ``CueLane`` lanes 0–44.
+        /// Multiple speakers: the model over any ``CueLane`` lanes.
         public var multiSpeakerModel: ProbabilityModel
         /// Multiple speakers: probability smoothing per frame, 0…0.99.
         public var multiSpeakerSmoothing: Float
@@ -229,15 +230,17 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
                     parameter: name, value: "\(s)", expected: "0 ≤ off ≤ on ≤ 1, off ≤ end ≤ 1, finite non-negative durations")
             }
         }
-        for (name, model, inputs) in [
-            ("speechModel", c.speechModel, CueLane.speechInputCount), ("musicModel", c.musicModel, CueLane.musicInputCount),
-            ("standaloneSpeechModel", c.standaloneSpeechModel, CueLane.musicInputCount),
-            ("multiSpeakerModel", c.multiSpeakerModel, CueLane.multiSpeakerInputCount),
+        // A model may not read a probability computed after it in the frame.
+        let cuesOnly: [CueLane] = [.musicProbability, .speechProbability]
+        for (name, model, unreadable) in [
+            ("speechModel", c.speechModel, [CueLane.speechProbability]), ("musicModel", c.musicModel, cuesOnly),
+            ("standaloneSpeechModel", c.standaloneSpeechModel, cuesOnly),
+            ("multiSpeakerModel", c.multiSpeakerModel, []),
         ] {
-            guard model.isValid, model.laneExtent <= inputs else {
+            guard model.isValid, !unreadable.contains(where: model.reads) else {
                 throw ConfigurationError(
                     parameter: name, value: "\(model.inputCount) inputs, \(model.hiddenCount) hidden",
-                    expected: "consistent shapes, finite values, at most \(inputs) inputs")
+                    expected: "consistent shapes, finite values, no lane of \(unreadable.map(\.name))")
             }
         }
         self.configuration = c

@@ -147,6 +147,24 @@ enum DetectionHarness {
         c = AcousticDetector.Configuration()
         c.multiSpeakerModel.hiddenBias.append(0)
         #expect(throws: ConfigurationError.self) { try AcousticDetector(configuration: c) }
+        // A model may not read a probability computed after it in the frame.
+        for (lane, assign) in [
+            (CueLane.speechProbability, { (c: inout AcousticDetector.Configuration, m: ProbabilityModel) in c.speechModel = m }),
+            (.musicProbability, { $0.musicModel = $1 }), (.speechProbability, { $0.musicModel = $1 }),
+            (.musicProbability, { $0.standaloneSpeechModel = $1 }),
+        ] {
+            c = AcousticDetector.Configuration()
+            let reading = ProbabilityModel(
+                inputCount: 1, inputLanes: [lane.rawValue], inputMean: [0], inputScale: [1], hiddenWeights: [],
+                hiddenBias: [], outputWeights: [1], outputBias: 0)
+            assign(&c, reading)
+            #expect(throws: ConfigurationError.self, "\(lane)") { try AcousticDetector(configuration: c) }
+        }
+        c = AcousticDetector.Configuration()
+        c.multiSpeakerModel = ProbabilityModel(
+            inputCount: 1, inputLanes: [CueLane.speechProbability.rawValue], inputMean: [0], inputScale: [1],
+            hiddenWeights: [], hiddenBias: [], outputWeights: [1], outputBias: 0)
+        #expect(throws: Never.self) { try AcousticDetector(configuration: c) }
         for end: Float in [-0.1, 0.2, 1.5, .nan] {          // below the off threshold 0.45, above 1, NaN
             c = AcousticDetector.Configuration()
             c.speechSegments.offThreshold = 0.45
@@ -159,10 +177,19 @@ enum DetectionHarness {
     }
 
     @Test func defaultModelsAreConsistent() {
-        #expect(DefaultModels.music.isValid && DefaultModels.music.inputCount == CueLane.musicInputCount)
-        #expect(DefaultModels.speech.isValid && DefaultModels.speech.inputCount == CueLane.speechInputCount)
-        #expect(DefaultModels.multiSpeaker.isValid && DefaultModels.multiSpeaker.inputCount == CueLane.multiSpeakerInputCount)
+        for model in [DefaultModels.music, DefaultModels.speech, DefaultModels.multiSpeaker, DefaultModels.standaloneSpeech] {
+            #expect(model.isValid)
+            // Every default model reads the band lanes.
+            #expect(CueLane.bandSNRLanes.allSatisfy { model.reads(CueLane(rawValue: $0)!) })
+            #expect(CueLane.bandShapeLanes.allSatisfy { model.reads(CueLane(rawValue: $0)!) })
+        }
+        #expect(!DefaultModels.music.reads(.musicProbability) && !DefaultModels.music.reads(.speechProbability))
+        #expect(DefaultModels.speech.reads(.musicProbability) && !DefaultModels.speech.reads(.speechProbability))
+        #expect(DefaultModels.multiSpeaker.reads(.speechProbability))
+        #expect(!DefaultModels.standaloneSpeech.reads(.pulse) && !DefaultModels.standaloneSpeech.reads(.musicProbability))
         #expect(CueLane.allCases.count == CueLane.count)
+        #expect(CueLane.bandSNRLanes.count == CueLane.bandLaneCount && CueLane.bandShapeLanes.count == CueLane.bandLaneCount)
+        #expect(CueLane.bandShapeLanes.upperBound == CueLane.count)
         #expect(Set(CueLane.allCases.map(\.name)).count == CueLane.count)
     }
 
@@ -257,6 +284,40 @@ enum DetectionHarness {
         lanes.withUnsafeMutableBufferPointer { CueLane.fill($0.baseAddress!, features: f.features, cues: f.cues) }
         #expect(Array(lanes[CueLane.firstEarlierLane..<CueLane.firstEarlierLane + 16]) == (0..<16).map { f.cues.earlierValues[$0] })
         #expect(CueLane(rawValue: CueLane.firstEarlierLane) == .snrDB4 && CueLane.zeroCrossingRate8.rawValue == CueLane.musicInputCount - 1)
+    }
+
+    /// The band lanes against their definition, computed here from the frame's band powers:
+    /// the envelope is each band's level less the mean level (clamped to ±60 dB), and the
+    /// per-band SNRs average to the frame's SNR cue.
+    @Test func bandLanesFollowTheirDefinition() throws {
+        let detector = try AcousticDetector()
+        let analyzer = try SpectralAnalyzer()
+        var shapes: [[Float]] = [], cues: [DetectionCues] = []
+        let signal = try DetectionHarness.mono16k("speech_en-us_16k.wav")
+        signal.withUnsafeBufferPointer { all in
+            analyzer.process(all) { frame in
+                let levels = (0..<CueLane.bandLaneCount).map { 10 * log10(Double(frame.bandPowers[$0]) + 1e-12) }
+                let mean = levels.reduce(0, +) / Double(levels.count)
+                shapes.append(levels.map { Float(min(60, max(-60, $0 - mean))) })
+            }
+            detector.process(all) { cues.append($0.cues) }
+        }
+        #expect(cues.count == shapes.count && cues.count > 300)
+        var worst: Float = 0
+        for (c, shape) in zip(cues, shapes) {
+            for b in 0..<CueLane.bandLaneCount { worst = max(worst, abs(c.bandShapeDB[b] - shape[b])) }
+            let snrs = (0..<CueLane.bandLaneCount).map { c.bandSNRsDB[$0] }
+            #expect(snrs.allSatisfy { (0...40).contains($0) })
+            #expect(abs(snrs.reduce(0, +) / Float(CueLane.bandLaneCount) - c.snrDB) < 1e-3)
+            #expect((CueLane.bandLaneCount..<32).allSatisfy { c.bandSNRsDB[$0] == 0 && c.bandShapeDB[$0] == 0 })
+        }
+        #expect(worst < 0.01, "largest envelope difference \(worst) dB (FastLog against log10)")
+        // And the lanes the models read are those values.
+        var lanes = [Float](repeating: 0, count: CueLane.count)
+        let c = cues[200]
+        lanes.withUnsafeMutableBufferPointer { CueLane.fill($0.baseAddress!, features: SpectralFeatures(), cues: c) }
+        #expect(Array(lanes[CueLane.bandSNRLanes]) == (0..<20).map { c.bandSNRsDB[$0] })
+        #expect(Array(lanes[CueLane.bandShapeLanes]) == (0..<20).map { c.bandShapeDB[$0] })
     }
 
     @Test func respondToSpeechUnderNoiseAndToDrums() throws {

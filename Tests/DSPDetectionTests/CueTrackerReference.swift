@@ -338,10 +338,15 @@ final class ReferenceCueTracker {
         var speechPower: Float = 0
         var speechSNRMax: Float = 0
         var activeBands = 0
+        var bandLevels = [Float](repeating: 0, count: bandCount)
+        cues.bandSNRsDB = .zero
+        cues.bandShapeDB = .zero
         for b in 0..<bandCount {
             noiseTotal += noisePowers[b]
             let snr = FastLog.decibels((smoothed[b] + 1e-12) / (noisePowers[b] + 1e-12))
             let clamped = min(40, max(0, snr))
+            if b < 20 { cues.bandSNRsDB[b] = clamped }
+            bandLevels[b] = FastLog.decibels(frame.bandPowers[b] + 1e-12)
             snrSum += clamped
             if speechBands.contains(b) {
                 speechSNRSum += clamped
@@ -351,6 +356,9 @@ final class ReferenceCueTracker {
             }
         }
         cues.noiseFloorDBFS = noiseTotal > 0 ? FastLog.decibels(noiseTotal) : -.infinity
+        let shaped = Array(bandLevels.prefix(20))
+        let meanLevel = shaped.reduce(0, +) / Float(max(1, shaped.count))
+        for (b, level) in shaped.enumerated() { cues.bandShapeDB[b] = min(60, max(-60, level - meanLevel)) }
         cues.snrDB = snrSum / Float(bandCount)
         cues.speechBandSNRDB = speechSNRSum / Float(max(1, speechBands.count))
         cues.speechBandSNRMaxDB = speechSNRMax

@@ -9,7 +9,7 @@ import TestSupport
 /// clips and on a stream with NaN, ±Inf, huge values and digital silence, with the music and
 /// multi-speaker cues on and off, and across a reset.
 @Suite struct CueTrackerReferenceTests {
-    /// Each Float field of `cues` (the sixteen earlier values lane by lane) as its bit pattern.
+    /// Each Float field of `cues` (the SIMD fields lane by lane) as its bit pattern.
     static func bits(_ cues: DetectionCues) -> [UInt32] {
         var out: [UInt32] = []
         for child in Mirror(reflecting: cues).children {
@@ -17,8 +17,10 @@ import TestSupport
                 out.append(v.bitPattern)
             } else if let v = child.value as? SIMD16<Float> {
                 for i in 0..<16 { out.append(v[i].bitPattern) }
+            } else if let v = child.value as? SIMD32<Float> {
+                for i in 0..<32 { out.append(v[i].bitPattern) }
             } else {
-                Issue.record("DetectionCues.\(child.label ?? "?") is neither Float nor SIMD16<Float>: extend the comparison")
+                Issue.record("DetectionCues.\(child.label ?? "?") is neither Float nor SIMD16/32<Float>: extend the comparison")
             }
         }
         return out

@@ -112,9 +112,16 @@ import TestSupport
         #expect(differing == 0, "\(name): \(differing) of 400 probabilities differ from the scalar loop")
     }
 
+    /// A full lane vector (``CueLane/count`` lanes) holding `values[i]` in the lane input `i` reads.
+    static func lanes(_ m: ProbabilityModel, _ values: [Float]) -> [Float] {
+        var x = [Float](repeating: 0, count: CueLane.count)
+        for i in 0..<m.inputCount { x[m.inputLanes?[i] ?? i] = values[i] }
+        return x
+    }
+
     @Test func nonFiniteInputGivesZero() {
         let compiled = CompiledModel(DefaultModels.speech)
-        var x = DefaultModels.multiSpeaker.inputMean
+        var x = Self.lanes(DefaultModels.speech, DefaultModels.speech.inputMean)
         x[3] = .nan
         #expect(x.withUnsafeBufferPointer { compiled.probability($0.baseAddress!) } == 0)
     }
@@ -131,7 +138,7 @@ import TestSupport
         #expect(a!.memoryFootprint.sharedBytes > 0 && a!.memoryFootprint.sharedBytes == b.memoryFootprint.sharedBytes)
         #expect(a!.memoryFootprint.ownedBytes < a!.memoryFootprint.sharedBytes)
         // Scratch is per instance: interleaved evaluations give each input's own answer.
-        let x1 = modified.inputMean, x2 = modified.inputMean.map { $0 + 1 }
+        let x1 = Self.lanes(modified, modified.inputMean), x2 = Self.lanes(modified, modified.inputMean.map { $0 + 1 })
         let p1 = x1.withUnsafeBufferPointer { a!.probability($0.baseAddress!) }
         let p2 = x2.withUnsafeBufferPointer { b.probability($0.baseAddress!) }
         #expect(abs(Double(p1) - Self.reference(modified, x1)) < 1e-5)

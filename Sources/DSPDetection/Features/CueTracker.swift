@@ -184,6 +184,7 @@ final class CueTracker {
             }
         }
         cues.noiseFloorDBFS = noiseTotal > 0 ? FastLog.decibels(noiseTotal) : -.infinity
+        bandLanes(frame.bandPowers)
         cues.snrDB = snrSum / Float(bandCount)
         cues.speechBandSNRDB = speechSNRSum / Float(max(1, speechBands.count))
         cues.speechBandSNRMaxDB = speechSNRMax
@@ -263,6 +264,25 @@ final class CueTracker {
         lagCount = min(lagCount + 1, Self.lagSlots)
         cues.earlierValues = SIMD16(lowHalf: values(before: 4), highHalf: values(before: 8))
         return cues
+    }
+
+    /// ``DetectionCues/bandSNRsDB`` and ``DetectionCues/bandShapeDB`` of the frame: the clamped
+    /// SNRs of the first ``CueLane/bandLaneCount`` bands, and their levels less the mean level.
+    @inline(__always)
+    private func bandLanes(_ powers: UnsafeBufferPointer<Float>) {
+        let n = Swift.min(bandCount, CueLane.bandLaneCount)
+        var snrs = SIMD32<Float>.zero
+        var shape = SIMD32<Float>.zero
+        var mean: Float = 0
+        for b in 0..<n {
+            snrs[b] = bandSNRs[b]
+            shape[b] = FastLog.decibels(powers[b] + 1e-12)
+            mean += shape[b]
+        }
+        mean /= Float(Swift.max(1, n))
+        for b in 0..<n { shape[b] = Swift.min(60, Swift.max(-60, shape[b] - mean)) }
+        cues.bandSNRsDB = snrs
+        cues.bandShapeDB = shape
     }
 
     /// `bandSNRs[b] = min(40, max(0, FastLog.decibels((smoothed[b] + 1e-12) / (noise[b] + 1e-12))))`,

@@ -93,6 +93,15 @@ public struct DetectionCues: Equatable, Sendable {
     /// an utterance ending), where the 0.5–1 s summaries only carry their level.
     /// Frames with non-finite samples are not counted (they leave every history untouched).
     public var earlierValues: SIMD16<Float>
+    /// The frame's SNR per analysis band, dB: `clamp(10·log10(S_b / N_b), 0, 40)` for the first
+    /// ``CueLane/bandLaneCount`` bands of ``/DSPSpectral/SpectralAnalyzer/bandEdgesHz`` (the
+    /// values ``snrDB`` averages), 0 past the analyzer's band count. Level-independent: the
+    /// shape of what stands out of the background (formants, a tone, a band-limited noise).
+    public var bandSNRsDB: SIMD32<Float>
+    /// The frame's spectral envelope per analysis band, dB: `10·log10(P_b + 1e-12)` minus its
+    /// mean over the bands, clamped to −60…60 dB, for the first ``CueLane/bandLaneCount`` bands
+    /// (0 past the analyzer's band count, and for digital silence). Level-independent timbre.
+    public var bandShapeDB: SIMD32<Float>
 
     /// All-zero cues with −∞ levels.
     @inlinable
@@ -104,5 +113,6 @@ public struct DetectionCues: Equatable, Sendable {
         voicingAlternationRate = 0; centroidDeviation = 0
         speechBandSNRMaxDB = 0; speechBandActiveFraction = 0; modulationMaxDB = 0; fluxPeakiness = 0
         harmonicityDeviation = 0; speechBandSNRDeviationDB = 0; earlierValues = .zero
+        bandSNRsDB = .zero; bandShapeDB = .zero
     }
 }

@@ -2,14 +2,17 @@ import DSPSpectral
 
 /// The lanes of the input vector the detection models read, in order.
 ///
-/// Lanes 0–42 are a frame's features and cues (``/DSPSpectral/SpectralFeatures``,
-/// ``DetectionCues``; lanes 27–42 the eight instantaneous values of lanes 0–5, 7 and 8 four and
-/// eight frames earlier, ``DetectionCues/earlierValues``); lane 43 is the previous frame's smoothed
-/// music probability and lane 44 the current smoothed speech probability. The music model reads
-/// lanes 0–42, the voice-activity model 0–43, the multi-speaker model 0–44. The raw values go in;
-/// each model carries its own normalisation. ``name`` is the column name in
-/// `dspbench detect --frames` CSV files, which the fitting script
-/// (`scripts/eval/fit_models.py`) reads.
+/// Lanes 0–42 are a frame's features and cues (``/DSPSpectral/SpectralFeatures``, ``DetectionCues``; lanes
+/// 27–42 the eight instantaneous values of lanes 0–5, 7 and 8 four and eight frames earlier,
+/// ``DetectionCues/earlierValues``); lane 43 is the previous frame's smoothed music probability
+/// and lane 44 the current smoothed speech probability; lanes 45–64 are the per-band SNRs
+/// (``DetectionCues/bandSNRsDB``) and lanes 65–84 the per-band spectral envelope
+/// (``DetectionCues/bandShapeDB``) of the first 20 analysis bands. The music model may read
+/// every lane but 43 and 44, the voice-activity model every lane but 44, the multi-speaker model
+/// all of them (``ProbabilityModel/inputLanes``). The raw values go in; each model carries its
+/// own normalisation.
+/// ``name`` is the column name in `dspbench detect --frames` CSV files, which the fitting
+/// scripts (`scripts/detect/train_models.py`, `scripts/eval/fit_models.py`) read.
 public enum CueLane: Int, CaseIterable, Sendable {
     case snrDB, speechBandSNRDB, harmonicity, flatness, entropy, centroidHz, rolloffHz, fluxDB
     case zeroCrossingRate, modulationDB, lowEnergyRatio, peakPersistence, pulse, voicedRatio
@@ -20,14 +23,26 @@ public enum CueLane: Int, CaseIterable, Sendable {
     case snrDB4, speechBandSNRDB4, harmonicity4, flatness4, entropy4, centroidHz4, fluxDB4, zeroCrossingRate4
     case snrDB8, speechBandSNRDB8, harmonicity8, flatness8, entropy8, centroidHz8, fluxDB8, zeroCrossingRate8
     case musicProbability, speechProbability
+    case bandSNR0, bandSNR1, bandSNR2, bandSNR3, bandSNR4, bandSNR5, bandSNR6, bandSNR7, bandSNR8, bandSNR9
+    case bandSNR10, bandSNR11, bandSNR12, bandSNR13, bandSNR14, bandSNR15, bandSNR16, bandSNR17, bandSNR18, bandSNR19
+    case bandShape0, bandShape1, bandShape2, bandShape3, bandShape4, bandShape5, bandShape6, bandShape7, bandShape8
+    case bandShape9, bandShape10, bandShape11, bandShape12, bandShape13, bandShape14, bandShape15, bandShape16
+    case bandShape17, bandShape18, bandShape19
 
     /// Number of lanes.
-    public static let count = 45
-    /// Lanes the music model reads.
+    public static let count = 85
+    /// Analysis bands with a lane of their own (``bandSNR0``… and ``bandShape0``…): the
+    /// first 20 of ``/DSPSpectral/SpectralAnalyzer/bandEdgesHz``.
+    public static let bandLaneCount = 20
+    /// The per-band SNR lanes (``DetectionCues/bandSNRsDB``).
+    public static let bandSNRLanes = 45..<65
+    /// The per-band envelope lanes (``DetectionCues/bandShapeDB``).
+    public static let bandShapeLanes = 65..<85
+    /// The cue lanes before the probabilities (0–42): what the first models read.
     public static let musicInputCount = 43
-    /// Lanes the voice-activity model reads.
+    /// Lanes 0–43: the cue lanes before ``speechProbability``.
     public static let speechInputCount = 44
-    /// Lanes the multi-speaker model reads.
+    /// Lanes 0–44: up to and including ``speechProbability``.
     public static let multiSpeakerInputCount = 45
     /// First of the sixteen lanes of ``DetectionCues/earlierValues`` (4 frames back, then 8).
     public static let firstEarlierLane = 27
@@ -80,10 +95,18 @@ public enum CueLane: Int, CaseIterable, Sendable {
         case .zeroCrossingRate8: "zcr_lag8"
         case .musicProbability: "p_music_prev"
         case .speechProbability: "p_speech"
+        default:
+            Self.bandSNRLanes.contains(rawValue)
+                ? "band_snr_db_\(rawValue - Self.bandSNRLanes.lowerBound)"
+                : "band_shape_db_\(rawValue - Self.bandShapeLanes.lowerBound)"
         }
     }
 
-    /// Writes lanes 0–42 from a frame's features and cues (lanes 43 and 44 are the caller's).
+    /// Whether a model reading this lane can be evaluated before the music model's output
+    /// (lanes other than ``musicProbability`` and ``speechProbability``).
+    public var isCue: Bool { self != .musicProbability && self != .speechProbability }
+
+    /// Writes every lane but 43 and 44 (the caller's) from a frame's features and cues.
     @inlinable
     public static func fill(_ lanes: UnsafeMutablePointer<Float>, features f: SpectralFeatures, cues c: DetectionCues) {
         lanes[0] = c.snrDB
@@ -114,5 +137,9 @@ public enum CueLane: Int, CaseIterable, Sendable {
         lanes[25] = c.harmonicityDeviation
         lanes[26] = c.speechBandSNRDeviationDB
         for i in 0..<16 { lanes[firstEarlierLane + i] = c.earlierValues[i] }
+        for b in 0..<bandLaneCount {
+            lanes[bandSNRLanes.lowerBound + b] = c.bandSNRsDB[b]
+            lanes[bandShapeLanes.lowerBound + b] = c.bandShapeDB[b]
+        }
     }
 }

@@ -59,6 +59,11 @@ public struct ProbabilityModel: Hashable, Sendable {
     /// The highest lane read, plus one.
     public var laneExtent: Int { (inputLanes?.max() ?? (inputCount - 1)) + 1 }
 
+    /// Whether the model reads `lane`.
+    public func reads(_ lane: CueLane) -> Bool {
+        inputLanes.map { $0.contains(lane.rawValue) } ?? (lane.rawValue < inputCount)
+    }
+
     /// Whether the shapes agree and every value is finite (and scales positive).
     public var isValid: Bool {
         let n = inputCount
