@@ -132,7 +132,7 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
         /// Voice activity: smoothing of the probability per frame, 0…0.99 (`p ← a·p + (1−a)·p_new`).
         public var speechSmoothing: Float
         /// Voice activity: segment decisions. Default ``DefaultModels/speechSegments`` (chosen
-        /// with the voice-activity model by cross-validation on the development corpus).
+        /// with the voice-activity model on the detection material's val split).
         public var speechSegments: ActivitySegmenter.Configuration
         /// Music: the model over ``CueLane`` lanes (any but ``CueLane/musicProbability`` and
         /// ``CueLane/speechProbability``).

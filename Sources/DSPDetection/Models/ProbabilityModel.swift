@@ -15,8 +15,8 @@ import Darwin
 ///     hⱼ = tanh(hiddenBiasⱼ + Σᵢ hiddenWeights[j·inputCount + i] · zᵢ)
 ///     p  = 1 / (1 + e^−(outputBias + Σⱼ outputWeightsⱼ · hⱼ))
 ///
-/// The default models (``DefaultModels``) were fitted once on the development corpus by
-/// `scripts/eval/fit_models.py` and are fixed: nothing adapts per file. A model with no
+/// The default models (``DefaultModels``) were fitted once on the train split of the detection
+/// material by `scripts/detect/train_models.py` (settings chosen on its val split) and are fixed: nothing adapts per file. A model with no
 /// hidden units is plain logistic regression on the standardised inputs (`outputWeights` then
 /// has `inputCount` entries).
 public struct ProbabilityModel: Hashable, Sendable {
