@@ -297,3 +297,26 @@ class ScorerTests(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class TrainModelsLanes(unittest.TestCase):
+    """train_models.py's lane layout against Sources/DSPDetection/Models/CueLane.swift."""
+
+    def test_lane_names_follow_cuelane(self):
+        import re
+        import train_models as tm
+        swift = open(os.path.join(HERE, "..", "..", "Sources", "DSPDetection", "Models", "CueLane.swift")).read()
+        names = re.findall(r'case \.\w+: "(\w+)"', swift)      # lanes 0-44 in declaration order
+        self.assertEqual(tm.LANE_NAMES[:45], names)
+        self.assertEqual(len(tm.LANE_NAMES), int(re.search(r"static let count = (\d+)", swift).group(1)))
+        self.assertEqual(tm.LANE_NAMES[45], "band_snr_db_0")
+        self.assertEqual(tm.LANE_NAMES[65], "band_shape_db_0")
+
+    def test_no_model_reads_a_later_probability(self):
+        import train_models as tm
+        for layout in tm.TASK_LANES.values():
+            for task in ("music", "standalone"):
+                self.assertFalse({43, 44} & set(layout[task]), task)
+            self.assertNotIn(44, layout["speech"])
+            self.assertIn(43, layout["speech"])
+        self.assertEqual(tm.describe("multi") if tm.LANES is tm.TASK_LANES["bands"] else "", "``CueLane`` lanes 0–84")
