@@ -290,8 +290,8 @@ def main():
                     f"//   fitted on the train split ({len(train)} files), chosen on val ({len(val)} files); test "
                     "never read.\n"
                     f"// Training script sha256 {script.hexdigest()[:16]} (train_models.py + fit_models.py), first "
-                    f"seed {args.seed}, {EPOCHS} epochs, lanes: {args.lanes}, hidden from {hidden_grid}, non-speech \n"
-                    f"// weights from {speech_weights}.\n"
+                    f"seed {args.seed}, {EPOCHS} epochs, lanes: {args.lanes},\n"
+                    f"// hidden widths from {hidden_grid}, non-speech weights from {speech_weights}.\n"
                     f"// {chosen}\n\n"
                     "/// The detection models fitted on the detection material's train split (`docs/detection.md`).\n"
                     "public enum DefaultModels {\n")
@@ -300,12 +300,7 @@ def main():
             f.write(multi.swift("multiSpeaker", f"Multiple speakers: {describe('multi')}.") + "\n")
             f.write(standalone.swift("standaloneSpeech", f"Voice activity alone: {describe('standalone')} (no rhythm, "
                                      "peak-persistence, sieve or probability lanes).") + "\n")
-            on, off, min_active, hangover, padding, end = speech_segments
-            end_arg = "" if end is None else f",\n        endThreshold: {end:g}"
-            f.write("    /// The speech segmenter chosen with the voice-activity model (on val).\n"
-                    "    public static let speechSegments = ActivitySegmenter.Configuration(\n"
-                    f"        onThreshold: {on:g}, offThreshold: {off:g}, minimumActiveSeconds: {min_active:g}, "
-                    f"hangoverSeconds: {hangover:g}, paddingSeconds: {padding:g}{end_arg})\n")
+            f.write(fm.swift_segmenter(speech_segments, "on val"))
             f.write("}\n")
         print(f"wrote {args.swift}", file=sys.stderr)
 

@@ -466,6 +466,17 @@ def simulate(data, files, speech_column="p_speech", speech_segments=None):
     return lines
 
 
+def swift_segmenter(params, chosen_by):
+    """`DefaultModels.speechSegments` as Swift source: the segmenter `params` (on, off, minimum
+    active s, hangover s, padding s, end threshold or None), chosen by `chosen_by`."""
+    on, off, min_active, hangover, padding, end = params
+    end_arg = "" if end is None else f",\n        endThreshold: {end:g}"
+    return (f"    /// The speech segmenter chosen with the voice-activity model ({chosen_by}).\n"
+            "    public static let speechSegments = ActivitySegmenter.Configuration(\n"
+            f"        onThreshold: {on:g}, offThreshold: {off:g}, minimumActiveSeconds: {min_active:g}, "
+            f"hangoverSeconds: {hangover:g}, paddingSeconds: {padding:g}{end_arg})\n")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--corpus", default="corpus")
@@ -552,12 +563,7 @@ def main():
             f.write(speech.swift("speech", f"Voice activity: lanes 0–{INPUTS['speech'] - 1} of ``CueLane``.") + "\n")
             f.write(multi.swift("multiSpeaker", f"Multiple speakers: lanes 0–{INPUTS['multi'] - 1} of ``CueLane``.") + "\n")
             f.write(standalone.swift("standaloneSpeech", "Voice activity alone: the lanes listed (no rhythm, peak-persistence, sieve or music lanes).") + "\n")
-            on, off, min_active, hangover, padding, end = speech_segments
-            end_arg = "" if end is None else f",\n        endThreshold: {end:g}"
-            f.write("    /// The speech segmenter chosen with the voice-activity model (inner cross-validation).\n"
-                    "    public static let speechSegments = ActivitySegmenter.Configuration(\n"
-                    f"        onThreshold: {on:g}, offThreshold: {off:g}, minimumActiveSeconds: {min_active:g}, "
-                    f"hangoverSeconds: {hangover:g}, paddingSeconds: {padding:g}{end_arg})\n")
+            f.write(swift_segmenter(speech_segments, "inner cross-validation"))
             f.write("}\n")
         print(f"wrote {args.swift}", file=sys.stderr)
 
