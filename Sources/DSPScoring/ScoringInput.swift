@@ -64,7 +64,7 @@ public struct ScoringInput: Equatable, Sendable {
 /// the path alone cannot key them. Two records are the same when their paths and their lines'
 /// values are equal: the same line written twice is one record; an edited line is another input
 /// (and its record, which carries the line, is scored again by `--resume`).
-public struct RecordIdentity: Hashable, Sendable, CustomStringConvertible {
+public struct RecordIdentity: Hashable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
     /// The path, compared byte for byte.
     public let path: PathKey
     /// The manifest line's canonical text; `nil` for a file not read from a manifest.
@@ -78,6 +78,8 @@ public struct RecordIdentity: Hashable, Sendable, CustomStringConvertible {
 
     /// The identity of a file not read from a manifest.
     public init(_ audioFilepath: String) { self.init(audioFilepath: audioFilepath) }
+
+    public init(stringLiteral value: String) { self.init(audioFilepath: value) }
 
     /// The identity of `record`.
     public init(_ record: FileScore) { self.init(audioFilepath: record.audioFilepath, manifest: record.manifest) }

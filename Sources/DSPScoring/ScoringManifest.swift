@@ -60,13 +60,14 @@ public enum ScoringManifest {
     public static func input(_ line: ManifestLine, manifestDirectory: String) throws(ManifestError) -> ScoringInput {
         let value = line.value
         if value["audio_filepath"] != nil { return try nemo(line, manifestDirectory: manifestDirectory) }
+        // A supervision has a recording_id but, unlike a cut, no type and no recording.
+        if value["recording_id"] != nil && value["type"] == nil && value["recording"] == nil && value["sources"] == nil {
+            throw ManifestError(message: "a Lhotse supervision, not a recording or cut: give the cuts (CutSet) or recordings (RecordingSet)")
+        }
         if value["recording"] != nil || value["tracks"] != nil || (value["start"] != nil && value["sources"] == nil) {
             return try lhotseCut(line, manifestDirectory: manifestDirectory)
         }
         if value["sources"] != nil { return try lhotseRecording(line, value, manifestDirectory: manifestDirectory) }
-        if value["recording_id"] != nil {
-            throw ManifestError(message: "a Lhotse supervision, not a recording or cut: give the cuts (CutSet) or recordings (RecordingSet)")
-        }
         throw ManifestError(message: "neither a NeMo line (audio_filepath) nor a Lhotse recording (sources) or cut (recording)")
     }
 
