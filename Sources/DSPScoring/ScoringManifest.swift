@@ -41,6 +41,8 @@ public enum ScoringManifest {
     public static func inputs(fromText text: String, manifestDirectory: String) throws(ManifestError) -> [ScoringInput] {
         var result: [ScoringInput] = []
         let decoder = JSONDecoder()
+        // A byte-order mark some editors write is not part of the first line's object.
+        let text = text.hasPrefix("\u{FEFF}") ? text.dropFirst() : text[...]
         for (number, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
             if trimmed.isEmpty { continue }

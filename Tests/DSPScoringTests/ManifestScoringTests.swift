@@ -225,6 +225,9 @@ struct ManifestScoringTests {
                 #expect(error.line == 3, "\(line)")
             }
         }
+        // A byte-order mark and CRLF line ends are not part of the lines.
+        let crlf = try ScoringManifest.inputs(fromText: "\u{FEFF}{\"audio_filepath\": \"x.wav\"}\r\n{\"audio_filepath\": \"y.wav\"}\r\n", manifestDirectory: "/d")
+        #expect(crlf.map(\.path) == ["/d/x.wav", "/d/y.wav"] && crlf[0].manifest?.text == "{\"audio_filepath\": \"x.wav\"}")
         #expect(throws: Gzip.DecodingError.self) {
             try ScoringManifest.inputs(fromBytes: [0x1F, 0x8B, 8, 0, 0, 0, 0, 0, 0, 3, 1, 2], manifestDirectory: "/")
         }
