@@ -37,7 +37,8 @@ public enum Gzip {
         while true {
             let status: Int32 = bytes.withUnsafeBufferPointer { input in
                 chunk.withUnsafeMutableBufferPointer { out in
-                    stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress! + consumed)
+                    // Not empty (checked above), so the base address is set.
+                    stream.next_in = input.baseAddress.map { UnsafeMutablePointer(mutating: $0 + consumed) }
                     stream.avail_in = UInt32(input.count - consumed)
                     stream.next_out = out.baseAddress
                     stream.avail_out = UInt32(out.count)

@@ -164,7 +164,8 @@ public enum ScoringManifest {
         }
         var fileChannels: [Int]? = nil
         if let wanted, wanted != source.channels {
-            fileChannels = wanted.map { id in source.channels.firstIndex(of: id)! }
+            // Every id is in the source's channels (the source was chosen for that).
+            fileChannels = wanted.compactMap { id in source.channels.firstIndex(of: id) }
         }
         return ScoringInput(
             path: resolved(source.path, manifestDirectory), audioFilepath: source.path,
