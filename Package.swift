@@ -48,6 +48,13 @@ let systemLibraries: [Target] = [
         pkgConfig: "sndfile",
         providers: [.apt(["libsndfile1-dev"]), .brew(["libsndfile"])]
     ),
+    // zlib's inflate, for gzipped manifests (`.jsonl.gz`, as Lhotse writes them): a system
+    // library every Linux and macOS has, rather than a package that brings SwiftNIO along.
+    .systemLibrary(
+        name: "CZlib",
+        pkgConfig: "zlib",
+        providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
+    ),
 ]
 
 // MARK: - Implementation
@@ -79,8 +86,9 @@ let implementation: [Target] = [
     ),
     // Audio files over libsndfile.
     .target(name: "DSPIO", dependencies: ["DSPCore", "CSndFile", "CDSPKernels"]),
-    // Whole-file scoring for corpora: reads files, runs the analyzers, renders records.
-    .target(name: "DSPScoring", dependencies: ["DSPCore", "DSPAnalysis", "DSPDetection", "DSPIO"]),
+    // Whole-file scoring for corpora: reads files and manifests (NeMo, Lhotse; gzipped through
+    // zlib), runs the analyzers, renders records.
+    .target(name: "DSPScoring", dependencies: ["DSPCore", "DSPAnalysis", "DSPDetection", "DSPIO", "CZlib"]),
     // One object per live stream: downmix, resample to 16 kHz, Int16, levels, clipping, detection,
     // environment, events.
     .target(name: "DSPPipeline", dependencies: ["DSPCore", "DSPAnalysis", "DSPDetection"]),

@@ -140,37 +140,11 @@ public struct Shard: Equatable, Sendable, CustomStringConvertible {
     }
 }
 
-/// Reads the inputs `dspscore` accepts besides paths.
+/// Reads the lists of paths `dspscore` accepts besides paths (manifests: ``ScoringManifest``).
 public enum ScoringInputs {
     /// One path per line (blank lines and lines starting with `#` skipped).
     public static func paths(fromLines text: String) -> [String] {
         text.split(whereSeparator: \.isNewline).map(String.init)
             .filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty && !$0.hasPrefix("#") }
-    }
-
-    /// A NeMo/Lhotse-style JSON Lines manifest: the `audio_filepath` of every line. Relative
-    /// paths are resolved against the manifest's directory, as NeMo does.
-    public static func paths(fromManifest text: String, manifestDirectory: String) throws -> [String] {
-        var result: [String] = []
-        for (number, line) in text.split(whereSeparator: \.isNewline).enumerated() {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            if trimmed.isEmpty { continue }
-            guard let object = try? JSONSerialization.jsonObject(with: Data(trimmed.utf8)) as? [String: Any],
-                let path = object["audio_filepath"] as? String
-            else {
-                throw ManifestError(line: number + 1, message: "no string field audio_filepath")
-            }
-            result.append(path.hasPrefix("/") ? path : (manifestDirectory as NSString).appendingPathComponent(path))
-        }
-        return result
-    }
-
-    /// A manifest line that could not be read.
-    public struct ManifestError: Error, CustomStringConvertible {
-        /// One-based line number.
-        public var line: Int
-        /// What was wrong.
-        public var message: String
-        public var description: String { "manifest line \(line): \(message)" }
     }
 }

@@ -84,7 +84,7 @@ enum RecordSchemaText {
             case .integer: "integer"
             case .number, .float: "number"
             case .text, .identifier, .status, .computed: "string"
-            case .object: "object"
+            case .object, .json: "object"
             }
             if field.presence.allowsNull { type = "\"type\": [\(quoted(name)), \"null\"]" } else { type = "\"type\": \(quoted(name))" }
         }

@@ -43,12 +43,16 @@ public struct FileScore: Codable, Equatable, Sendable {
                 values: [
                     "not_found", "permission_denied", "is_directory", "empty", "truncated", "corrupt", "unsupported_format",
                     "invalid_parameters", "io_failure", "closed", "unsupported", "too_short", "not_regular_file", "non_finite_result",
-                    "out_of_range_result",
+                    "out_of_range_result", "segment_out_of_range", "manifest_mismatch", "unsupported_source",
                 ], csv: .named("error_kind"),
                 "unsupported: no analysis asked for can be done on the file (its rate, or no finite sample); "
+                    + "segment_out_of_range: the manifest's segment starts after the file's end or ends more than 25 ms past it; "
+                    + "manifest_mismatch: the file has another sample rate than the line's sampling_rate, or lacks a channel the line takes; "
+                    + "unsupported_source: the manifest line names audio that is not one file (a Lhotse url, command or memory source, several source files, transforms, a MixedCut); "
+                    + "empty: no frames (in the file, or in the segment); "
                     + "too_short: written by earlier builds for files under 64 ms, which are now scored; "
                     + "non_finite_result / out_of_range_result: an analysis result was NaN or infinite / outside its range."),
-            .text("message", \.message),
+            .text("message", \.message, csv: .named("error_message")),
         ])
     }
 
@@ -226,7 +230,9 @@ public struct FileScore: Codable, Equatable, Sendable {
 
     }
 
-    /// The path as given (directories expanded to the files found in them). A file name that is
+    /// The path as given — on the command line, in a list, or in a manifest line (exactly as
+    /// the line wrote it, a relative path still relative; the scorer opens it relative to the
+    /// manifest's folder) — with directories expanded to the files found in them. A file name that is
     /// not UTF-8 is written losslessly in DSPIO's `PathBytes` escaping: each byte that is not
     /// part of valid UTF-8 is the scalar U+10FF00 + byte (U+10FF80 … U+10FFFF), and so are the
     /// bytes of those scalars themselves; any other valid UTF-8 name is itself.
@@ -262,6 +268,11 @@ public struct FileScore: Codable, Equatable, Sendable {
     public var error: Failure?
     /// Library version and configuration.
     public var provenance: Provenance = .init()
+    /// The part of the file scored, when the input named one (see ``Segment``).
+    public var segment: Segment?
+    /// The manifest line the file came from, every field as the line wrote it (see
+    /// ``ManifestLine``); `nil` for a file not read from a manifest.
+    public var manifest: ManifestLine?
     /// The detection segments, when the scorer was asked to keep them (not part of the
     /// JSON record; `dspscore --timeline` and `--rttm` write them).
     public var segments: DetectionSegments? = nil
@@ -269,13 +280,15 @@ public struct FileScore: Codable, Equatable, Sendable {
     static let record = RecordDescription<Self>([
         .text(
             "audio_filepath", \.audioFilepath, csv: .column,
-            "The path as given or found. A name that is not UTF-8 is escaped losslessly: each byte that is not part of valid UTF-8 is the character U+10FF00 + byte (U+10FF80-U+10FFFF), and so are the bytes of those characters themselves; any other valid UTF-8 name is itself."),
+            "The path as given or found: a manifest line's audio_filepath (NeMo) or source (Lhotse) exactly as written, relative paths kept relative (they are opened relative to the manifest's folder). A name that is not UTF-8 is escaped losslessly: each byte that is not part of valid UTF-8 is the character U+10FF00 + byte (U+10FF80-U+10FFFF), and so are the bytes of those characters themselves; any other valid UTF-8 name is itself."),
         .number("duration", \.duration, minimum: 0, csv: .column, "Seconds: frames / sample_rate; 0 for a failed file."),
         .integer("sample_rate", \.sampleRate, absent: "when the file could not be opened", minimum: 1, csv: .column, "Hz."),
         .integer("channels", \.channels, absent: "when the file could not be opened", minimum: 1, csv: .column),
         .integer("frames", \.frames, absent: "when the file could not be opened", minimum: 0, csv: .column,
                  "Sample frames (per channel) read."),
         .text("format", \.format, absent: "when the file could not be opened", csv: .column, "Container/encoding, e.g. WAV/PCM_16."),
+        .object("segment", \.segment, absent: "when the whole file was scored",
+                "The frames and channels scored when the manifest line named a segment (NeMo offset/duration, a Lhotse cut's start/duration/channel); frames, duration and channels are then the segment's."),
         .status("status", \.status, csv: .column),
         .object("error", \.error, absent: "when status is ok"),
         .object("levels", \.levels, absent: "for failed files, when not asked for, and when not_measured.levels says why", analysis: true,
@@ -290,6 +303,8 @@ public struct FileScore: Codable, Equatable, Sendable {
         .object("not_measured", \.notMeasured, absent: "when every analysis asked for was done",
                 "Analyses asked for (provenance.analyses) that are not in the record, each with its reason: unsupported_sample_rate, too_short, no_finite_samples."),
         .object("provenance", \.provenance),
+        .json("manifest", \.manifest, absent: "when the file was not read from a manifest",
+              "The manifest line the file came from, verbatim: every field, nested ones included, as the line wrote it (the same key order and number spelling). In CSV, the JSON text."),
     ])
 
 }

@@ -125,6 +125,8 @@ public final class FileScorer {
     private var bandwidthEstimators: [Int: BandwidthEstimator] = [:]
     private var downmixers: [Int: Downmixer] = [:]
     private var inputMono: UnsafeMutableBufferPointer<Float>
+    /// The channels a manifest line picks, copied out of each block (``ScoringInput/Segment/fileChannels``).
+    private var selected: UnsafeMutableBufferPointer<Float>
     /// Loudness meters built so far, one per configuration met, at most
     /// ``maxCachedLoudnessMeters`` (the most recently built), reset before each file: a new
     /// meter costs a filter design and zeroing its 320 kB of gating histograms, a per-file cost
@@ -140,6 +142,7 @@ public final class FileScorer {
         conditioned = .allocate(capacity: 0)
         events = .allocate(capacity: 0)
         inputMono = .allocate(capacity: 0)
+        selected = .allocate(capacity: 0)
         if configuration.analyses.detects {
             var detection = AcousticDetector.Configuration()
             detection.detectsMusic = configuration.analyses.contains(.music)
@@ -156,6 +159,7 @@ public final class FileScorer {
         conditioned.deallocate()
         events.deallocate()
         inputMono.deallocate()
+        selected.deallocate()
     }
 
     private var provenance: FileScore.Provenance { configuration.provenance }
@@ -169,8 +173,31 @@ public final class FileScorer {
     /// comes (segment boundaries and environment measurements, positions in samples at 16 kHz)
     /// — the events a `SpeechFrontEnd` reports for the same audio.
     public func score(path: String, observe: (AnalysisEvent) -> Void) -> FileScore {
+        score(ScoringInput(path: path), observe: observe)
+    }
+
+    /// Scores one input: a file, or the segment and channels a manifest line names
+    /// (``ScoringInput/segment``), recorded under ``ScoringInput/audioFilepath`` with the line
+    /// carried in the record's `manifest`.
+    public func score(_ input: ScoringInput) -> FileScore {
+        score(input) { _ in }
+    }
+
+    /// Scores one input, handing `observe` every event of the analysis chain (positions in
+    /// samples at 16 kHz from the segment's start).
+    ///
+    /// A segment is read sample-exactly: the reader seeks to `round(offset × rate)` and reads
+    /// `round(duration × rate)` frames (see ``FileScore/Segment``), so the record is the one a
+    /// file holding just those frames would get.
+    public func score(_ input: ScoringInput, observe: (AnalysisEvent) -> Void) -> FileScore {
+        let path = input.path
         var record = FileScore(
-            audioFilepath: path, duration: 0, status: .error, provenance: provenance)
+            audioFilepath: input.audioFilepath, duration: 0, status: .error, provenance: provenance)
+        record.manifest = input.manifest
+        if let failure = input.failure {
+            record.error = failure
+            return record
+        }
         if let failure = Self.nonRegularFileFailure(path: path) {  // a FIFO would block the open forever
             record.error = failure
             return record
@@ -185,17 +212,29 @@ public final class FileScorer {
                 record.error = failure
                 return record
             }
+            let span: Span
+            switch Self.span(of: input, reader: reader) {
+            case .success(let found): span = found
+            case .failure(let failure):
+                record.error = failure.failure
+                record.segment = failure.segment
+                return record
+            }
+            record.segment = span.segment
+            let fileChannels = reader.channelCount
+            let channelCount = span.channels?.count ?? fileChannels
+            record.channels = channelCount
             let analyzer: LevelAnalyzer
             do throws(ConfigurationError) {
                 analyzer = try LevelAnalyzer(configuration: .init(
-                    sampleRate: reader.sampleRate, channelCount: reader.channelCount,
+                    sampleRate: reader.sampleRate, channelCount: channelCount,
                     frameLength: configuration.frameLength, clipThreshold: configuration.clipThreshold,
                     fullScale: Self.fullScale(of: reader.format.encoding)))
             } catch {
-                record.error = .init(kind: "unsupported", message: "\(path): \(error.fileDescription(channelCount: reader.channelCount))")
+                record.error = .init(kind: "unsupported", message: "\(path): \(error.fileDescription(channelCount: channelCount))")
                 return record
             }
-            let (layout, layoutName) = Self.loudnessLayout(channelCount: reader.channelCount)
+            let (layout, layoutName) = Self.loudnessLayout(channelCount: channelCount)
             let loudness = configuration.analyses.contains(.loudness)
                 ? loudnessMeter(.init(
                     sampleRate: reader.sampleRate, channelLayout: layout,
@@ -205,24 +244,30 @@ public final class FileScorer {
             if configuration.analyses.contains(.loudness) && loudness == nil {
                 notMeasured.loudness = FileScore.NotMeasured.Reason.unsupportedSampleRate.rawValue
             }
-            ensureCapacity(channels: reader.channelCount)
+            ensureCapacity(channels: fileChannels, selected: channelCount)
             chain?.reset()
             var detection = DetectionRun(records: configuration.recordsSegments)
             if let chain {
                 // A rate the resampler does not take (outside 1 kHz…768 kHz or an unreasonable
                 // ratio): the file is still scored, without `detection`.
-                detection.conditioner = try? conditioner(rate: reader.sampleRate, channels: reader.channelCount, to: chain.sampleRate)
+                detection.conditioner = try? conditioner(rate: reader.sampleRate, channels: channelCount, to: chain.sampleRate)
                 if detection.conditioner == nil { notMeasured.detection = FileScore.NotMeasured.Reason.unsupportedSampleRate.rawValue }
             }
             // The effective audio bandwidth needs the file's own rate: measured before conditioning.
             let bandwidth = configuration.analyses.contains(.environment)
-                ? try? bandwidthPath(rate: reader.sampleRate, channels: reader.channelCount) : nil
+                ? try? bandwidthPath(rate: reader.sampleRate, channels: channelCount) : nil
             var frames = 0
-            while true {
-                let count = try reader.read(into: buffer)
-                if count == 0 { break }
-                let block = UnsafeBufferPointer(rebasing: buffer[..<count])
-                frames += count / reader.channelCount
+            if span.start > 0 { try reader.seek(toFrame: span.start) }
+            // A whole file is read to its end, whatever its header declares; a segment to its end frame.
+            var remaining = input.segment == nil ? Int.max : span.end - span.start
+            while remaining > 0 {
+                let wanted = Swift.min(configuration.blockFrames, remaining)
+                let got = try reader.readFrames(into: UnsafeMutableBufferPointer(rebasing: buffer[..<(wanted * fileChannels)]))
+                if got == 0 { break }
+                remaining -= got
+                let read = UnsafeBufferPointer(rebasing: buffer[..<(got * fileChannels)])
+                let block = span.channels.map { select($0, from: read, fileChannels: fileChannels) } ?? read
+                frames += got
                 // Always measured: the levels also tell whether the file holds any finite sample.
                 analyzer.process(block) { _ in }
                 loudness?.process(block)
@@ -451,11 +496,29 @@ public final class FileScorer {
         }
     }
 
-    private func ensureCapacity(channels: Int) {
+    /// Sizes the read buffer for `channels` file channels and the selection buffer for
+    /// `selected` channels picked from them (per file, never per block).
+    private func ensureCapacity(channels: Int, selected count: Int) {
+        if count < channels && configuration.blockFrames * count > selected.count {
+            selected.deallocate()
+            selected = .allocate(capacity: configuration.blockFrames * count)
+        }
         guard channels != bufferChannels else { return }
         buffer.deallocate()
         buffer = .allocate(capacity: configuration.blockFrames * channels)
         bufferChannels = channels
+    }
+
+    /// The `channels` of an interleaved block of `fileChannels` channels, interleaved in that order.
+    private func select(_ channels: [Int], from block: UnsafeBufferPointer<Float>, fileChannels: Int) -> UnsafeBufferPointer<Float> {
+        let frames = block.count / fileChannels
+        let count = channels.count
+        for frame in 0..<frames {
+            for (slot, channel) in channels.enumerated() {
+                selected[frame * count + slot] = block[frame * fileChannels + channel]
+            }
+        }
+        return UnsafeBufferPointer(rebasing: selected[..<(frames * count)])
     }
 
     /// The JSON name of an error kind: lowercase snake_case.

@@ -16,9 +16,18 @@ public enum ParallelScoring {
         _ paths: [String], jobs: Int, configuration: FileScorer.Configuration,
         emit: (Int, FileScore) -> Bool
     ) throws(ConfigurationError) {
+        try score(paths.map(ScoringInput.init(path:)), jobs: jobs, configuration: configuration, emit: emit)
+    }
+
+    /// Scores `inputs` (files, or segments that manifest lines name) with `jobs` threads,
+    /// calling `emit(index, record)` in index order.
+    public static func score(
+        _ inputs: [ScoringInput], jobs: Int, configuration: FileScorer.Configuration,
+        emit: (Int, FileScore) -> Bool
+    ) throws(ConfigurationError) {
         try OrderedParallelWork.run(
-            count: paths.count, jobs: jobs,
+            count: inputs.count, jobs: jobs,
             makeWorker: { () throws(ConfigurationError) in try FileScorer(configuration: configuration) },
-            work: { scorer, index in scorer.score(path: paths[index]) }, emit: emit)
+            work: { scorer, index in scorer.score(inputs[index]) }, emit: emit)
     }
 }

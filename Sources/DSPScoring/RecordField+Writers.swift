@@ -47,6 +47,7 @@ extension RecordPart {
                 case .number(let value) where value == -.infinity && field.info.presence.minusInfinityIsNull: cells.append("")
                 case .number(let value): cells.append(value.description)
                 case .float(let value): cells.append(value.description)
+                case .json(let text): cells.append(csvQuoted(text))
                 }
             }
         }

@@ -42,6 +42,9 @@ enum RecordValueKind: Equatable, Sendable {
     case float
     /// A nested part (its own table).
     case object
+    /// A JSON object carried through as written (``ManifestLine``): its text in the JSON
+    /// record, a quoted CSV cell holding that text.
+    case json
     /// Text computed from the part's other fields (`config_hash`): written, never read back.
     case computed
 }
@@ -100,9 +103,11 @@ struct RecordSchemaTerms: Sendable {
     var description: String? = nil
 }
 
-/// A field's CSV column.
+/// A field's CSV column. Every field that is not a nested object is a column (the CSV carries
+/// every scalar of the record; nested objects' fields are columns of their own): named like its
+/// JSON key unless a row names it otherwise.
 enum RecordCSVColumn: Sendable {
-    /// A column named like the JSON key.
+    /// A column named like the JSON key (the default).
     case column
     /// A column with another name (where the key alone would be ambiguous, `error_kind`).
     case named(String)
@@ -115,7 +120,7 @@ struct RecordFieldInfo: Sendable {
     let kind: RecordValueKind
     let presence: RecordPresence
     let schema: RecordSchemaTerms
-    /// The CSV column name; `nil` when the field is not a column.
+    /// The CSV column name; `nil` for a nested object (whose fields are columns).
     let csvColumn: String?
     /// The nested part, for ``RecordValueKind/object``.
     let child: (any RecordPart.Type)?
@@ -158,7 +163,7 @@ struct RecordField<Part: RecordPart>: Sendable {
         clear: (@Sendable (inout Part) -> Void)?
     ) {
         info = RecordFieldInfo(
-            name: name, kind: kind, presence: presence, schema: schema, csvColumn: csv.map { Self.column($0, name) },
+            name: name, kind: kind, presence: presence, schema: schema, csvColumn: kind == .object ? nil : Self.column(csv ?? .column, name),
             child: child, isAnalysisResult: analysis)
         guard let offset = MemoryLayout<Part>.offset(of: path) else { preconditionFailure("\(name): not a stored property") }
         self.offset = offset
@@ -229,7 +234,7 @@ struct RecordField<Part: RecordPart>: Sendable {
 
     private init(_ name: String, computed: @escaping @Sendable (Part) -> String, schema: RecordSchemaTerms) {
         info = RecordFieldInfo(
-            name: name, kind: .computed, presence: .derived, schema: schema, csvColumn: nil, child: nil, isAnalysisResult: false)
+            name: name, kind: .computed, presence: .derived, schema: schema, csvColumn: name, child: nil, isAnalysisResult: false)
         offset = -1
         isOptional = false
         let key = RecordKey(stringValue: name)
@@ -253,6 +258,11 @@ extension RecordField {
     /// Free text.
     static func text(_ name: String, _ path: Path<String>, constant: String? = nil, csv: RecordCSVColumn? = nil, _ description: String? = nil) -> Self {
         Self(name, path, kind: .text, schema: .init(constant: constant, description: description), csv: csv)
+    }
+
+    /// A manifest line's JSON object, left out when `nil`.
+    static func json(_ name: String, _ path: Path<ManifestLine?>, absent reason: String, csv: RecordCSVColumn = .column, _ description: String? = nil) -> Self {
+        Self(name, path, kind: .json, presence: .omitted(reason), schema: .init(description: description), csv: csv)
     }
 
     /// Free text, left out when `nil`.
@@ -406,6 +416,8 @@ enum RecordScalar {
     case integer(Int)
     case number(Double)
     case float(Float)
+    /// A ``ManifestLine``'s text.
+    case json(String)
 
     /// The field of `kind` (a scalar kind) stored at `at`, an `Optional` when `optional`.
     @inline(__always)
@@ -421,6 +433,8 @@ enum RecordScalar {
             self = optional ? at.load(as: Double?.self).map(Self.number) ?? .missing : .number(at.load(as: Double.self))
         case .float:
             self = optional ? at.load(as: Float?.self).map(Self.float) ?? .missing : .float(at.load(as: Float.self))
+        case .json:
+            self = at.load(as: ManifestLine?.self).map { .json($0.text) } ?? .missing
         case .object, .computed:
             preconditionFailure("not a scalar field")
         }

@@ -93,7 +93,7 @@ struct JSONRecordWriter {
                 guard let computed = Part.record.fields[step.field].computed else { continue }
                 key(keys, step)
                 string(computed(raw.assumingMemoryBound(to: Part.self).pointee))
-            case .text, .identifier, .status, .integer, .number, .float:
+            case .text, .identifier, .status, .integer, .number, .float, .json:
                 let value = RecordScalar(step.kind, optional: step.isOptional, at: at)
                 if case .missing = value, !step.alwaysWritten { continue }
                 key(keys, step)
@@ -104,6 +104,7 @@ struct JSONRecordWriter {
                 case .integer(let value): integer(value)
                 case .number(let value): number(value)
                 case .float(let value): float(value)
+                case .json(let text): rawJSON(text)
                 }
             }
         }
@@ -116,6 +117,12 @@ struct JSONRecordWriter {
         if needsComma { bytes.append(UInt8(ascii: ",")) }
         bytes.append(contentsOf: UnsafeBufferPointer(rebasing: keys[step.keyStart..<step.keyEnd]))
         needsComma = true
+    }
+
+    /// JSON text written as it is (a ``ManifestLine``, valid JSON by construction).
+    private mutating func rawJSON(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes.append(contentsOf: $0) }
     }
 
     private mutating func null() {

@@ -5,10 +5,13 @@ import Foundation
 /// Every line must decode as a ``FileScore``; every record must have the first record's
 /// configuration (``FileScore/Provenance/configurationHash``: library, version, frame length,
 /// clip threshold, analyses — shards scored another way are not merged); a path recorded twice
-/// must have identical records (otherwise the merge fails: two shards disagreed). Paths are
-/// compared byte for byte (``PathKey``). Records are returned sorted by `audio_filepath` — the
-/// order a run over the same directories produces — or in the order of `order` when given.
-/// Lines are kept verbatim.
+/// must have identical records (otherwise the merge fails: two shards disagreed). A record is
+/// known by its ``RecordIdentity`` — the path byte for byte and, for a manifest line, the line —
+/// so the segments a manifest lists for one file are separate records, and the same line
+/// scored in two shards is one. Records are returned sorted by `audio_filepath` — the order a
+/// run over the same directories produces — then by segment start and manifest line, or in the
+/// order of `order` when given (every record of a path listed there, in that sort). Lines are
+/// kept verbatim.
 public enum ScoreMerging {
     /// Why a merge failed.
     public struct MergeError: Error, Equatable, CustomStringConvertible {
@@ -43,7 +46,7 @@ public enum ScoreMerging {
     /// that is not valid UTF-8 or not a record fails the merge, naming the input and the line.
     public static func merge(_ inputs: [(label: String, bytes: [UInt8])], order: [String]? = nil) throws(MergeError) -> [String] {
         let decoder = JSONDecoder()
-        var records: [PathKey: (line: String, record: FileScore, source: String)] = [:]
+        var records: [RecordIdentity: (line: String, record: FileScore, source: String)] = [:]
         var configuration: (hash: String, description: String, source: String)? = nil
         for (label, bytes) in inputs {
             for (number, raw) in bytes.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
@@ -72,27 +75,39 @@ public enum ScoreMerging {
                 } else {
                     configuration = (hash, record.provenance.configurationDescription, label)
                 }
-                if let existing = records[PathKey(record.audioFilepath)] {
+                let identity = RecordIdentity(record)
+                if let existing = records[identity] {
                     guard existing.record == record else {
                         throw MergeError(
                             source: label, line: number + 1,
-                            message: "\(record.audioFilepath) differs from its record in \(existing.source)")
+                            message: "\(identity) differs from its record in \(existing.source)")
                     }
                     continue
                 }
-                records[PathKey(record.audioFilepath)] = (line, record, label)
+                records[identity] = (line, record, label)
             }
+        }
+        let sorted = records.sorted { a, b in
+            if a.key.path != b.key.path { return AudioFileDiscovery.pathOrder(a.key.path.path, b.key.path.path) }
+            let (x, y) = (a.value.record.segment?.startFrame ?? 0, b.value.record.segment?.startFrame ?? 0)
+            if x != y { return x < y }
+            return (a.key.manifestLine ?? "").utf8.lexicographicallyPrecedes((b.key.manifestLine ?? "").utf8)
+        }
+        guard let order else { return sorted.map(\.value.line) }
+        var byPath: [PathKey: [String]] = [:]
+        var paths: [PathKey] = []
+        for entry in sorted {
+            if byPath[entry.key.path] == nil { paths.append(entry.key.path) }
+            byPath[entry.key.path, default: []].append(entry.value.line)
         }
         var result: [String] = []
-        if let order {
-            for path in order {
-                guard let entry = records.removeValue(forKey: PathKey(path)) else {
-                    throw MergeError(source: "order", line: 0, message: "no record for \(path)")
-                }
-                result.append(entry.line)
+        for path in order {
+            guard let lines = byPath.removeValue(forKey: PathKey(path)) else {
+                throw MergeError(source: "order", line: 0, message: "no record for \(path)")
             }
+            result += lines
         }
-        result += records.sorted { AudioFileDiscovery.pathOrder($0.key.path, $1.key.path) }.map(\.value.line)
+        for path in paths { result += byPath[path] ?? [] }
         return result
     }
 

@@ -4,9 +4,10 @@ import Foundation
 public enum ScoreResume {
     /// The earlier run's records worth keeping, and what was wrong with the other lines.
     public struct Kept: Equatable, Sendable {
-        /// The verbatim lines of records with `status` `ok`, by `audio_filepath` (byte for
-        /// byte, ``PathKey``).
-        public var records: [PathKey: String] = [:]
+        /// The verbatim lines of records with `status` `ok`, by ``RecordIdentity``: the
+        /// `audio_filepath` byte for byte and, for a manifest line, the line (so segments of one
+        /// file are kept apart).
+        public var records: [RecordIdentity: String] = [:]
         /// One line per line dropped that was not an ordinary dropped record (not JSON, not valid
         /// UTF-8, not a dspscore record), e.g. `"out.jsonl:7: not a dspscore record"`; those files
         /// are scored again.
@@ -22,7 +23,8 @@ public enum ScoreResume {
     /// Records with `status` `ok` are kept verbatim; error records are dropped, so those files
     /// are scored again; a later line for the same path wins. A line that does not decode — a
     /// last line cut off when a run was killed, bytes that are not UTF-8, JSON that is not a
-    /// record — is dropped with a diagnostic. Decoding never traps, whatever the line holds.
+    /// record — is dropped with a diagnostic. Records are keyed by ``RecordIdentity``, so a
+    /// manifest's lines for one file (segments, channels) are kept apart. Decoding never traps, whatever the line holds.
     ///
     /// - Throws: ``ResumeError`` when a record was scored with another configuration
     ///   (``FileScore/Provenance/configurationHash`` differs from `provenance`'s): one output
@@ -57,9 +59,9 @@ public enum ScoreResume {
                         + "score into another file, or delete this one")
             }
             if record.status == .ok {
-                kept.records[PathKey(record.audioFilepath)] = line
+                kept.records[RecordIdentity(record)] = line
             } else {
-                kept.records.removeValue(forKey: PathKey(record.audioFilepath))
+                kept.records.removeValue(forKey: RecordIdentity(record))
             }
         }
         return kept

@@ -32,7 +32,10 @@ struct Score: ParsableCommand {
         discussion: """
             Inputs: files and directories (searched recursively by extension), --files-from \
             (one path per line; '-' reads standard input and streams: one record out per path \
-            in), and --manifest (JSON Lines with an audio_filepath field). Records come out in \
+            in), and --manifest (JSON Lines, plain or gzipped: NeMo lines with audio_filepath and \
+            optional offset/duration, whose segment is scored; Lhotse recordings and cuts, whose \
+            span and channels are scored). A manifest line's fields are carried into its record \
+            under "manifest", verbatim, and its path is recorded as written. Records come out in \
             input order whatever --jobs is. Data goes to stdout; logs and progress to stderr. \
             A file that cannot be read gets an error record and the run goes on; the exit code \
             is 1 when more than --max-failures files failed.
@@ -56,7 +59,10 @@ struct Score: ParsableCommand {
     @Option(name: .customLong("files-from"), help: "A file with one path per line, or - for standard input (streaming).")
     var filesFrom: String?
 
-    @Option(help: "A JSON Lines manifest whose lines have an audio_filepath field (NeMo/Lhotse).")
+    @Option(help: """
+        A JSON Lines manifest, .jsonl or .jsonl.gz: NeMo (audio_filepath, offset, duration) or Lhotse \
+        (RecordingSet or CutSet lines). Relative paths are opened relative to the manifest's folder.
+        """)
     var manifest: String?
 
     @Option(help: "Output: table (for a terminal, with a totals row), jsonl (one JSON record per line) or csv.")
@@ -68,7 +74,7 @@ struct Score: ParsableCommand {
     @Option(help: "Parallel jobs (default: the cores this process may use).")
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
-    @Option(help: "Score only shard i of n (0-based), e.g. 2/8: a deterministic subset by path hash.")
+    @Option(help: "Score only shard i of n (0-based), e.g. 2/8: a deterministic subset by the hash of audio_filepath (a file's segments stay together).")
     var shard: String?
 
     @Option(help: """
@@ -100,7 +106,10 @@ struct Score: ParsableCommand {
         """)
     var timeline: String?
 
-    @Option(help: "Write speech segments to FILE in NIST RTTM (SPEAKER <file-id> 1 <start> <duration> <NA> <NA> speech <NA> <NA>).")
+    @Option(help: """
+        Write speech segments to FILE in NIST RTTM (SPEAKER <file-id> 1 <start> <duration> <NA> <NA> speech <NA> <NA>); \
+        the file id is audio_filepath without its extension (corpus/a/utt_1), times in the file's time.
+        """)
     var rttm: String?
 
     @OptionGroup var logging: LoggingOptions
@@ -138,7 +147,7 @@ struct Score: ParsableCommand {
     mutating func run() throws {
         let logger = logging.bootstrap(label: "dspscore")
         let configuration = scorerConfiguration
-        let segmentFiles = try SegmentWriters(timeline: timeline, rttm: rttm)
+        let segmentFiles = try SegmentWriters(timeline: timeline, rttm: rttm, logger: logger)
         let shard = self.shard.flatMap(Shard.init)
 
         if filesFrom == "-" {
@@ -168,22 +177,27 @@ struct Score: ParsableCommand {
             return
         }
 
-        var inputs = paths
+        var named = paths
         if let filesFrom {
-            inputs += ScoringInputs.paths(fromLines: try RawInput.contents(of: filesFrom))
-        }
-        if let manifest {
-            let text = try RawInput.contents(of: manifest, asText: true)
-            inputs += try ScoringInputs.paths(
-                fromManifest: text, manifestDirectory: (manifest as NSString).deletingLastPathComponent)
+            named += ScoringInputs.paths(fromLines: try RawInput.contents(of: filesFrom))
         }
         let wanted = Set(extensions.split(separator: ",").map { $0.lowercased().trimmingCharacters(in: .whitespaces) })
-        var files = AudioFileDiscovery.expand(inputs, extensions: wanted)
-        if let shard { files = files.filter(shard.contains) }
+        var files = AudioFileDiscovery.expand(named, extensions: wanted).map(ScoringInput.init(path:))
+        if let manifest {
+            do {
+                files += try ScoringManifest.inputs(
+                    fromBytes: try RawInput.bytes(of: manifest), manifestDirectory: (manifest as NSString).deletingLastPathComponent,
+                    decodeText: PathBytes.text(decoding:))
+            } catch {
+                logger.error("\(manifest): \(error)")
+                throw ExitCode(1)
+            }
+        }
+        if let shard { files = files.filter { shard.contains($0.audioFilepath) } }
         if files.isEmpty { logger.warning("no audio files found") }
 
         // Resuming: ok records of the earlier run are kept verbatim, in input order.
-        var kept: [PathKey: String] = [:]
+        var kept: [RecordIdentity: String] = [:]
         if resume, let path = self.output {
             for candidate in [path, path + ".partial"] {
                 guard let data = try RawInput.bytesIfPresent(of: candidate) else { continue }
@@ -201,11 +215,12 @@ struct Score: ParsableCommand {
         }
         let output = try RecordWriter(format: format, path: self.output.map { $0 + ".partial" })
         output.header()
-        let pending = files.indices.filter { kept[PathKey(files[$0])] == nil }
+        let identities = kept.isEmpty ? [] : files.map(\.identity)
+        let pending = files.indices.filter { kept.isEmpty || kept[identities[$0]] == nil }
         var nextFull = 0
         func writeKept(upTo end: Int) {
             while nextFull < end {
-                if let line = kept[PathKey(files[nextFull])] { output.writeLine(line) }
+                if !kept.isEmpty, let line = kept[identities[nextFull]] { output.writeLine(line) }
                 nextFull += 1
             }
         }
@@ -248,8 +263,10 @@ struct Merge: ParsableCommand {
         abstract: "Join JSON Lines outputs (e.g. shards) into one, validating them.",
         discussion: """
             Every line must be a dspscore record, all scored with one configuration (the same \
-            provenance.config_hash); a path recorded twice must have identical records. Output is sorted by audio_filepath (the order of a run over the same \
-            directories), or follows --order.
+            provenance.config_hash); a record found twice (the same audio_filepath and, for a \
+            manifest line, the same line) must be identical, while the lines a manifest lists \
+            for one file (segments, channels) are separate records. Output is sorted by \
+            audio_filepath, then segment start (the order of a run over the same directories), or follows --order.
             """)
 
     @Argument(help: "JSON Lines files written by dspscore --format jsonl.")
@@ -334,8 +351,13 @@ final class RecordWriter {
 final class SegmentWriters {
     let timeline: FileHandle?
     let rttm: FileHandle?
+    let logger: Logger
+    /// The path each RTTM file id was given to, to warn when two paths share one (they differ
+    /// only in their extension).
+    var rttmPaths: [String: PathKey] = [:]
 
-    init(timeline: String?, rttm: String?) throws {
+    init(timeline: String?, rttm: String?, logger: Logger) throws {
+        self.logger = logger
         func open(_ path: String?) throws -> FileHandle? {
             guard let path else { return nil }
             if path == "-" { return FileHandle.standardOutput }
@@ -351,6 +373,12 @@ final class SegmentWriters {
             if !lines.isEmpty { timeline.write(Data((lines.joined(separator: "\n") + "\n").utf8)) }
         }
         if let rttm {
+            let id = TimelineFormatting.rttmFileID(record.audioFilepath)
+            let path = PathKey(record.audioFilepath)
+            if let earlier = rttmPaths[id], earlier != path {
+                logger.warning("RTTM file id \(id) is both \(earlier) and \(path) (their paths differ only in the extension)")
+            }
+            rttmPaths[id] = path
             let lines = TimelineFormatting.rttmLines(record)
             if !lines.isEmpty { rttm.write(Data((lines.joined(separator: "\n") + "\n").utf8)) }
         }

@@ -63,21 +63,9 @@ struct CorpusScoringTests {
         #expect(merged == whole)
     }
 
-    @Test("files-from and NeMo manifests")
+    @Test("files-from lists")
     func inputs() throws {
         #expect(ScoringInputs.paths(fromLines: "a.wav\n\n# comment\n b.flac\r\nc.ogg") == ["a.wav", " b.flac", "c.ogg"])
-        let manifest = """
-            {"audio_filepath": "/abs/x.wav", "duration": 1.5, "text": "hi"}
-
-            {"audio_filepath": "rel/y.flac", "offset": 0}
-            """
-        #expect(try ScoringInputs.paths(fromManifest: manifest, manifestDirectory: "/data") == ["/abs/x.wav", "/data/rel/y.flac"])
-        #expect(throws: ScoringInputs.ManifestError.self) {
-            try ScoringInputs.paths(fromManifest: "{\"path\": \"x\"}", manifestDirectory: "/")
-        }
-        #expect(throws: ScoringInputs.ManifestError.self) {
-            try ScoringInputs.paths(fromManifest: "not json", manifestDirectory: "/")
-        }
     }
 
     @Test("CSV rows have the header's columns, quote text, leave nulls empty")
@@ -95,7 +83,7 @@ struct CorpusScoringTests {
             #expect(fields == columns, "\(row)")
         }
         let silence = ScoreFormatting.csvRow(scorer.score(path: testAudio.appendingPathComponent("silence_16k.wav").path))
-        #expect(silence.contains(",ok,,,,,0.0,0,0,,"))  // −∞ levels are empty cells
+        #expect(silence.contains(",ok,,,,,,0.0,0,0,,"))  // no error kind or message; −∞ levels are empty cells
         #expect(ScoreFormatting.csvRow(scorer.score(path: "/tmp/has,comma \"q\".wav")).hasPrefix("\"/tmp/has,comma \"\"q\"\".wav\""))
     }
 
@@ -167,7 +155,7 @@ struct ScoreResumeTests {
         let resumed = try ScoreResume.completedRecords(fromJSONL: Array(text.utf8), source: "out.jsonl", provenance: provenance)
         let kept = resumed.records
         #expect(kept.count == 2)
-        #expect(kept[PathKey(testAudio.appendingPathComponent("silence_16k.wav").path)] == ok)
+        #expect(kept[RecordIdentity(testAudio.appendingPathComponent("silence_16k.wav").path)] == ok)
         #expect(kept["/nonexistent.wav"] == nil)
         #expect(resumed.diagnostics == ["out.jsonl:4: not a dspscore record; dropped"])
         #expect(try ScoreResume.completedRecords(fromJSONL: [], provenance: provenance).records.isEmpty)

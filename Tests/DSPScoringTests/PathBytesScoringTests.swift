@@ -61,7 +61,7 @@ struct PathBytesScoringTests {
         let kept = try ScoreResume.completedRecords(
             fromJSONL: Array(lines.joined(separator: "\n").utf8), provenance: scorer.configuration.provenance).records
         #expect(kept.count == files.count)
-        for (path, line) in zip(files, lines) { #expect(kept[PathKey(path)] == line) }
+        for (path, line) in zip(files, lines) { #expect(kept[RecordIdentity(path)] == line) }
 
         let merged = try ScoreMerging.merge([("a", lines.joined(separator: "\n")), ("b", lines.reversed().joined(separator: "\n"))])
         #expect(merged == lines)

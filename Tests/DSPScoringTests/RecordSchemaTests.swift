@@ -17,6 +17,16 @@ struct RecordSchemaTests {
             let scorer = try FileScorer(configuration: .init(analyses: analyses))
             records += files.map { scorer.score(path: $0) }
         }
+        // Manifest lines: a NeMo segment, a Lhotse cut of one channel, a segment past the end, a url source.
+        let stereo = testAudio.appendingPathComponent("speech_2ch_en-us_de_44k1.flac").path
+        let manifest = [
+            #"{"audio_filepath": "\#(testAudio.appendingPathComponent("speech_en-us_16k.wav").path)", "offset": 0.25, "duration": 1.5, "text": "a, b"}"#,
+            ManifestScoringTests.lhotseCut(id: "c", start: 1, duration: 2, channel: "1", source: stereo, rate: 44_100, frames: 286_792),
+            #"{"audio_filepath": "\#(stereo)", "offset": 6, "duration": 2}"#,
+            ManifestScoringTests.lhotseRecording(id: "u", source: "https://example.org/u.wav", rate: 16_000, frames: 1, channels: [0], type: "url"),
+        ]
+        let scorer = try FileScorer()
+        records += try ScoringManifest.inputs(fromText: manifest.joined(separator: "\n"), manifestDirectory: "").map { scorer.score($0) }
         return records
     }
 
@@ -52,6 +62,12 @@ struct RecordSchemaTests {
             score.status = .error
             score.error = .init(kind: "truncated", message: ScoreFormattingJSONTests.text(&rng))
         }
+        let start = Int.random(in: 0...16_000, using: &rng)
+        score.segment = .init(
+            startFrame: start, endFrame: start + 1_600, missingFrames: Int.random(in: 0...400, using: &rng), offset: Double(start) / 16_000,
+            fileChannels: Bool.random(using: &rng) ? "1" : "0,1")
+        let line = #"{"audio_filepath": "x.wav", "offset": 0.5, "nested": {"a": [1, null, "b"]}}"#
+        score.manifest = ManifestLine(line: line)
         return score
     }
 
@@ -108,7 +124,8 @@ struct RecordSchemaTests {
         var result: [String: Any] = [:]
         for (name, value) in object {
             result[prefix + name] = value
-            if let nested = value as? [String: Any] { result.merge(written(nested, prefix: prefix + name + ".")) { a, _ in a } }
+            // The manifest line is the input's own object, not the record's keys.
+            if let nested = value as? [String: Any], prefix + name != "manifest" { result.merge(written(nested, prefix: prefix + name + ".")) { a, _ in a } }
         }
         return result
     }
@@ -160,16 +177,19 @@ struct RecordSchemaTests {
         for record in try Self.realRecords() where !record.audioFilepath.contains(",") {
             let object = try #require(JSONSerialization.jsonObject(with: Data(ScoreFormatting.jsonLine(record).utf8)) as? [String: Any])
             let values = Self.written(object)
-            let cells = ScoreFormatting.csvRow(record).split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            let cells = ManifestScoringTests.cells(ScoreFormatting.csvRow(record))
             #expect(cells.count == columns.count)
             for (column, cell) in zip(columns, cells) {
                 // A column is named by its key, `error_kind` by its object and key.
-                let candidates = column == "error_kind" ? ["error.kind"] : values.keys.filter { $0 == column || $0.hasSuffix("." + column) }
+                let candidates = column == "error_kind" ? ["error.kind"] : column == "error_message" ? ["error.message"] : values.keys.filter { $0 == column || $0.hasSuffix("." + column) }
                 #expect(candidates.count <= 1, "\(column): \(candidates)")
                 let value = candidates.first.flatMap { values[$0] }
                 switch value {
                 case nil, is NSNull: #expect(cell.isEmpty, "\(column)")
                 case let text as String: #expect(cell == text, "\(column)")
+                case let object as [String: Any]:
+                    #expect(column == "manifest")
+                    #expect(try JSONSerialization.jsonObject(with: Data(cell.utf8)) as? NSDictionary == object as NSDictionary)
                 case let number as NSNumber:
                     // JSONSerialization on Linux reads numbers a few ulps off; the writer's own exactness is
                     // checked against JSONEncoder (ScoreFormattingJSONTests).

@@ -64,6 +64,24 @@ struct ScoreFormattingJSONTests {
         [0, 1, -1, Int.max, Int.min, Int.random(in: -1_000_000...1_000_000, using: &rng)].randomElement(using: &rng)!
     }
 
+    /// A random JSON object (a manifest line): strings, numbers, booleans, nulls, nested arrays and objects.
+    static func json(_ rng: inout SplitMix64, depth: Int) -> JSONValue {
+        func element(_ rng: inout SplitMix64) -> JSONValue {
+            switch Int.random(in: 0..<(depth < 3 ? 7 : 5), using: &rng) {
+            case 0: return .null
+            case 1: return .bool(Bool.random(using: &rng))
+            case 2: return .number(double(&rng))
+            case 3: return .number(Double(Int.random(in: -1_000...1_000, using: &rng)))
+            case 4: return .string(text(&rng))
+            case 5: return .array((0..<Int.random(in: 0...3, using: &rng)).map { _ in element(&rng) })
+            default: return json(&rng, depth: depth + 1)
+            }
+        }
+        var members: [String: JSONValue] = [:]
+        for _ in 0..<Int.random(in: 0...5, using: &rng) { members[text(&rng)] = element(&rng) }
+        return .object(members)
+    }
+
     /// A random record: each part present or absent independently (so every combination of
     /// analyses, ok and error records, and the odd ones in between), nil fields included.
     static func record(_ rng: inout SplitMix64) -> FileScore {
@@ -103,6 +121,16 @@ struct ScoreFormattingJSONTests {
                 measurements: integer(&rng))
         }
         if Bool.random(using: &rng) { score.error = .init(kind: text(&rng), message: text(&rng)) }
+        if Bool.random(using: &rng) {
+            score.segment = .init(
+                startFrame: integer(&rng), endFrame: integer(&rng), missingFrames: integer(&rng), offset: double(&rng),
+                fileChannels: Bool.random(using: &rng) ? nil : text(&rng))
+        }
+        if Bool.random(using: &rng) {
+            // Written as the line spelled it; here the canonical spelling, which is what JSONEncoder writes.
+            let value = json(&rng, depth: 0)
+            score.manifest = ManifestLine(text: value.canonicalText, value: value)
+        }
         if Bool.random(using: &rng) { score.segments = DetectionSegments() }  // not part of the JSON
         return score
     }
