@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Installs the system packages SpeechDSP needs (Debian/Ubuntu), when missing.
-# Library: libfftw3-dev, libsndfile1-dev, pkg-config. Tests also use the peer libraries as
+# Library: libfftw3-dev, libsndfile1-dev, zlib1g-dev (gzipped manifests), pkg-config. Tests also use the peer libraries as
 # differential oracles (libsoxr, libebur128), SoX + numpy for goldens, and the reference
 # encoders flac and oggenc for the file round-trip tests (which skip without them); the benchmarks
 # compare against libsamplerate and speexdsp too.
 set -euo pipefail
-packages=(pkg-config libfftw3-dev libsndfile1-dev sox libsox-fmt-base
+packages=(pkg-config libfftw3-dev libsndfile1-dev zlib1g-dev sox libsox-fmt-base
           libsoxr-dev libsamplerate0-dev libspeexdsp-dev libebur128-dev flac vorbis-tools)
 missing=()
 for p in "${packages[@]}"; do
