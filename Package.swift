@@ -13,6 +13,11 @@ let products: [Product] = [
     .library(name: "DSPIO", targets: ["DSPIO"]),
     .library(name: "DSPScoring", targets: ["DSPScoring"]),
     .library(name: "DSPPipeline", targets: ["DSPPipeline"]),
+    // The C ABI (Sources/CSpeechDSP/include/speechdsp.h) as a shared library, libSpeechDSPC.so,
+    // for other languages (Python's `speechdsp`, python/). Dynamic, and no other product
+    // contains its target, so what a package depending on the Swift products builds and links
+    // is unchanged.
+    .library(name: "SpeechDSPC", type: .dynamic, targets: ["SpeechDSPC"]),
     .executable(name: "dspscore", targets: ["dspscore"]),
     .executable(name: "dspbench", targets: ["dspbench"]),
     .executable(name: "speechdsp-live", targets: ["speechdsp-live"]),
@@ -92,6 +97,12 @@ let implementation: [Target] = [
     // One object per live stream: downmix, resample to 16 kHz, Int16, levels, clipping, detection,
     // environment, events.
     .target(name: "DSPPipeline", dependencies: ["DSPCore", "DSPAnalysis", "DSPDetection"]),
+    // The C ABI's header (the structs and prototypes, read by the Swift implementation too, so
+    // the two cannot drift) and its thread-local error message.
+    .target(name: "CSpeechDSP"),
+    // The C ABI: @_cdecl functions over DSPCore, DSPAnalysis, DSPDetection and DSPPipeline
+    // (no DSPIO: the shared library does not link libsndfile).
+    .target(name: "SpeechDSPC", dependencies: ["CSpeechDSP", "DSPCore", "DSPAnalysis", "DSPDetection", "DSPPipeline"]),
     // Umbrella module re-exporting the public modules.
     .target(name: "SpeechDSP", dependencies: ["DSPCore", "DSPSpectral", "DSPDetection", "DSPAnalysis", "DSPIO", "DSPScoring", "DSPPipeline"]),
     // Plain C reference kernels and run-time (dlopen) bindings to peer libraries, the one copy
@@ -172,6 +183,11 @@ let tests: [Target] = [
     // The executables' shared code (version text, JSON logs) and the built tools themselves.
     .testTarget(name: "CLITests", dependencies: ["CLISupport", "DSPCore", "DSPScoring", "DSPIO", "TestSupport"]),
     .testTarget(name: "DSPPipelineTests", dependencies: ["DSPPipeline", "DSPCore", "DSPAnalysis", "DSPDetection", "DSPSpectral", "DSPIO", "TestSupport"]),
+    // The C ABI called as C callers call it: bad arguments, codes and messages, results
+    // against the Swift API.
+    .testTarget(
+        name: "SpeechDSPCTests",
+        dependencies: ["SpeechDSPC", "CSpeechDSP", "DSPPipeline", "DSPDetection", "DSPAnalysis", "DSPCore", "DSPIO", "TestSupport"]),
     // The README's and the Getting Started article's snippets, compiled and run; the documents
     // must hold them verbatim (SnippetDriftTests).
     .testTarget(
