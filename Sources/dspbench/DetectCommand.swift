@@ -65,7 +65,8 @@ struct DetectCommand: ParsableCommand {
         }
         if let frames {
             // Columns: time and levels, the model lanes by name (CueLane), then outputs.
-            let cueNames = CueLane.allCases.filter(\.isCue).map(\.name)
+            let cueLanes = CueLane.allCases.filter(\.isCue)
+            let cueNames = cueLanes.map(\.name)
             var csv = (["time", "level_dbfs", "noise_dbfs", "pitch_hz", "pitch1_hz", "pitch2_hz"] + cueNames
                 + ["p_music_prev", "p_speech", "p_music", "p_multi", "speech", "music", "multi"]).joined(separator: ",") + "\n"
             var lanes = [Float](repeating: 0, count: CueLane.count)
@@ -74,7 +75,7 @@ struct DetectCommand: ParsableCommand {
                 let f = d.features, c = d.cues
                 lanes.withUnsafeMutableBufferPointer { CueLane.fill($0.baseAddress!, features: f, cues: c) }
                 let values: [Float] = [c.levelDBFS, c.noiseFloorDBFS, f.pitchHz, c.dominantPitchHz, c.secondPitchHz]
-                    + CueLane.allCases.filter(\.isCue).map { lanes[$0.rawValue] }
+                    + cueLanes.map { lanes[$0.rawValue] }
                     + [previousMusic, d.speechProbability, d.musicProbability, d.multiSpeakerProbability]
                 previousMusic = d.musicProbability
                 csv += String(format: "%.3f", f.time)
