@@ -6,7 +6,7 @@ import Foundation
 /// Numbers are `Double` (JSON has one number type; an integer above 2⁵³ is compared to the
 /// nearest `Double`). Decodable from any JSON, so a record's `manifest` reads back whatever it
 /// holds.
-public indirect enum JSONValue: Codable, Equatable, Sendable {
+public enum JSONValue: Codable, Equatable, Sendable {
     case null
     case bool(Bool)
     case number(Double)
