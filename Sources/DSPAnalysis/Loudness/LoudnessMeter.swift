@@ -85,8 +85,10 @@ public struct LoudnessSummary: Equatable, Sendable {
 /// 10 LU below the mean of the blocks that passed. **Loudness range** (Tech 3342): 3 s blocks
 /// every ``Configuration/loudnessRangeHopMilliseconds`` (100 ms by default) from 3 s on,
 /// gated at −70 LUFS and 20 LU below their mean, then `L₉₅ − L₁₀`. Both gate from a fixed
-/// histogram of 0.01 LU bins with 32-bit counts beside the exact energy sum (see
-/// <doc:Loudness>): fixed memory (80 kB), no allocation per block, within 0.01 LU of exact.
+/// histogram of 0.05 LU bins with 32-bit counts beside the exact energy sum (see
+/// <doc:Loudness>): fixed memory (16 kB), no allocation per block; integrated loudness within
+/// 0.003 LU of exact gating (blocks within 0.05 LU of the relative gate apart), loudness range
+/// within 0.05 LU.
 ///
 /// **Peaks.** Sample peak and true peak (``TruePeakMeter``: 4× below 96 kHz, 2× below
 /// 192 kHz) per channel, every channel including LFE.

@@ -140,7 +140,11 @@ public final class Resampler: StreamingProcessor, @unchecked Sendable {
     let firstStageScratch: UnsafeMutablePointer<Float>
     /// Frames per channel in the history buffer: T − 1 kept frames + a block of new ones.
     let historyCapacity: Int
-    /// Phase rows, L × T floats.
+    /// The stage's immutable coefficient tables, shared by every resampler with the same
+    /// design (``ResamplerTables``); ``bank``, ``staggered`` and ``halfBandCoefficients`` point
+    /// into them.
+    let tables: ResamplerTables
+    /// Phase rows, L × T floats (``tables``).
     let bank: UnsafeMutablePointer<Float>
     /// Planar history, channelCount × historyCapacity floats.
     let history: UnsafeMutablePointer<Float>
@@ -148,9 +152,10 @@ public final class Resampler: StreamingProcessor, @unchecked Sendable {
     let carry: UnsafeMutablePointer<Float>
     /// 2K: taps of the half-band's FIR over the odd input frames (0: single stage).
     let halfBandTaps: Int
-    /// Bytes allocated in `init` (the first stage and the staggered bank apart).
+    /// Bytes this instance allocated in `init` (the first stage and the shared tables apart).
     let allocatedBytes: Int
-    /// Those 2K taps (oldest frame first), Float32; one unused float when single-stage.
+    /// Those 2K taps (oldest frame first), Float32; one unused float when single-stage
+    /// (``tables``).
     let halfBandCoefficients: UnsafeMutablePointer<Float>
     /// Pairs of input frames per channel in the half-band history.
     let halfBandCapacity: Int
@@ -208,12 +213,29 @@ public final class Resampler: StreamingProcessor, @unchecked Sendable {
     ///   ``Configuration/validate()``), or a ratio whose bank would exceed
     ///   ``maximumCoefficientCount`` coefficients.
     public convenience init(configuration: Configuration) throws(ConfigurationError) {
-        let plan = try Self.validatedLayout(configuration)
-        self.init(configuration: configuration, layout: plan.layout, first: plan.first)
+        try self.init(configuration: configuration, historyBlockFrames: Self.defaultHistoryBlockFrames)
     }
 
-    /// Builds a validated plan (``validatedLayout(_:)``).
-    init(configuration: Configuration, layout: PolyphaseLayout, first: FirstStage) {
+    /// ``init(configuration:)`` with histories of `historyBlockFrames` new frames per stage
+    /// (see ``defaultHistoryBlockFrames``; ``StreamConditioner`` uses smaller ones).
+    convenience init(configuration: Configuration, historyBlockFrames: Int) throws(ConfigurationError) {
+        let plan = try Self.validatedLayout(configuration)
+        self.init(configuration: configuration, layout: plan.layout, first: plan.first, historyBlockFrames: historyBlockFrames)
+    }
+
+    /// History frames per channel beyond the filter's T − 1 (``historyCapacity`` = T − 1 +
+    /// `max(B, T)`): a standalone resampler's block. Pushes of up to B/2 frames are never cut
+    /// in two kernel calls.
+    static let defaultHistoryBlockFrames = 4096
+
+    /// Builds a validated plan (``validatedLayout(_:)``) whose histories take blocks of
+    /// `historyBlockFrames` frames (B, see ``defaultHistoryBlockFrames``). Outputs do not
+    /// depend on B (nor on chunking): a smaller one only compacts the histories more often.
+    /// `isFirstStage` marks a polyphase first stage, whose tables have their own key.
+    init(
+        configuration: Configuration, layout: PolyphaseLayout, first: FirstStage,
+        historyBlockFrames: Int = Resampler.defaultHistoryBlockFrames, isFirstStage: Bool = false
+    ) {
         let inputRate = configuration.inputRate
         let outputRate = configuration.outputRate
         let channelCount = configuration.channelCount
@@ -231,7 +253,7 @@ public final class Resampler: StreamingProcessor, @unchecked Sendable {
             firstStage = Resampler(
                 configuration: Configuration(
                     inputRate: inputRate, outputRate: rate, channelCount: channelCount, quality: quality),
-                layout: firstLayout, first: .none)
+                layout: firstLayout, first: .none, historyBlockFrames: historyBlockFrames, isFirstStage: true)
             stageRate = rate
         }
         self.firstStage = firstStage
@@ -264,23 +286,19 @@ public final class Resampler: StreamingProcessor, @unchecked Sendable {
         gridOffset = totalDelay - delayFrames * layout.step
         frameStep = layout.step / layout.phaseCount
         phaseStep = layout.step % layout.phaseCount
-        slotStep = Self.modularInverse(phaseStep, modulo: layout.phaseCount)
+        let slotStep = Self.modularInverse(layout.step % layout.phaseCount, modulo: layout.phaseCount)
+        self.slotStep = slotStep
         usesSmallKernel = layout.acrossOutputs
         phaseDivisor = FixedDivisor(layout.phaseCount)
         stepDivisor = FixedDivisor(layout.step)
         channelDivisor = FixedDivisor(channelCount)
-        historyCapacity = layout.tapsPerPhase - 1 + Swift.max(4096, layout.tapsPerPhase)
-        // 64-byte aligned: with T a multiple of 16 every row starts on a cache line, so the
-        // kernel's 16-float coefficient loads never split one (measurable at L > 1, where
-        // rows are read from L2).
-        bank = UnsafeMutableRawPointer.allocate(byteCount: layout.coefficientCount * MemoryLayout<Float>.stride, alignment: 64)
-            .bindMemory(to: Float.self, capacity: layout.coefficientCount)
-        layout.fill(bank, inputRate: stageRate, rowStep: slotStep)
-        if layout.staggered, let width = StaggeredBank.width(phaseCount: layout.phaseCount, step: layout.step, taps: layout.tapsPerPhase) {
-            staggered = StaggeredBank(bank: bank, phaseCount: layout.phaseCount, step: layout.step, taps: layout.tapsPerPhase, width: width)
-        } else {
-            staggered = nil
+        historyCapacity = layout.tapsPerPhase - 1 + Swift.max(historyBlockFrames, layout.tapsPerPhase)
+        let key = ResamplerTables.Key(inputRate: inputRate, outputRate: outputRate, quality: quality, isFirstStage: isFirstStage)
+        tables = ResamplerTables.cache.table(for: key) {
+            ResamplerTables(layout: layout, stageRate: stageRate, rowStep: slotStep, halfBandTaps: halfBand?.oddTaps ?? [])
         }
+        bank = tables.bank
+        staggered = tables.staggered
         let scratchFloats = firstStage != nil && channelCount > 1 ? channelCount * historyCapacity : 1
         firstStageScratch = .allocate(capacity: scratchFloats)
         firstStageScratch.initialize(repeating: 0, count: scratchFloats)
@@ -291,26 +309,20 @@ public final class Resampler: StreamingProcessor, @unchecked Sendable {
         let oddTaps = halfBand?.oddTaps ?? []
         halfBandTaps = oddTaps.count
         halfBandLength = halfBand?.length ?? 0
-        halfBandCoefficients = .allocate(capacity: Swift.max(1, oddTaps.count))
-        halfBandCoefficients.initialize(repeating: 0, count: Swift.max(1, oddTaps.count))
-        for (i, value) in oddTaps.enumerated() { halfBandCoefficients[i] = Float(value) }
+        halfBandCoefficients = tables.halfBandCoefficients
         // Room for the kept pairs, a whole polyphase block of new ones and a partial pair.
         halfBandCapacity = oddTaps.isEmpty ? 0 : oddTaps.count - 1 + historyCapacity - (layout.tapsPerPhase - 1) + 2
         let halfBandFloats = Swift.max(1, channelCount * 2 * (halfBandCapacity + 16))
         halfBandHistory = .allocate(capacity: halfBandFloats)
         halfBandHistory.initialize(repeating: 0, count: halfBandFloats)
-        allocatedBytes = MemoryFootprint.bytes(Float.self, layout.coefficientCount + scratchFloats
-            + channelCount * historyCapacity + channelCount + Swift.max(1, oddTaps.count) + halfBandFloats)
+        allocatedBytes = MemoryFootprint.bytes(Float.self, scratchFloats + channelCount * historyCapacity + channelCount + halfBandFloats)
         reset()
     }
 
     deinit {
-        UnsafeMutableRawPointer(bank).deallocate()
         history.deallocate()
         carry.deallocate()
-        halfBandCoefficients.deallocate()
         halfBandHistory.deallocate()
-        staggered?.deallocate()
         firstStageScratch.deallocate()
     }
 
@@ -582,9 +594,10 @@ public final class Resampler: StreamingProcessor, @unchecked Sendable {
 }
 
 extension Resampler: MemoryAccounting {
-    /// The coefficient bank (and its staggered copy), the histories and scratch, and the first
-    /// stage's, all owned by this instance.
+    /// Owned: the histories, the carried frame and scratch; shared: the coefficient tables
+    /// (bank, its staggered copy, half-band taps), one copy per design whoever holds it. The
+    /// first stage's are added.
     public var memoryFootprint: MemoryFootprint {
-        .owned(allocatedBytes + (staggered?.allocatedBytes ?? 0)) + (firstStage?.memoryFootprint ?? MemoryFootprint())
+        MemoryFootprint(ownedBytes: allocatedBytes, sharedBytes: tables.allocatedBytes) + (firstStage?.memoryFootprint ?? MemoryFootprint())
     }
 }

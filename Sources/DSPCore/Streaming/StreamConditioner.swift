@@ -53,8 +53,15 @@ public final class StreamConditioner: StreamingProcessor, @unchecked Sendable {
         }
     }
 
-    /// Input frames (per channel) conditioned per internal block.
-    public static let blockFrames = 4096
+    /// Input frames (per channel) downmixed per internal block (the block buffer is scratch:
+    /// nothing in it outlives a call). The front end pushes 1024 frames.
+    public static let blockFrames = 1024
+
+    /// The resampler's history block, frames (`Resampler.defaultHistoryBlockFrames` is 4096):
+    /// per stream the histories then hold T − 1 + 2048 frames per stage instead of T − 1 +
+    /// 4096, and a block of ``blockFrames`` is still never cut in two kernel calls. Outputs
+    /// are the same bit for bit (they never depend on where the histories compact).
+    static let resamplerHistoryBlockFrames = 2048
 
     /// The settings, as validated.
     public let configuration: Configuration
@@ -78,8 +85,10 @@ public final class StreamConditioner: StreamingProcessor, @unchecked Sendable {
         resampler = configuration.inputRate == configuration.outputRate
             ? nil
             : try Resampler(
-                inputRate: configuration.inputRate, outputRate: configuration.outputRate,
-                quality: configuration.quality, trimsLeadingDelay: true)
+                configuration: Resampler.Configuration(
+                    inputRate: configuration.inputRate, outputRate: configuration.outputRate,
+                    quality: configuration.quality, trimsLeadingDelay: true),
+                historyBlockFrames: Self.resamplerHistoryBlockFrames)
         mono = .allocate(capacity: Self.blockFrames + 1)
         mono.initialize(repeating: 0)
     }
