@@ -50,11 +50,13 @@ package struct ScratchWorkspace: Sendable {
         (MemoryLayout<T>.stride * Swift.max(0, count) + 63) & ~63
     }
 
-    /// Opens a scope on the calling thread's workspace with at least `bytes` contiguous bytes
-    /// free for this scope and the scopes nested in it (allocating only as described above).
-    /// Close it with ``WorkspaceScope/leave()`` before returning.
+    /// Opens a scope on the calling thread's workspace with at least `bytes` (rounded up to a
+    /// multiple of 64) contiguous bytes free for this scope and the scopes nested in it
+    /// (allocating only as described above). Close it with ``WorkspaceScope/leave()`` before
+    /// returning.
     @inlinable @inline(__always)
-    package func enter(reserving bytes: Int) -> WorkspaceScope {
+    package func enter(reserving requested: Int) -> WorkspaceScope {
+        let bytes = (Swift.max(0, requested) + 63) & ~63
         let state: UnsafeMutablePointer<WorkspaceState>
         if let raw = pthread_getspecific(key) {
             state = raw.assumingMemoryBound(to: WorkspaceState.self)
