@@ -109,8 +109,9 @@ public struct DetectionSummary: Equatable, Sendable {
 /// It is a ``/DSPCore/StreamingProcessor`` from samples to one ``DetectionFrame`` per hop
 /// (``process(_:into:)``, ``flush(into:)``, then ``finalize()`` for where open segments ended and
 /// the summary); ``process(_:_:)`` and ``flush(_:)`` hand the frames to a closure instead. All
-/// state is allocated in `init`; processing neither allocates nor locks, and results do not
-/// depend on how the input was chunked. One instance serves one stream from one thread at a
+/// state is allocated in `init` (a call's working buffers come from the calling thread's scratch
+/// workspace, allocated on that thread's first call); processing neither allocates nor locks,
+/// and results do not depend on how the input was chunked. One instance serves one stream from one thread at a
 /// time.
 public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
     // @unchecked: the cue tracker, models, segmenters and counts below are reached only holding

@@ -23,10 +23,15 @@ import Darwin
 /// how the input is chunked. At end of stream ``flush(_:)`` emits the frame for a final
 /// partial hop, so every input sample belongs to exactly one frame's hop.
 ///
-/// Everything is allocated in `init`; ``process(_:_:)`` does not allocate or lock. The per-frame
+/// The stream's state (the input ring, the last frame's band levels) is allocated in `init`; the
+/// FFT plans and fixed tables are shared by every analyzer of the same configuration; a call's
+/// working buffers (four frame slots of FFT buffers, spectra, powers, band powers and
+/// autocorrelations) come from the calling thread's scratch workspace (`ScratchWorkspace` in
+/// DSPCore), shared by every stream that thread processes and allocated on its first call.
+/// ``process(_:_:)`` does not allocate or lock after that. The per-frame
 /// loops run in dispatched C kernels (`CDSPKernels`, AVX2 where the CPU has it) that perform
 /// the same floating-point operations in the same order as plain Swift would, so features are
-/// identical on every CPU; the window is written straight into the FFT's own buffer and the
+/// identical on every CPU; the window is written straight into the FFT's input buffer and the
 /// spectrum read in its interleaved layout, with no copies.
 ///
 /// Two tiers: as a ``/DSPCore/StreamingProcessor`` it writes each frame's ``SpectralFeatures`` into
