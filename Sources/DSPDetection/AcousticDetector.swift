@@ -109,8 +109,9 @@ public struct DetectionSummary: Equatable, Sendable {
 /// It is a ``/DSPCore/StreamingProcessor`` from samples to one ``DetectionFrame`` per hop
 /// (``process(_:into:)``, ``flush(into:)``, then ``finalize()`` for where open segments ended and
 /// the summary); ``process(_:_:)`` and ``flush(_:)`` hand the frames to a closure instead. All
-/// state is allocated in `init`; processing neither allocates nor locks, and results do not
-/// depend on how the input was chunked. One instance serves one stream from one thread at a
+/// state is allocated in `init` (a call's working buffers come from the calling thread's scratch
+/// workspace, allocated on that thread's first call); processing neither allocates nor locks,
+/// and results do not depend on how the input was chunked. One instance serves one stream from one thread at a
 /// time.
 public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
     // @unchecked: the cue tracker, models, segmenters and counts below are reached only holding
@@ -204,6 +205,12 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
     /// A flushed stream's end, until ``finalize()`` or the next stream's first push.
     private var finished: DetectionEnd?
     private let ownership = StreamOwnership()
+    /// The process's workspace key (``/DSPCore/ScratchWorkspace``).
+    private let workspace = ScratchWorkspace()
+    /// Bytes a call takes from the calling thread's workspace: the spectral analyzer's per-call
+    /// buffers and, above them while a frame is lent, the cues' and the models' (reserved at
+    /// the start of every call, so none of them moves to a new chunk mid-call).
+    let workspaceBytes: Int
 
     /// Takes the ownership flag; two overlapping calls stop the program.
     @inline(__always)
@@ -257,11 +264,16 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
         noiseLevel = try NoiseLevelEstimator(configuration: .init(
             binCount: c.analysis.windowLength / 2 + 1, hopSeconds: Double(c.analysis.hopLength) / c.analysis.sampleRate,
             bandCount: Swift.min(32, Swift.max(1, c.analysis.windowLength / 2 - 1))))
-        speechNetwork = CompiledModel(fullCues ? c.speechModel : c.standaloneSpeechModel)
-        musicNetwork = CompiledModel(c.musicModel)
-        multiSpeakerNetwork = CompiledModel(c.multiSpeakerModel)
+        let speechNetwork = CompiledModel(fullCues ? c.speechModel : c.standaloneSpeechModel)
+        let musicNetwork = CompiledModel(c.musicModel)
+        let multiSpeakerNetwork = CompiledModel(c.multiSpeakerModel)
+        self.speechNetwork = speechNetwork
+        self.musicNetwork = musicNetwork
+        self.multiSpeakerNetwork = multiSpeakerNetwork
         lanes = .allocate(capacity: CueLane.count)
         lanes.initialize(repeating: 0)
+        workspaceBytes = analyzer.memoryFootprint.workspaceBytes + cues.memoryFootprint.workspaceBytes
+            + speechNetwork.workspaceBytes + musicNetwork.workspaceBytes + multiSpeakerNetwork.workspaceBytes
     }
 
     deinit {
@@ -351,6 +363,8 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
 
     /// ``process(_:lendingSpectra:)`` for a caller holding the flag.
     private func push(_ input: UnsafeBufferPointer<Float>, _ body: (DetectionFrame, SpectralFrame) -> Void) {
+        let scope = workspace.enter(reserving: workspaceBytes)
+        defer { scope.leave() }
         if !input.isEmpty { finished = nil }
         samples += Int64(input.count)
         analyzer.process(input) { frame in body(detect(frame), frame) }
@@ -372,6 +386,8 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
 
     /// ``flush(lendingSpectra:)`` for a caller holding the flag.
     private func drain(_ body: (DetectionFrame, SpectralFrame) -> Void) -> DetectionEnd {
+        let scope = workspace.enter(reserving: workspaceBytes)
+        defer { scope.leave() }
         analyzer.flush { frame in body(detect(frame), frame) }
         let end = samples
         var result = DetectionEnd(endSample: end, summary: summary, backgroundNoiseDBFS: noiseLevel.levelDBFS)
@@ -487,7 +503,8 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
 
 extension AcousticDetector: MemoryAccounting {
     /// The spectral analyzer, the cue tracker, the three models, the noise histogram and the
-    /// cue lanes.
+    /// cue lanes (the analyzer's, the cues' and the models' per-call buffers are workspace
+    /// bytes, per thread).
     public var memoryFootprint: MemoryFootprint {
         analyzer.memoryFootprint + cues.memoryFootprint + speechNetwork.memoryFootprint + musicNetwork.memoryFootprint
             + multiSpeakerNetwork.memoryFootprint

@@ -6,7 +6,10 @@ import DSPCore
 ///
 /// The figures are the payload the units ask of the allocator in `init`; `malloc`'s headers and
 /// rounding, the class instances and FFTW's plans come on top (`dspbench run pipeline --streams`
-/// prints this figure beside the resident memory per stream of N streams).
+/// prints this figure beside the resident memory per stream of N streams). Each footprint's
+/// ``/DSPCore/MemoryFootprint/workspaceBytes`` is the scratch a call takes from the calling
+/// thread's workspace: paid once per thread that processes streams, not per stream (`total`'s
+/// is what one thread holds for a front end of this configuration).
 public struct FrontEndMemory: Equatable, Sendable {
     /// One stage's memory.
     public struct Stage: Equatable, Sendable {

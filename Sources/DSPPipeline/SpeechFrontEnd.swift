@@ -100,7 +100,8 @@ public struct FrontEndFlushResult: Equatable, Sendable {
 /// ``process(_:into:events:)`` takes any number of input samples (zero, one, a partial
 /// interleaved frame, thousands), writes the 16 kHz samples they complete into the caller's
 /// buffer and the events into a caller-owned ``FrontEndEventBuffer``; it never allocates, locks
-/// or logs. ``flush(into:events:)`` ends the stream (the output then has exactly
+/// or logs, once the calling thread has made its first push (which allocates the thread's scratch
+/// workspace, shared by every stream that thread processes: ``memory``). ``flush(into:events:)`` ends the stream (the output then has exactly
 /// `round(N × 16000 / inputRate)` samples for N input frames) and ``reset()`` forgets it. Output
 /// and events do not depend on how the input was chunked.
 ///

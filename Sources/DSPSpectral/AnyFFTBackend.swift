@@ -135,6 +135,26 @@ enum AnyFFTBackend {
         }
     }
 
+    var externalScratchCount: Int {
+        switch self {
+        #if FFTW
+        case .fftw(let b): b.externalScratchCount
+        #endif
+        case .builtIn(let b): b.externalScratchCount
+        }
+    }
+
+    func executeForward(
+        input: UnsafeMutablePointer<Float>, spectrum: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>
+    ) {
+        switch self {
+        #if FFTW
+        case .fftw(let b): b.executeForward(input: input, spectrum: spectrum, scratch: scratch)
+        #endif
+        case .builtIn(let b): b.executeForward(input: input, spectrum: spectrum, scratch: scratch)
+        }
+    }
+
     /// Bytes the backend allocated itself (FFTW's plans, allocated inside FFTW, not counted).
     var allocatedBytes: Int {
         switch self {

@@ -140,6 +140,17 @@ final class BuiltInFFTBackend: FFTBackend {
         cdsp_fft_forward(plan, table, inputs + set * inputStride, spectra + set * spectrumStride, scratch)
     }
 
+    /// The plan's scratch, floats, rounded up to a multiple of 16.
+    var externalScratchCount: Int { BuiltInFFTTables.rounded(plan.pointee.scratch_count) }
+
+    /// The same transform as ``executeForward()`` on the caller's buffers (the shared tables are
+    /// only read).
+    func executeForward(
+        input: UnsafeMutablePointer<Float>, spectrum: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>
+    ) {
+        cdsp_fft_forward(plan, table, input, spectrum, scratch)
+    }
+
     /// Reads the spectrum (left unmodified) and writes ``inverseOutput``.
     func executeInverse() {
         cdsp_fft_inverse(plan, table, spectra, inverseOutput, scratch)

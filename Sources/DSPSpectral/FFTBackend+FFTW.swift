@@ -198,6 +198,18 @@ final class FFTWBackend: FFTBackend {
         }
     }
 
+    /// 0: FFTW's plans carry no scratch of the caller's.
+    var externalScratchCount: Int { 0 }
+
+    /// The forward plan on the caller's buffers (`fftwf_execute_dft_r2c`, FFTW's new-array
+    /// execute, thread-safe on distinct arrays; 64-byte alignment is at least the planning
+    /// buffers' SIMD alignment).
+    func executeForward(
+        input: UnsafeMutablePointer<Float>, spectrum: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>
+    ) {
+        fftwf_execute_dft_r2c(forwardPlan, input, UnsafeMutablePointer<fftwf_complex>(OpaquePointer(spectrum)))
+    }
+
     func executeInverse() {
         // As in `inverse`: DC and Nyquist have no imaginary part.
         interleaved[1] = 0

@@ -58,4 +58,14 @@ protocol FFTBackend: AnyObject {
     /// Inverse transform of ``interleavedSpectrum`` into ``inverseOutput``. The imaginary parts
     /// of bins 0 and `size/2` are ignored; the spectrum may be overwritten.
     func executeInverse()
+
+    /// Floats of scratch ``executeForward(input:spectrum:scratch:)`` needs (0 when none).
+    var externalScratchCount: Int { get }
+    /// ``executeForward()`` from a caller's `input` (`size` floats) into a caller's interleaved
+    /// `spectrum` (`2·(size/2 + 1)` floats), with `scratch` (``externalScratchCount`` floats):
+    /// the same plan, so the same bits for the same input. All three 64-byte aligned and
+    /// disjoint; the input is kept. Touches none of the backend's own buffers, so any number of
+    /// threads may run it at once on one backend, each on its own buffers.
+    func executeForward(
+        input: UnsafeMutablePointer<Float>, spectrum: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>)
 }

@@ -43,7 +43,7 @@ public final class RealFFT {
     /// The FFT library this instance runs.
     public var implementation: FFTImplementation { backend.implementation }
 
-    private let backend: AnyFFTBackend
+    let backend: AnyFFTBackend
     /// Spectrum scratch for ``powerSpectrum(_:into:)``: real then imaginary parts.
     private let scratch: UnsafeMutableBufferPointer<Float>
 

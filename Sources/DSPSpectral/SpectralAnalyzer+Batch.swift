@@ -15,7 +15,8 @@ extension SpectralAnalyzer {
     /// Whether the four frames whose sums `cdsp_spectral_frame_dots` just took all have a
     /// finite mean and hop energy (the one-frame path's test; a non-finite frame goes that way).
     @inline(__always)
-    func allFinite() -> Bool {
+    func allFinite(_ scratch: Scratch) -> Bool {
+        let batchWindowDots = scratch.batchWindowDots, batchHopEnergies = scratch.batchHopEnergies
         var finite = true
         for f in 0..<4 {
             finite = finite && (batchWindowDots[f] / windowSum).isFinite && batchHopEnergies[f].isFinite
@@ -24,14 +25,22 @@ extension SpectralAnalyzer {
     }
 
     /// Analyses the four complete frames at `ring + frameStart + f·hop` (`f < 4`, every one
-    /// finite: ``allFinite()``, sums in `batchWindowDots`/`batchHopEnergies`), then calls `body`
-    /// for each in order. Each frame goes through exactly ``analyze(_:validCount:sums:_:)``'s
+    /// finite: ``allFinite(_:)``, sums in `batchWindowDots`/`batchHopEnergies`), then calls `body`
+    /// for each in order. Each frame goes through exactly ``analyze(_:validCount:sums:_:_:)``'s
     /// operations in its order, in its own slot's buffers; the latency-bound kernels after the
     /// FFT (power sums, band sums, roll-off, the autocorrelation's prefix sum) run the four
     /// frames side by side (`CDSPSpectral.h`), so every feature is bit-identical to the
     /// one-frame path's. The flux, which links a frame to the one before, is taken in frame
     /// order.
-    func analyzeFour(_ body: (SpectralFrame) -> Void) {
+    func analyzeFour(_ scratch: Scratch, _ body: (SpectralFrame) -> Void) {
+        let s = scratch
+        let batchWindowDots = s.batchWindowDots, batchHopEnergies = s.batchHopEnergies
+        let windowedSlots = s.windowedSlots, spectrumSlots = s.spectrumSlots, powerSlots = s.powerSlots
+        let powerInputSlots = s.powerInputSlots, bandPowerSlots = s.bandPowerSlots, lagInputSlots = s.lagInputSlots
+        let lagSpectrumSlots = s.lagSpectrumSlots, autocorrelationSlots = s.autocorrelationSlots
+        let magnitudeSlots = s.magnitudeSlots, magnitudeInputSlots = s.magnitudeInputSlots
+        let slotSums = s.slotSums, slotRolloff = s.slotRolloff, slotFeatures = s.slotFeatures
+        let bandLevels = s.bandLevels, fftScratch = s.fftScratch
         let n = windowLength
         let bins = n / 2 + 1
         let hop = hopLength
@@ -53,7 +62,7 @@ extension SpectralAnalyzer {
             features.zeroCrossingRate = hop > 1 ? Float(crossings) / Float(hop - 1) : 0
             let mean = batchWindowDots[f] / windowSum
             cdsp_spectral_window(frame, window.baseAddress!, mean, n, windowedSlots[f]!)
-            fft.executeForward(set: f)
+            fft.forward(input: windowedSlots[f]!, spectrum: spectrumSlots[f]!, scratch: fftScratch)
             slotFeatures[f] = features
         }
 
@@ -83,7 +92,7 @@ extension SpectralAnalyzer {
         cdsp_spectral_band_sums4(powerInputSlots, bandBins.baseAddress!, bandCount, bandPowerSlots)
         for f in 0..<4 {
             var flux: Float = 0
-            Self.decibels(bandPowerSlots[f]!, plus: 1e-10, count: bandCount, into: bandLevels.baseAddress!)
+            Self.decibels(bandPowerSlots[f]!, plus: 1e-10, count: bandCount, into: bandLevels)
             for b in 0..<bandCount {
                 let level = bandLevels[b]
                 if hasPrevious { flux += max(0, level - previousBandLevels[b]) }
@@ -120,7 +129,7 @@ extension SpectralAnalyzer {
 
             if !half {
                 cdsp_spectral_mirror(spectrumSlots[f]!, n, lagInputSlots[f]!)
-                autocorrelationFFT.executeForward(set: f)
+                autocorrelationFFT.forward(input: lagInputSlots[f]!, spectrum: lagSpectrumSlots[f]!, scratch: fftScratch)
                 cdsp_spectral_real_parts(lagSpectrumSlots[f]!, lagCount, autocorrelationSlots[f]!)
             }
         }
@@ -129,9 +138,11 @@ extension SpectralAnalyzer {
             // lags only for the frames with power.
             cdsp_spectral_half_twiddle4(
                 magnitudeInputSlots, n / 2, halfSine.baseAddress!, halfCosine.baseAddress!, lagInputSlots, f1s)
-            for f in 0..<4 where totals[f] > 1e-14 { autocorrelationFFT.executeForward(set: f) }
+            for f in 0..<4 where totals[f] > 1e-14 {
+                autocorrelationFFT.forward(input: lagInputSlots[f]!, spectrum: lagSpectrumSlots[f]!, scratch: fftScratch)
+            }
             if allVoiced {
-                cdsp_spectral_half_lags4(lagSpectrumSlots, f1s, lagCount, autocorrelationSlots)
+                cdsp_spectral_half_lags4(s.lagSpectrumInputSlots, f1s, lagCount, autocorrelationSlots)
             } else {
                 for f in 0..<4 where totals[f] > 1e-14 {
                     cdsp_spectral_half_lags(lagSpectrumSlots[f]!, f1s[f], lagCount, autocorrelationSlots[f]!)

@@ -28,6 +28,10 @@ extension SpectralAnalyzer {
     func push(_ input: UnsafeBufferPointer<Float>, _ body: (SpectralFrame) -> Void) {
         guard let source = input.baseAddress else { return }
         samplesPushed += Int64(input.count)
+        let scope = enterWorkspace()
+        defer { scope.leave() }
+        let scratch = Scratch(scope, layout)
+        let batchWindowDots = scratch.batchWindowDots, batchHopEnergies = scratch.batchHopEnergies
         var offset = 0
         while offset < input.count {
             let n = min(ringCapacity - frameStart - fill, input.count - offset)
@@ -41,8 +45,8 @@ extension SpectralAnalyzer {
                 cdsp_spectral_frame_dots(
                     ring + frameStart, hopLength, batch, window.baseAddress!, windowLength, windowLength - hopLength,
                     hopLength, batchWindowDots, batchHopEnergies)
-                if batch == 4, allFinite() {
-                    analyzeFour(body)
+                if batch == 4, allFinite(scratch) {
+                    analyzeFour(scratch, body)
                     frameStart += 4 * hopLength
                     fill -= 4 * hopLength
                     complete -= 4
@@ -51,7 +55,7 @@ extension SpectralAnalyzer {
                 for i in 0..<batch {
                     analyze(
                         UnsafeBufferPointer(start: ring + frameStart, count: windowLength), validCount: hopLength,
-                        sums: (batchWindowDots[i], batchHopEnergies[i]), body)
+                        sums: (batchWindowDots[i], batchHopEnergies[i]), scratch, body)
                     frameStart += hopLength
                     fill -= hopLength
                 }
@@ -74,16 +78,19 @@ extension SpectralAnalyzer {
 
     /// ``flush(_:)`` for a caller holding the ownership flag.
     func drain(_ body: (SpectralFrame) -> Void) {
+        let scope = enterWorkspace()
+        defer { scope.leave() }
+        let scratch = Scratch(scope, layout)
         // Complete frames still waiting for their batch, one at a time.
         while fill >= windowLength {
-            analyze(UnsafeBufferPointer(start: ring + frameStart, count: windowLength), validCount: hopLength, body)
+            analyze(UnsafeBufferPointer(start: ring + frameStart, count: windowLength), validCount: hopLength, scratch, body)
             frameStart += hopLength
             fill -= hopLength
         }
         let valid = fill - (windowLength - hopLength)
         if valid > 0 {
             (ring + frameStart + fill).update(repeating: 0, count: windowLength - fill)
-            analyze(UnsafeBufferPointer(start: ring + frameStart, count: windowLength), validCount: valid, body)
+            analyze(UnsafeBufferPointer(start: ring + frameStart, count: windowLength), validCount: valid, scratch, body)
         }
         resetStream()
     }

@@ -40,10 +40,13 @@ extension SpectralAnalyzer {
         return (minLag...maxLag, windowAutocorrelation, octaveCost)
     }
 
-    /// The one-frame path's autocorrelation, lags 0 … max lag + 1, into `autocorrelation`, from
-    /// `|Y|²` in the spectrum buffer (``analyze(_:validCount:sums:_:)`` has left it there).
+    /// The one-frame path's autocorrelation, lags 0 … max lag + 1, into slot 0's
+    /// `autocorrelation`, from `|Y|²` in its spectrum buffer (``analyze(_:validCount:sums:_:_:)``
+    /// has left it there).
     @inline(__always)
-    func autocorrelate() {
+    func autocorrelate(_ scratch: Scratch) {
+        let spectrum = scratch.spectrum, autocorrelation = scratch.autocorrelation
+        let lagInput = scratch.lagInputSlots[0]!, lagSpectrum = scratch.lagSpectrumSlots[0]!
         // Autocorrelation = inverse DFT of |Y|² (circular; the window's tails make the wrap
         // negligible over the pitch lags), normalised and corrected for the window. |Y|² is
         // real and even, so its inverse DFT is a DCT-I of its N/2 + 1 values:
@@ -55,14 +58,13 @@ extension SpectralAnalyzer {
         if halfSine.count > 0 {
             var f1: Float = 0
             cdsp_spectral_half_twiddle(
-                spectrum, windowLength / 2, halfSine.baseAddress!, halfCosine.baseAddress!,
-                autocorrelationFFT.forwardInput.baseAddress!, &f1)
-            autocorrelationFFT.executeForward()
-            cdsp_spectral_half_lags(autocorrelationFFT.interleavedSpectrum.baseAddress!, f1, lagCount, autocorrelation.baseAddress!)
+                spectrum, windowLength / 2, halfSine.baseAddress!, halfCosine.baseAddress!, lagInput, &f1)
+            autocorrelationFFT.forward(input: lagInput, spectrum: lagSpectrum, scratch: scratch.fftScratch)
+            cdsp_spectral_half_lags(lagSpectrum, f1, lagCount, autocorrelation.baseAddress!)
         } else {
-            cdsp_spectral_mirror(spectrum, windowLength, autocorrelationFFT.forwardInput.baseAddress!)
-            autocorrelationFFT.executeForward()
-            cdsp_spectral_real_parts(autocorrelationFFT.interleavedSpectrum.baseAddress!, lagCount, autocorrelation.baseAddress!)
+            cdsp_spectral_mirror(spectrum, windowLength, lagInput)
+            autocorrelationFFT.forward(input: lagInput, spectrum: lagSpectrum, scratch: scratch.fftScratch)
+            cdsp_spectral_real_parts(lagSpectrum, lagCount, autocorrelation.baseAddress!)
         }
     }
 

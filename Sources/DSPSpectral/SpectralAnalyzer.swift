@@ -23,10 +23,15 @@ import Darwin
 /// how the input is chunked. At end of stream ``flush(_:)`` emits the frame for a final
 /// partial hop, so every input sample belongs to exactly one frame's hop.
 ///
-/// Everything is allocated in `init`; ``process(_:_:)`` does not allocate or lock. The per-frame
+/// The stream's state (the input ring, the last frame's band levels) is allocated in `init`; the
+/// FFT plans and fixed tables are shared by every analyzer of the same configuration; a call's
+/// working buffers (four frame slots of FFT buffers, spectra, powers, band powers and
+/// autocorrelations) come from the calling thread's scratch workspace (`ScratchWorkspace` in
+/// DSPCore), shared by every stream that thread processes and allocated on its first call.
+/// ``process(_:_:)`` does not allocate or lock after that. The per-frame
 /// loops run in dispatched C kernels (`CDSPKernels`, AVX2 where the CPU has it) that perform
 /// the same floating-point operations in the same order as plain Swift would, so features are
-/// identical on every CPU; the window is written straight into the FFT's own buffer and the
+/// identical on every CPU; the window is written straight into the FFT's input buffer and the
 /// spectrum read in its interleaved layout, with no copies.
 ///
 /// Two tiers: as a ``/DSPCore/StreamingProcessor`` it writes each frame's ``SpectralFeatures`` into
@@ -40,9 +45,10 @@ import Darwin
 /// analyzer.flush { frame in … }
 /// ```
 public final class SpectralAnalyzer: StreamingProcessor, @unchecked Sendable {
-    // @unchecked: the ring, the FFT and the per-frame scratch below are reached only holding
-    // `ownership` (see StreamOwnership); the FFT is this object's alone, and the spectra it
-    // lends (SpectralFrame) are valid only inside the call that lends them.
+    // @unchecked: the ring and the stream's state below are reached only holding `ownership`
+    // (see StreamOwnership); a call's buffers come from the calling thread's workspace
+    // (`Scratch`, ScratchWorkspace), the shared transforms only read their plans, and the
+    // spectra a frame lends (SpectralFrame) are valid only inside the call that lends them.
     /// The configuration, as validated.
     public let configuration: Configuration
     /// Window length `N`, samples.
@@ -74,10 +80,12 @@ public final class SpectralAnalyzer: StreamingProcessor, @unchecked Sendable {
     let ringCapacity: Int
     var frameStart = 0
     var fill = 0
-    let fft: RealFFT
+    /// The frame transform, `N` points, planned once per size and shared by every analyzer;
+    /// run on this call's workspace buffers.
+    let fft: SharedRealFFT
     /// The autocorrelation's transform (see `analyze`): `N/2` points when `N` is a multiple of
-    /// 4 (the half-size DCT-I route), else `N` points (the mirrored |Y|²).
-    let autocorrelationFFT: RealFFT
+    /// 4 (the half-size DCT-I route), else `N` points (the mirrored |Y|²). Shared likewise.
+    let autocorrelationFFT: SharedRealFFT
     /// `sin(πj/(N/2))` and `cos(πj/(N/2))` for `j < N/4`, the half-size route's twiddles
     /// (empty when it is not used).
     let halfSine: UnsafeMutableBufferPointer<Float>
@@ -88,21 +96,13 @@ public final class SpectralAnalyzer: StreamingProcessor, @unchecked Sendable {
     let window: UnsafeMutableBufferPointer<Float>
     let windowSum: Float
     let powerScale: Float
-    /// The windowed frame: ``RealFFT/forwardInput`` (owned by `fft`, which keeps it intact).
-    let windowed: UnsafeMutableBufferPointer<Float>
-    /// ``RealFFT/interleavedSpectrum``: `Y[k]`, then `|Y[k]|²` for the autocorrelation.
-    let spectrum: UnsafeMutablePointer<Float>
-    let power: UnsafeMutableBufferPointer<Float>
-    /// The autocorrelation for lags 0 … max lag + 1.
-    let autocorrelation: UnsafeMutableBufferPointer<Float>
     /// `r_w(τ)/r_w(0)` of the window, for τ up to the longest lag.
     let windowAutocorrelation: UnsafeMutableBufferPointer<Float>
     /// Boersma's octave cost per lag: `0.01 · log2(τ / τ_min)`.
     let octaveCost: UnsafeMutableBufferPointer<Float>
-    let bandPowers: UnsafeMutableBufferPointer<Float>
+    /// The last frame's band levels (dB), for the flux: the one per-frame value a frame reads
+    /// from the one before.
     let previousBandLevels: UnsafeMutableBufferPointer<Float>
-    /// This frame's band levels (dB), `bandCount` rounded up to a multiple of eight.
-    let bandLevels: UnsafeMutableBufferPointer<Float>
     /// First bin of each band, `bandCount + 1` values (the last is one past the end).
     let bandBins: UnsafeMutableBufferPointer<Int>
     let analysisBins: Range<Int>
@@ -110,39 +110,15 @@ public final class SpectralAnalyzer: StreamingProcessor, @unchecked Sendable {
     var frameIndex: Int64 = 0
     /// Samples pushed this stream.
     var samplesPushed: Int64 = 0
-    /// Up to four complete frames' window dot products `Σ x·w` and hop energies `Σ x²`, taken
-    /// together before the frames are analysed one by one (``process(_:_:)``).
-    let batchWindowDots: UnsafeMutablePointer<Float>
-    let batchHopEnergies: UnsafeMutablePointer<Float>
     var hasPrevious = false
 
-    // Four frames at once (``analyzeFour(_:)``): slot `f`'s buffers. Slot 0 is the one-frame
-    // path's (`windowed`, `spectrum`, `power`, `bandPowers`, `autocorrelation`); the pointer
-    // tables are the C kernels' `float *[4]` arguments.
+    /// Four frames are analysed at once (``analyzeFour(_:_:)``), each in its own slot of the
+    /// call's ``Scratch``.
     static let slots = 4
-    /// Slot `f`'s windowed frame and spectrum: `fft`'s buffer set `f`.
-    let windowedSlots: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>
-    let spectrumSlots: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>
-    /// `power` + `f·binCount`, writable and read-only.
-    let powerSlots: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>
-    let powerInputSlots: UnsafeMutablePointer<UnsafePointer<Float>?>
-    /// `bandPowers` + `f·bandCount`.
-    let bandPowerSlots: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>
-    /// `autocorrelationFFT`'s buffer set `f`: twiddled input, spectrum.
-    let lagInputSlots: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>
-    let lagSpectrumSlots: UnsafeMutablePointer<UnsafePointer<Float>?>
-    /// `autocorrelation` + `f·(max lag + 2)`.
-    let autocorrelationSlots: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>
-    /// Slot `f`'s `|Y[k]|²`, `binCount` contiguous floats (the half-size route reads them there,
-    /// not from the spectrum's real parts), writable and read-only views.
-    let magnitudeSlots: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>
-    let magnitudeInputSlots: UnsafeMutablePointer<UnsafePointer<Float>?>
-    let magnitudes: UnsafeMutableBufferPointer<Float>
-    /// Per-slot scalars: power sums (8), totals, weighted frequencies, roll-off targets, `f1`
-    /// (4 each), roll-off bins (4), features (4).
-    let slotSums: UnsafeMutablePointer<Float>
-    let slotRolloff: UnsafeMutablePointer<Int>
-    let slotFeatures: UnsafeMutablePointer<SpectralFeatures>
+    /// The sizes of a call's ``Scratch``, taken from the calling thread's workspace.
+    let layout: ScratchLayout
+    /// The process's workspace key (``/DSPCore/ScratchWorkspace``), read once here.
+    let workspace = ScratchWorkspace()
 
     /// Builds the window, the FFT plans and all buffers.
     ///
@@ -180,10 +156,10 @@ public final class SpectralAnalyzer: StreamingProcessor, @unchecked Sendable {
         ringCapacity = c.windowLength + (framesPerRefill - 1) * c.hopLength
         ring = .allocate(capacity: ringCapacity)
         ring.initialize(repeating: 0, count: ringCapacity)
-        fft = try RealFFT(size: c.windowLength, bufferSets: Self.slots)
         let n = c.windowLength
         let useHalf = n % 4 == 0
-        autocorrelationFFT = try RealFFT(size: useHalf ? n / 2 : n, bufferSets: Self.slots)
+        fft = try SharedRealFFT.shared(size: n)
+        autocorrelationFFT = try SharedRealFFT.shared(size: useHalf ? n / 2 : n)
         // The window, twiddles, pitch and band tables: one copy per configuration.
         let tables = Self.Tables.cache.table(for: c) { Self.Tables(c) }
         self.tables = tables
@@ -195,12 +171,8 @@ public final class SpectralAnalyzer: StreamingProcessor, @unchecked Sendable {
         window = tables.window
         windowSum = tables.windowSum
         powerScale = tables.powerScale
-        windowed = fft.forwardInput
-        spectrum = fft.interleavedSpectrum.baseAddress!
-        power = Self.slotStorage(count: bins)
 
         lagRange = tables.lagRange
-        autocorrelation = Self.slotStorage(count: tables.lagRange.upperBound + 2)
         windowAutocorrelation = tables.windowAutocorrelation
         octaveCost = tables.octaveCost
 
@@ -211,66 +183,27 @@ public final class SpectralAnalyzer: StreamingProcessor, @unchecked Sendable {
 
         bandBins = tables.bandBins
         bandEdgesHz = tables.bandEdgesHz
-        bandPowers = Self.slotStorage(count: c.bandCount)
         previousBandLevels = .allocate(capacity: c.bandCount); previousBandLevels.initialize(repeating: 0)
-        bandLevels = .allocate(capacity: (c.bandCount + 7) / 8 * 8); bandLevels.initialize(repeating: 0)
-        batchWindowDots = .allocate(capacity: 4); batchWindowDots.initialize(repeating: 0, count: 4)
-        batchHopEnergies = .allocate(capacity: 4); batchHopEnergies.initialize(repeating: 0, count: 4)
-        let slots = Self.slots
-        windowedSlots = .allocate(capacity: slots)
-        spectrumSlots = .allocate(capacity: slots)
-        powerSlots = .allocate(capacity: slots)
-        powerInputSlots = .allocate(capacity: slots)
-        bandPowerSlots = .allocate(capacity: slots)
-        lagInputSlots = .allocate(capacity: slots)
-        lagSpectrumSlots = .allocate(capacity: slots)
-        autocorrelationSlots = .allocate(capacity: slots)
-        magnitudeSlots = .allocate(capacity: slots)
-        magnitudeInputSlots = .allocate(capacity: slots)
-        magnitudes = Self.slotStorage(count: bins)
-        for f in 0..<slots {
-            (magnitudeSlots + f).initialize(to: magnitudes.baseAddress! + f * bins)
-            (magnitudeInputSlots + f).initialize(to: UnsafePointer(magnitudes.baseAddress! + f * bins))
-            (windowedSlots + f).initialize(to: fft.forwardInput(set: f).baseAddress!)
-            (spectrumSlots + f).initialize(to: fft.interleavedSpectrum(set: f).baseAddress!)
-            (powerSlots + f).initialize(to: power.baseAddress! + f * bins)
-            (powerInputSlots + f).initialize(to: UnsafePointer(power.baseAddress! + f * bins))
-            (bandPowerSlots + f).initialize(to: bandPowers.baseAddress! + f * c.bandCount)
-            (lagInputSlots + f).initialize(to: autocorrelationFFT.forwardInput(set: f).baseAddress!)
-            (lagSpectrumSlots + f).initialize(to: UnsafePointer(autocorrelationFFT.interleavedSpectrum(set: f).baseAddress!))
-            (autocorrelationSlots + f).initialize(to: autocorrelation.baseAddress! + f * (tables.lagRange.upperBound + 2))
-        }
-        slotSums = .allocate(capacity: 24); slotSums.initialize(repeating: 0, count: 24)
-        slotRolloff = .allocate(capacity: slots); slotRolloff.initialize(repeating: 0, count: slots)
-        slotFeatures = .allocate(capacity: slots); slotFeatures.initialize(repeating: SpectralFeatures(), count: slots)
+        layout = ScratchLayout(
+            windowLength: n, lagTransformSize: autocorrelationFFT.size, lagCount: tables.lagRange.upperBound + 2,
+            bandCount: c.bandCount, fftScratchCount: max(fft.scratchCount, autocorrelationFFT.scratchCount))
         prime()
     }
 
     deinit {
         ring.deallocate()
-        power.deallocate(); autocorrelation.deallocate()
-        bandPowers.deallocate(); previousBandLevels.deallocate(); bandLevels.deallocate()
-        batchWindowDots.deallocate(); batchHopEnergies.deallocate()
-        windowedSlots.deallocate(); spectrumSlots.deallocate(); powerSlots.deallocate(); powerInputSlots.deallocate()
-        bandPowerSlots.deallocate(); lagInputSlots.deallocate(); lagSpectrumSlots.deallocate()
-        autocorrelationSlots.deallocate(); magnitudeSlots.deallocate(); magnitudeInputSlots.deallocate()
-        magnitudes.deallocate(); slotSums.deallocate(); slotRolloff.deallocate(); slotFeatures.deallocate()
+        previousBandLevels.deallocate()
     }
 
-    /// Zeroed storage for ``slots`` slots of `count` floats; the buffer returned is slot 0 (its
-    /// `deallocate` frees all of them).
-    static func slotStorage(count: Int) -> UnsafeMutableBufferPointer<Float> {
-        let storage = UnsafeMutablePointer<Float>.allocate(capacity: slots * count)
-        storage.initialize(repeating: 0, count: slots * count)
-        return UnsafeMutableBufferPointer(start: storage, count: count)
-    }
-
-    /// Analyses one frame. `sums` are its window dot product `Σ x·w` and hop energy (over
-    /// `validCount` samples) when already taken (``process(_:_:)``); `nil` takes them here.
+    /// Analyses one frame in slot 0 of `scratch`. `sums` are its window dot product `Σ x·w` and
+    /// hop energy (over `validCount` samples) when already taken (``process(_:_:)``); `nil` takes
+    /// them here.
     func analyze(
         _ frame: UnsafeBufferPointer<Float>, validCount: Int, sums: (windowDot: Float, hopEnergy: Float)? = nil,
-        _ body: (SpectralFrame) -> Void
+        _ scratch: Scratch, _ body: (SpectralFrame) -> Void
     ) {
+        let power = scratch.power, bandPowers = scratch.bandPowers, windowed = scratch.windowed
+        let spectrum = scratch.spectrum, bandLevels = scratch.bandLevels
         let n = windowLength
         let bins = n / 2 + 1
         var features = SpectralFeatures()
@@ -309,7 +242,7 @@ public final class SpectralAnalyzer: StreamingProcessor, @unchecked Sendable {
         }
         cdsp_spectral_window(frame.baseAddress!, window.baseAddress!, mean, n, windowed.baseAddress!)
 
-        fft.executeForward()
+        fft.forward(input: windowed.baseAddress!, spectrum: spectrum, scratch: scratch.fftScratch)
         let binHz = Float(sampleRate) / Float(n)
         // P[k] = |Y[k]|² · 2·scale (eight lanes, then the tail), with Σ P and Σ k·P; the
         // spectrum buffer keeps |Y|² (imaginary parts 0) for the autocorrelation below.
@@ -336,7 +269,7 @@ public final class SpectralAnalyzer: StreamingProcessor, @unchecked Sendable {
         // level_b = FastLog.decibels(sum_b + 1e-10), eight bands at a time (FastLog's SIMD8 log2
         // performs the scalar one's operations lane by lane: the same bits), then the flux sum in
         // band order.
-        Self.decibels(bandPowers.baseAddress!, plus: 1e-10, count: bandCount, into: bandLevels.baseAddress!)
+        Self.decibels(bandPowers.baseAddress!, plus: 1e-10, count: bandCount, into: bandLevels)
         for b in 0..<bandCount {
             let level = bandLevels[b]
             if hasPrevious { flux += max(0, level - previousBandLevels[b]) }
@@ -371,8 +304,8 @@ public final class SpectralAnalyzer: StreamingProcessor, @unchecked Sendable {
             let entropyBits = FastLog.log2(bandSum) - weightedLogSum / bandSum
             features.entropy = min(1, max(0, entropyBits / FastLog.log2(count)))
 
-            autocorrelate()
-            pickPitch(autocorrelation.baseAddress!, into: &features)
+            autocorrelate(scratch)
+            pickPitch(scratch.autocorrelation.baseAddress!, into: &features)
         }
         body(SpectralFrame(
             features: features,
@@ -384,18 +317,16 @@ public final class SpectralAnalyzer: StreamingProcessor, @unchecked Sendable {
 }
 
 extension SpectralAnalyzer: MemoryAccounting {
-    /// Owned: the input ring, the per-slot spectra, powers, band powers, autocorrelations and
-    /// magnitudes, and the slot pointer tables; shared: the configuration's fixed tables (window,
-    /// twiddles, pitch and mel tables, built once per configuration), and the two FFTs.
+    /// Owned: the input ring and the last frame's band levels. Shared: the configuration's fixed
+    /// tables (window, twiddles, pitch and mel tables, built once per configuration) and the two
+    /// transforms' plans and planning buffers (once per size). Workspace: one call's ``Scratch``
+    /// (the four slots' FFT buffers, spectra, powers, band powers, magnitudes and
+    /// autocorrelations, the FFT scratch), taken from the calling thread's workspace.
     public var memoryFootprint: MemoryFootprint {
-        let s = Self.slots
-        let pointerTables = 10 * MemoryFootprint.bytes(UnsafeMutablePointer<Float>?.self, s)
-        let ringBytes = MemoryFootprint.bytes(Float.self, ringCapacity)
-        let slotted = s * (MemoryFootprint.bytes(power) + MemoryFootprint.bytes(autocorrelation)
-            + MemoryFootprint.bytes(bandPowers) + MemoryFootprint.bytes(magnitudes))
-        let small = MemoryFootprint.bytes(previousBandLevels) + MemoryFootprint.bytes(bandLevels) + MemoryFootprint.bytes(Float.self, 8)
-            + MemoryFootprint.bytes(Float.self, 24) + MemoryFootprint.bytes(Int.self, s) + MemoryFootprint.bytes(SpectralFeatures.self, s)
-        return MemoryFootprint(ownedBytes: ringBytes + slotted + small + pointerTables, sharedBytes: tables.allocatedBytes)
-            + fft.memoryFootprint + autocorrelationFFT.memoryFootprint
+        MemoryFootprint(
+            ownedBytes: MemoryFootprint.bytes(Float.self, ringCapacity) + MemoryFootprint.bytes(previousBandLevels),
+            sharedBytes: tables.allocatedBytes + fft.allocatedBytes
+                + (autocorrelationFFT === fft ? 0 : autocorrelationFFT.allocatedBytes),
+            workspaceBytes: layout.byteCount)
     }
 }

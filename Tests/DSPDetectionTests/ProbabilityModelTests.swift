@@ -78,10 +78,10 @@ import TestSupport
         for trial in 0..<300 {
             var x = (0..<CueLane.count).map { _ in Float.random(in: -40...40, using: &generator) }
             if trial >= 250 { x[trial % CueLane.count] = edges[trial % edges.count] }
-            _ = x.withUnsafeBufferPointer { compiled.probability($0.baseAddress!) }
-            let pre = compiled.lastPreActivations
+            let evaluation = x.withUnsafeBufferPointer { compiled.evaluate($0.baseAddress!) }
+            let pre = evaluation.preActivations
             for j in 0..<pre.count {
-                let reference = compiled.referencePreActivation(j)
+                let reference = compiled.referencePreActivation(j, inputs: evaluation.inputs)
                 #expect(pre[j].bitPattern == reference.bitPattern || (pre[j].isNaN && reference.isNaN),
                         "\(name) trial \(trial) row \(j): C \(pre[j]) Swift \(reference)")
             }
@@ -106,8 +106,9 @@ import TestSupport
             var x = (0..<CueLane.count).map { _ in Float.random(in: -spread...spread, using: &generator) }
             if trial >= 350 { x[trial % CueLane.count] = edges[trial % edges.count] }
             let p = x.withUnsafeBufferPointer { compiled.probability($0.baseAddress!) }
-            let reference = compiled.referenceProbabilityFromLastPreActivations()
-            if p.bitPattern != reference.bitPattern { differing += 1 }
+            let evaluation = x.withUnsafeBufferPointer { compiled.evaluate($0.baseAddress!) }
+            let reference = compiled.referenceProbability(preActivations: evaluation.preActivations)
+            if p.bitPattern != reference.bitPattern || evaluation.probability.bitPattern != p.bitPattern { differing += 1 }
         }
         #expect(differing == 0, "\(name): \(differing) of 400 probabilities differ from the scalar loop")
     }

@@ -76,6 +76,11 @@ public final class AnalysisChain: StreamAnalyzer, @unchecked Sendable {
     /// Room for the environment's last measurement at flush.
     private let lastMeasurement = UnsafeMutableBufferPointer<EnvironmentMeasurement>.allocate(capacity: 1)
     private let ownership = StreamOwnership()
+    /// The process's workspace key (``/DSPCore/ScratchWorkspace``).
+    private let workspace = ScratchWorkspace()
+    /// Bytes a call takes from the calling thread's workspace: the detector's and the
+    /// reverberation estimator's per-call buffers, reserved at the start of every call.
+    private let workspaceBytes: Int
 
     /// Takes the ownership flag; two overlapping calls stop the program.
     @inline(__always)
@@ -113,6 +118,7 @@ public final class AnalysisChain: StreamAnalyzer, @unchecked Sendable {
             prosody = nil
         }
         self.configuration = configuration
+        workspaceBytes = detector.workspaceBytes + (reverberation?.memoryFootprint.workspaceBytes ?? 0)
     }
 
     deinit {
@@ -153,6 +159,8 @@ public final class AnalysisChain: StreamAnalyzer, @unchecked Sendable {
         enter(); defer { ownership.release() }
         let take = detector.analyzer.acceptedCount(input.count, room: events.count / Self.eventsPerHop)
         guard take > 0 else { return ProcessResult(consumed: 0, produced: 0) }
+        let scope = workspace.enter(reserving: workspaceBytes)
+        defer { scope.leave() }
         var writer = EventWriter(events)
         // Reverberation and prosody run together (with the environment analyzer) or not at all.
         guard let reverberation, let prosody else {
@@ -190,6 +198,8 @@ public final class AnalysisChain: StreamAnalyzer, @unchecked Sendable {
     /// ``flush(into:)`` for a caller holding the flag.
     private func drain(into events: UnsafeMutableBufferPointer<AnalysisEvent>) -> Int {
         precondition(events.count >= maxFlushOutputCount, "AnalysisChain.flush: events smaller than maxFlushOutputCount")
+        let scope = workspace.enter(reserving: workspaceBytes)
+        defer { scope.leave() }
         var writer = EventWriter(events)
         let end = detector.flush(lendingSpectra: { hop, frame in
             handle(hop, &writer)

@@ -166,7 +166,10 @@ public final class ReverberationEstimator: StreamAnalyzer, @unchecked Sendable {
     /// Frames below this band level, dBFS, count as silence.
     static let silenceDBFS: Float = -100
 
-    private let fft: RealFFT
+    /// The frame transform, planned once per size and shared; a frame's buffers come from the
+    /// calling thread's workspace.
+    private let fft: SharedRealFFT
+    private let workspace = ScratchWorkspace()
     private let window: UnsafeMutableBufferPointer<Float>
     private let frame: UnsafeMutableBufferPointer<Float>
     private let bandRanges: [Range<Int>]
@@ -209,7 +212,7 @@ public final class ReverberationEstimator: StreamAnalyzer, @unchecked Sendable {
         var n = 1
         while n * 2 <= hopLength / 2 { n *= 2 }
         frameLength = n
-        fft = try RealFFT(size: frameLength)
+        fft = try SharedRealFFT.shared(size: frameLength)
         window = .allocate(capacity: frameLength)
         let hann = try Window(.hann, length: frameLength)
         _ = window.initialize(from: hann.coefficients)
@@ -344,7 +347,11 @@ public final class ReverberationEstimator: StreamAnalyzer, @unchecked Sendable {
     private func analyzeFrame() {
         frames += 1
         let n = frameLength
-        let input = fft.forwardInput
+        let scope = workspace.enter(reserving: workspaceBytes)
+        defer { scope.leave() }
+        let input = scope.take(Float.self, count: n)
+        let spectrum = scope.take(Float.self, count: 2 * (n / 2 + 1))
+        let fftScratch = scope.take(Float.self, count: Swift.max(1, fft.scratchCount))
         var energy: Float = 0
         for i in 0..<n {
             input[i] = frame[i] * window[i]
@@ -356,8 +363,7 @@ public final class ReverberationEstimator: StreamAnalyzer, @unchecked Sendable {
             for b in 0..<bandCount { decays[b] = Decay() }
             return
         }
-        fft.executeForward()
-        let spectrum = fft.interleavedSpectrum
+        fft.forward(input: input, spectrum: spectrum, scratch: fftScratch)
         for b in 0..<bandCount {
             var sum: Float = 0
             for k in bandRanges[b] { sum += spectrum[2 * k] * spectrum[2 * k] + spectrum[2 * k + 1] * spectrum[2 * k + 1] }
@@ -372,6 +378,13 @@ public final class ReverberationEstimator: StreamAnalyzer, @unchecked Sendable {
             let floor = FastLog.decibels(noise[b])
             track(&decays[b], band: b, level: level, floor: floor)
         }
+    }
+
+    /// Bytes a frame's analysis takes from the workspace: the windowed frame, its spectrum and
+    /// the FFT's scratch.
+    private var workspaceBytes: Int {
+        ScratchWorkspace.bytes(Float.self, frameLength) + ScratchWorkspace.bytes(Float.self, 2 * (frameLength / 2 + 1))
+            + ScratchWorkspace.bytes(Float.self, Swift.max(1, fft.scratchCount))
     }
 
     /// Advances one band's decay detector by a frame at `level` (dBFS) over `floor` (dBFS).
@@ -465,13 +478,13 @@ public final class ReverberationEstimator: StreamAnalyzer, @unchecked Sendable {
 }
 
 extension ReverberationEstimator: MemoryAccounting {
-    /// The window, the frame, band powers, decay states, histograms, the floor tracker and
-    /// the FFT's buffers.
+    /// The window, the frame, band powers, decay states, histograms and the floor tracker,
+    /// owned; the transform's plan, shared; a frame's FFT buffers, from the thread's workspace.
     public var memoryFootprint: MemoryFootprint {
         .owned(MemoryFootprint.bytes(window) + MemoryFootprint.bytes(frame) + MemoryFootprint.bytes(bandPowers) + MemoryFootprint.bytes(smoothed)
             + MemoryFootprint.bytes(Decay.self, bandCentersHz.count) + MemoryFootprint.bytes(rtHistogram)
             + MemoryFootprint.bytes(jumpHistogram) + MemoryFootprint.bytes(levels) + MemoryFootprint.bytes(Range<Int>.self, bandRanges.count)
             + MemoryFootprint.bytes(Double.self, bandCentersHz.count))
-            + floors.memoryFootprint + fft.memoryFootprint
+            + floors.memoryFootprint + MemoryFootprint(sharedBytes: fft.allocatedBytes, workspaceBytes: workspaceBytes)
     }
 }

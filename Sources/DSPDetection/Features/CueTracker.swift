@@ -60,7 +60,10 @@ final class CueTracker {
     private let pulseLags: ClosedRange<Int>
     private var lastPulse: Float = 0
     private var frameCounter = 0
-    private let fluxScratch: UnsafeMutableBufferPointer<Float>
+    /// Floats of the pulse's scratch (the flux pairs), taken from the thread's workspace.
+    private let fluxScratchCount: Int
+    /// The process's workspace key (``/DSPCore/ScratchWorkspace``).
+    private let workspace = ScratchWorkspace()
 
     // Harmonic sieve.
     private let sieve: HarmonicSieve
@@ -116,8 +119,7 @@ final class CueTracker {
         peakMasks = .allocate(capacity: peakWords * (peakLag + 1))
         peakMasks.initialize(repeating: 0)
         pulseLags = max(1, Int((0.3 / hopSeconds).rounded()))...max(2, Int((1.0 / hopSeconds).rounded()))
-        fluxScratch = .allocate(capacity: fluxes.capacity)
-        fluxScratch.initialize(repeating: 0)
+        fluxScratchCount = fluxes.capacity
         sieve = HarmonicSieve(binCount: bins, binHz: Float(binHz))
         lagHistory = .allocate(capacity: Self.lagSlots)
         lagHistory.initialize(repeating: .zero)
@@ -129,7 +131,7 @@ final class CueTracker {
         hopPowers.deallocate(); zeroCrossings.deallocate(); fluxes.deallocate()
         persistence.deallocate(); voiced.deallocate(); stable.deallocate()
         harmonicities.deallocate(); secondSalience.deallocate(); voicedHalfSecond.deallocate()
-        pitches.deallocate(); peakMasks.deallocate(); fluxScratch.deallocate()
+        pitches.deallocate(); peakMasks.deallocate()
         alternations.deallocate(); centroids.deallocate()
         modulations.deallocate(); harmonicitiesHalfSecond.deallocate(); speechSNRs.deallocate()
         fluxesHalfSecond.deallocate(); lagHistory.deallocate(); bandSNRs.deallocate()
@@ -443,6 +445,9 @@ final class CueTracker {
         let n = fluxes.count / 2
         let lags = (pulseLags.lowerBound / 2)...(pulseLags.upperBound / 2)
         guard n > lags.upperBound + 4 else { return 0 }
+        let scope = workspace.enter(reserving: ScratchWorkspace.bytes(Float.self, fluxScratchCount))
+        defer { scope.leave() }
+        let fluxScratch = scope.take(Float.self, count: fluxScratchCount)
         // Pairs of frames averaged (32 ms resolution is ample for 50–200 BPM), oldest first,
         // mean removed.
         var mean: Float = 0
@@ -470,14 +475,16 @@ final class CueTracker {
 }
 
 extension CueTracker: MemoryAccounting {
-    /// The cue rings, peak masks, lag history and scratch, the harmonic sieve and the noise
-    /// tracker.
+    /// The cue rings, peak masks, lag history and band SNRs, the harmonic sieve and the noise
+    /// tracker; the pulse's flux pairs from the thread's workspace.
     var memoryFootprint: MemoryFootprint {
         let rings = [hopPowers, zeroCrossings, fluxes, persistence, voiced, stable, harmonicities, secondSalience,
                      voicedHalfSecond, pitches, alternations, centroids, modulations, harmonicitiesHalfSecond,
                      speechSNRs, fluxesHalfSecond].reduce(0) { $0 + $1.allocatedBytes }
-        return .owned(rings + MemoryFootprint.bytes(lagHistory) + MemoryFootprint.bytes(peakMasks)
-            + MemoryFootprint.bytes(fluxScratch) + MemoryFootprint.bytes(bandSNRs))
+        return MemoryFootprint(
+            ownedBytes: rings + MemoryFootprint.bytes(lagHistory) + MemoryFootprint.bytes(peakMasks)
+                + MemoryFootprint.bytes(bandSNRs),
+            workspaceBytes: ScratchWorkspace.bytes(Float.self, fluxScratchCount))
             + sieve.memoryFootprint + noise.memoryFootprint
     }
 }

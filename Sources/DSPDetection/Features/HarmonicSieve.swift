@@ -37,19 +37,38 @@ final class HarmonicSieve {
     private let harmonicBins: UnsafeMutableBufferPointer<Int32>
     private let halfBins: UnsafeMutableBufferPointer<Int32>
     private let offsets: UnsafeMutableBufferPointer<Int>
-    private let levels: UnsafeMutableBufferPointer<Float>
-    private let prefix: UnsafeMutableBufferPointer<Float>
-    private let peaks: UnsafeMutableBufferPointer<Float>
-    /// `max(peaks[k − 1], peaks[k], peaks[k + 1])`: the largest of the three nearest bins, formed
-    /// once per sieve pass rather than once per candidate harmonic.
-    private let nearMax: UnsafeMutableBufferPointer<Float>
-    private let scores: UnsafeMutableBufferPointer<Float>
+    private let binCount: Int
+    private let steps: Int
+    /// The process's workspace key: a frame's buffers (``Scratch``) come from the calling
+    /// thread's workspace.
+    private let workspace = ScratchWorkspace()
+
+    /// One frame's buffers, all written before they are read in ``analyze(_:)``.
+    private struct Scratch {
+        /// Levels (dB) and their running sum.
+        let levels: UnsafeMutablePointer<Float>
+        let prefix: UnsafeMutablePointer<Float>
+        let peaks: UnsafeMutablePointer<Float>
+        /// `max(peaks[k − 1], peaks[k], peaks[k + 1])`: the largest of the three nearest bins,
+        /// formed once per sieve pass rather than once per candidate harmonic.
+        let nearMax: UnsafeMutablePointer<Float>
+        let scores: UnsafeMutablePointer<Float>
+    }
+
+    /// Bytes a frame takes from the workspace: levels, peaks and near maxima per bin, the
+    /// running sum, a score per candidate.
+    var workspaceBytes: Int {
+        3 * ScratchWorkspace.bytes(Float.self, binCount) + ScratchWorkspace.bytes(Float.self, binCount + 1)
+            + ScratchWorkspace.bytes(Float.self, steps)
+    }
 
     init(binCount: Int, binHz: Float, minimumPitchHz: Float = 70, maximumPitchHz: Float = 400, maximumHarmonicHz: Float = 3000, maximumHarmonics: Int = 15) {
         self.binHz = binHz
         halfWidth = max(2, Int((120 / binHz).rounded()))
         topBin = min(binCount - 2 - halfWidth, Int(maximumHarmonicHz / binHz))
         let steps = Int((24 * log2(Double(maximumPitchHz / minimumPitchHz))).rounded(.down)) + 1
+        self.steps = steps
+        self.binCount = binCount
         candidates = .allocate(capacity: steps)
         offsets = .allocate(capacity: steps + 1)
         var bins: [Int32] = []
@@ -72,21 +91,23 @@ final class HarmonicSieve {
         halfBins = .allocate(capacity: max(1, halves.count))
         for (i, b) in bins.enumerated() { harmonicBins[i] = b }
         for (i, b) in halves.enumerated() { halfBins[i] = b }
-        levels = .allocate(capacity: binCount); levels.initialize(repeating: 0)
-        prefix = .allocate(capacity: binCount + 1); prefix.initialize(repeating: 0)
-        peaks = .allocate(capacity: binCount); peaks.initialize(repeating: 0)
-        nearMax = .allocate(capacity: binCount); nearMax.initialize(repeating: 0)
-        scores = .allocate(capacity: steps); scores.initialize(repeating: 0)
     }
 
     deinit {
         candidates.deallocate(); offsets.deallocate(); harmonicBins.deallocate()
-        halfBins.deallocate(); levels.deallocate(); prefix.deallocate(); peaks.deallocate()
-        nearMax.deallocate()
-        scores.deallocate()
+        halfBins.deallocate()
     }
 
+    /// The two pitches of the frame whose power spectrum is `power` (``binCount`` values). Its
+    /// buffers come from the calling thread's workspace, above any the caller holds.
     func analyze(_ power: UnsafeBufferPointer<Float>) -> Result {
+        let scope = workspace.enter(reserving: workspaceBytes)
+        defer { scope.leave() }
+        let scratch = Scratch(
+            levels: scope.take(Float.self, count: binCount), prefix: scope.take(Float.self, count: binCount + 1),
+            peaks: scope.take(Float.self, count: binCount), nearMax: scope.take(Float.self, count: binCount),
+            scores: scope.take(Float.self, count: steps))
+        let levels = scratch.levels, prefix = scratch.prefix, peaks = scratch.peaks
         let end = topBin + halfWidth + 1
         // Levels eight bins at a time (the same polynomial as the scalar tail, so the same
         // values), then their running sum in order.
@@ -95,7 +116,7 @@ final class HarmonicSieve {
         while k + 8 <= end {
             let p = UnsafeRawPointer(power.baseAddress! + k).loadUnaligned(as: SIMD8<Float>.self)
             let l = FastLog.decibels(p + floor)
-            UnsafeMutableRawPointer(levels.baseAddress! + k).storeBytes(of: l, as: SIMD8<Float>.self)
+            UnsafeMutableRawPointer(levels + k).storeBytes(of: l, as: SIMD8<Float>.self)
             k += 8
         }
         while k < end {
@@ -113,7 +134,7 @@ final class HarmonicSieve {
             let localMean = (prefix[hi] - prefix[lo]) / Float(hi - lo)
             peaks[k] = max(0, levels[k] - localMean)
         }
-        let (firstIndex, firstScore) = best(excludingRatiosOf: nil)
+        let (firstIndex, firstScore) = best(excludingRatiosOf: nil, scratch)
         guard firstIndex >= 0, firstScore > 1 else { return Result(first: 0, second: 0, ratio: 0) }
         let f1 = candidates[firstIndex]
         let firstCandidate = firstIndex
@@ -124,12 +145,13 @@ final class HarmonicSieve {
             for k in max(0, b - 1)...min(topBin, b + 1) { peaks[k] = 0 }
             h += 1
         }
-        let (secondIndex, secondScore) = best(excludingRatiosOf: firstCandidate)
+        let (secondIndex, secondScore) = best(excludingRatiosOf: firstCandidate, scratch)
         guard secondIndex >= 0, secondScore > 0 else { return Result(first: f1, second: 0, ratio: 0) }
         return Result(first: f1, second: candidates[secondIndex], ratio: min(1, secondScore / firstScore))
     }
 
-    private func score(_ c: Int) -> Float {
+    private func score(_ c: Int, _ scratch: Scratch) -> Float {
+        let nearMax = scratch.nearMax, peaks = scratch.peaks
         let lo = offsets[c], hi = offsets[c + 1]
         guard hi > lo else { return 0 }
         var onHarmonics: Float = 0
@@ -142,14 +164,15 @@ final class HarmonicSieve {
     }
 
     /// `pitch`: the candidate index of the first pitch, whose simple ratios are skipped.
-    private func best(excludingRatiosOf pitch: Int?) -> (Int, Float) {
+    private func best(excludingRatiosOf pitch: Int?, _ scratch: Scratch) -> (Int, Float) {
+        let nearMax = scratch.nearMax, peaks = scratch.peaks, scores = scratch.scores
         for k in 1..<topBin { nearMax[k] = max(peaks[k], max(peaks[k - 1], peaks[k + 1])) }
         var bestIndex = -1
         var bestScore: Float = 0
         let count = offsets.count - 1
         for c in 0..<count {
             if let pitch, Self.nearSimpleRatio(c - pitch) { scores[c] = -.infinity; continue }
-            let s = score(c)
+            let s = score(c, scratch)
             scores[c] = s
             if s > bestScore { bestScore = s; bestIndex = c }
         }
@@ -174,10 +197,12 @@ final class HarmonicSieve {
 
 
 extension HarmonicSieve: MemoryAccounting {
-    /// Candidate tables (harmonic and half bins, offsets, candidates) and per-frame scratch.
+    /// Candidate tables (harmonic and half bins, offsets, candidates), owned; a frame's buffers
+    /// (levels, running sum, peaks, near maxima, scores), from the thread's workspace.
     var memoryFootprint: MemoryFootprint {
-        .owned(MemoryFootprint.bytes(candidates) + MemoryFootprint.bytes(harmonicBins) + MemoryFootprint.bytes(halfBins)
-            + MemoryFootprint.bytes(offsets) + MemoryFootprint.bytes(levels) + MemoryFootprint.bytes(prefix)
-            + MemoryFootprint.bytes(peaks) + MemoryFootprint.bytes(nearMax) + MemoryFootprint.bytes(scores))
+        MemoryFootprint(
+            ownedBytes: MemoryFootprint.bytes(candidates) + MemoryFootprint.bytes(harmonicBins)
+                + MemoryFootprint.bytes(halfBins) + MemoryFootprint.bytes(offsets),
+            workspaceBytes: workspaceBytes)
     }
 }

@@ -142,8 +142,9 @@ final class CompiledModelTables: @unchecked Sendable {
     }
 }
 
-/// A ``ProbabilityModel`` evaluated without allocating: the shared ``CompiledModelTables``
-/// and this instance's scratch.
+/// A ``ProbabilityModel`` evaluated without allocating: the shared ``CompiledModelTables``,
+/// and an evaluation's buffers (gathered inputs, pre-activations, activations) from the calling
+/// thread's workspace (``/DSPCore/ScratchWorkspace``).
 final class CompiledModel {
     /// The tables of every model in use, one copy per model.
     static let cache = SharedTableCache<ProbabilityModel, CompiledModelTables>()
@@ -157,13 +158,26 @@ final class CompiledModel {
     private let output: UnsafeMutableBufferPointer<Float>
     private let outputBias: Float
     private let lanes: UnsafeMutableBufferPointer<Int>
-    /// The rows' pre-activations for the current input.
-    private let preActivations: UnsafeMutableBufferPointer<Float>
-    /// The inputs gathered contiguously (the rows then read two dense vectors).
-    private let inputs: UnsafeMutableBufferPointer<Float>
-    /// The hidden layer's activations for the current input (`e^{2x}`, then `tanh x`),
-    /// padded to a multiple of eight.
-    private let activations: UnsafeMutableBufferPointer<Float>
+    /// `rows` rounded up to a multiple of eight.
+    private let paddedRows: Int
+    /// The process's workspace key.
+    private let workspace = ScratchWorkspace()
+
+    /// One evaluation's buffers, written before they are read.
+    struct Scratch {
+        /// The inputs gathered contiguously (the rows then read two dense vectors).
+        let inputs: UnsafeMutablePointer<Float>
+        /// The rows' pre-activations for the input.
+        let preActivations: UnsafeMutablePointer<Float>
+        /// The hidden layer's activations (`e^{2x}`, then `tanh x`), padded to a multiple of
+        /// eight.
+        let activations: UnsafeMutablePointer<Float>
+    }
+
+    /// Bytes an evaluation takes from the workspace.
+    var workspaceBytes: Int {
+        ScratchWorkspace.bytes(Float.self, inputCount) + 2 * ScratchWorkspace.bytes(Float.self, paddedRows)
+    }
 
     init(_ model: ProbabilityModel) {
         let tables = Self.cache.table(for: model) { CompiledModelTables(model) }
@@ -176,19 +190,7 @@ final class CompiledModel {
         output = tables.output
         outputBias = tables.outputBias
         lanes = tables.lanes
-        let padded = (rows + 7) / 8 * 8
-        inputs = .allocate(capacity: inputCount)
-        inputs.initialize(repeating: 0)
-        preActivations = .allocate(capacity: padded)
-        preActivations.initialize(repeating: 0)
-        activations = .allocate(capacity: padded)
-        activations.initialize(repeating: 0)
-    }
-
-    deinit {
-        preActivations.deallocate()
-        activations.deallocate()
-        inputs.deallocate()
+        paddedRows = (rows + 7) / 8 * 8
     }
 
     /// Whether `other` reads the same tables (one copy per model).
@@ -197,14 +199,24 @@ final class CompiledModel {
     /// The probability for the cue vector at `x` (at least `inputCount` lanes). Non-finite
     /// inputs give 0.
     func probability(_ x: UnsafePointer<Float>) -> Float {
+        let scope = workspace.enter(reserving: workspaceBytes)
+        defer { scope.leave() }
+        return probability(x, Scratch(
+            inputs: scope.take(Float.self, count: inputCount), preActivations: scope.take(Float.self, count: paddedRows),
+            activations: scope.take(Float.self, count: paddedRows)))
+    }
+
+    /// ``probability(_:)`` in `scratch`'s buffers.
+    @inline(__always)
+    func probability(_ x: UnsafePointer<Float>, _ scratch: Scratch) -> Float {
+        let inputs = scratch.inputs, preActivations = scratch.preActivations, activations = scratch.activations
         for i in 0..<inputCount { inputs[i] = x[lanes[i]] }
-        cdsp_model_rows(
-            weights.baseAddress!, biases.baseAddress!, inputs.baseAddress!, inputCount, rows, preActivations.baseAddress!)
+        cdsp_model_rows(weights.baseAddress!, biases.baseAddress!, inputs, inputCount, rows, preActivations)
         var z = outputBias
         if hiddenCount == 0 {
             z += preActivations[0]
         } else {
-            hiddenActivations()
+            hiddenActivations(scratch)
             for j in 0..<hiddenCount { z += output[j] * activations[j] }
         }
         guard z.isFinite else { return 0 }
@@ -216,8 +228,8 @@ final class CompiledModel {
     /// `(e − 1)/(e + 1)` eight lanes at a time (the same IEEE operations per lane), NaN passed
     /// through.
     @inline(__always)
-    private func hiddenActivations() {
-        let x = preActivations.baseAddress!, a = activations.baseAddress!
+    private func hiddenActivations(_ scratch: Scratch) {
+        let x = scratch.preActivations, a = scratch.activations
         for j in 0..<hiddenCount { a[j] = expf(2 * max(-9, min(9, x[j]))) }
         var j = 0
         while j + 8 <= hiddenCount {
@@ -243,10 +255,22 @@ final class CompiledModel {
         return x.isNaN ? x : (e - 1) / (e + 1)
     }
 
+    /// ``probability(_:)`` for tests: the probability with the gathered inputs and the
+    /// pre-activations it computed (allocates; not for real-time use).
+    func evaluate(_ x: UnsafePointer<Float>) -> (probability: Float, inputs: [Float], preActivations: [Float]) {
+        let inputs = UnsafeMutablePointer<Float>.allocate(capacity: Swift.max(1, inputCount))
+        let preActivations = UnsafeMutablePointer<Float>.allocate(capacity: paddedRows)
+        let activations = UnsafeMutablePointer<Float>.allocate(capacity: paddedRows)
+        defer { inputs.deallocate(); preActivations.deallocate(); activations.deallocate() }
+        let p = probability(x, Scratch(inputs: inputs, preActivations: preActivations, activations: activations))
+        return (p, Array(UnsafeBufferPointer(start: inputs, count: inputCount)),
+                Array(UnsafeBufferPointer(start: preActivations, count: rows)))
+    }
+
     /// ``probability(_:)`` with the hidden layer one unit at a time through ``tanh(_:)`` (the
-    /// loop ``hiddenActivations()`` replaced), from the pre-activations of the last call. Kept
-    /// as the reference the tests hold the vectorised layer to, bit for bit.
-    func referenceProbabilityFromLastPreActivations() -> Float {
+    /// loop ``hiddenActivations(_:)`` replaced), from `preActivations` (an ``evaluate(_:)``'s).
+    /// Kept as the reference the tests hold the vectorised layer to, bit for bit.
+    func referenceProbability(preActivations: [Float]) -> Float {
         var z = outputBias
         if hiddenCount == 0 {
             z += preActivations[0]
@@ -261,9 +285,8 @@ final class CompiledModel {
     /// eight rows at a time (dispatched C, AVX2 where available): four interleaved partial sums
     /// (`i ≡ 0, 1, 2, 3 mod 4`, the tail on the first), then `bias + ((s0 + s1) + (s2 + s3))`.
     /// The order is fixed, so results are deterministic and the same on every CPU. Kept in Swift
-    /// as the reference the tests hold the kernel to.
-    func referencePreActivation(_ row: Int) -> Float {
-        let x = inputs.baseAddress!
+    /// as the reference the tests hold the kernel to; `inputs` are an ``evaluate(_:)``'s.
+    func referencePreActivation(_ row: Int, inputs x: [Float]) -> Float {
         func w(_ i: Int) -> Float { weights[((row / 8) * inputCount + i) * 8 + row % 8] }
         var s0: Float = 0, s1: Float = 0, s2: Float = 0, s3: Float = 0
         var i = 0
@@ -280,18 +303,12 @@ final class CompiledModel {
         }
         return biases[row] + ((s0 + s1) + (s2 + s3))
     }
-
-    /// The pre-activations of the last ``probability(_:)`` call, `rows` values (for tests).
-    var lastPreActivations: [Float] { Array(preActivations[0..<rows]) }
 }
 
 extension CompiledModel: MemoryAccounting {
-    /// The evaluation scratch (owned) and the scaled, transposed weights and biases (shared by
-    /// every instance with the same model).
+    /// The scaled, transposed weights and biases (shared by every instance with the same
+    /// model) and an evaluation's buffers (from the thread's workspace); nothing owned.
     var memoryFootprint: MemoryFootprint {
-        MemoryFootprint(
-            ownedBytes: MemoryFootprint.bytes(preActivations) + MemoryFootprint.bytes(inputs)
-                + MemoryFootprint.bytes(activations),
-            sharedBytes: tables.allocatedBytes)
+        MemoryFootprint(sharedBytes: tables.allocatedBytes, workspaceBytes: workspaceBytes)
     }
 }

@@ -1,7 +1,8 @@
 // pipeline --streams N [--threads T]: N front ends fed round-robin in pushes of --frame frames,
 // as a service runs them, beside one stream in a hot loop, in the same run: real-time streams
 // per core, memory per stream (resident growth / N and the front end's own accounting) and the
-// CPU time of each push (p50, p99, p99.9 after each stream's first second; max over all).
+// CPU time of each push (p50, p99, p99.9 after each stream's first second; max over all), and
+// the per-thread scratch workspaces (DSPCore ScratchWorkspace) the runs' threads hold.
 import DSPCore
 import DSPPipeline
 import Dispatch
@@ -131,9 +132,10 @@ enum PipelineStreams {
             lines.append("\(label), every stage on, \(framesPerPush)-frame pushes, \(Self.format(seconds)) s of audio × \(passes) passes")
             lines.append("  memory per stream (the front end's accounting, SpeechFrontEnd.memory):")
             for stage in memory.stages {
-                lines.append("    \(stage.name.padding(toLength: 12, withPad: " ", startingAt: 0)) owned \(Self.kB(stage.footprint.ownedBytes)) kB, shared \(Self.kB(stage.footprint.sharedBytes)) kB")
+                let workspace = stage.footprint.workspaceBytes > 0 ? ", workspace \(Self.kB(stage.footprint.workspaceBytes)) kB" : ""
+                lines.append("    \(stage.name.padding(toLength: 12, withPad: " ", startingAt: 0)) owned \(Self.kB(stage.footprint.ownedBytes)) kB, shared \(Self.kB(stage.footprint.sharedBytes)) kB\(workspace)")
             }
-            lines.append("    total        owned \(Self.kB(memory.total.ownedBytes)) kB, shared \(Self.kB(memory.total.sharedBytes)) kB (once per configuration)")
+            lines.append("    total        owned \(Self.kB(memory.total.ownedBytes)) kB, shared \(Self.kB(memory.total.sharedBytes)) kB (once per configuration), workspace \(Self.kB(memory.total.workspaceBytes)) kB (once per thread)")
             let single = try run(configuration: configuration, samples: samples, framesPerPush: framesPerPush, streams: 1, threads: 1, passes: passes * 10)
             let many = try run(configuration: configuration, samples: samples, framesPerPush: framesPerPush, streams: streams, threads: threads, passes: passes)
             lines.append("  run                 streams/core  wall ×rt/thread  push p50 µs   p99    p99.9   max    RSS/stream kB")
@@ -151,6 +153,7 @@ enum PipelineStreams {
             }
             lines.append(String(format: "  interleaved ÷ single: %.2f; p50/p99/p99.9 after each stream's first second, max over all pushes",
                                 many.streamsPerCore / single.streamsPerCore))
+            lines.append("  thread workspaces held after the runs: \(Self.kB(ScratchWorkspace.allocatedBytes)) kB, over every thread that has run a push in this process (one workspace per thread, not per stream)")
         }
         return lines.joined(separator: "\n")
     }
