@@ -166,10 +166,16 @@ public final class SpeechFrontEnd: @unchecked Sendable {
     private let loudness: LoudnessMeter?
     private let clipCounter: InputClipCounter?
     private let chain: AnalysisChain?
-    /// The conditioned 16 kHz samples of one block (or a flush).
-    private let stream: UnsafeMutableBufferPointer<Float>
-    /// The chain's events for one block (or a flush).
-    private let chainEvents: UnsafeMutableBufferPointer<AnalysisEvent>
+    /// Room for the conditioned 16 kHz samples of one block (or a flush), taken from the
+    /// calling thread's workspace for each call.
+    private let streamCapacity: Int
+    /// Room for the chain's events of one block (or a flush), from the workspace likewise.
+    private let chainEventCapacity: Int
+    /// The process's workspace key (``/DSPCore/ScratchWorkspace``).
+    private let workspace = ScratchWorkspace()
+    /// Bytes a call takes from the calling thread's workspace: the block buffers above and what
+    /// the chain takes inside the call, reserved at the start of every call.
+    private let workspaceBytes: Int
 
     private var inputSamplesConsumed: Int64 = 0
     private var outputSamplesWritten: Int64 = 0
@@ -224,15 +230,10 @@ public final class SpeechFrontEnd: @unchecked Sendable {
         // Room for one block's output or a flush, whichever is larger.
         let blockOutput = conditioner?.outputCapacity(forInputCount: Self.blockFrames * channelCount) ?? 0
         let streamCapacity = Swift.max(1, blockOutput, conditioner?.maxFlushOutputCount ?? 0)
-        stream = .allocate(capacity: streamCapacity)
-        stream.initialize(repeating: 0)
-        let eventCapacity = chain.map { Swift.max($0.maxFlushOutputCount, $0.outputCapacity(forInputCount: streamCapacity)) } ?? 1
-        chainEvents = .allocate(capacity: eventCapacity)
-    }
-
-    deinit {
-        stream.deallocate()
-        chainEvents.deallocate()
+        self.streamCapacity = streamCapacity
+        chainEventCapacity = chain.map { Swift.max($0.maxFlushOutputCount, $0.outputCapacity(forInputCount: streamCapacity)) } ?? 1
+        workspaceBytes = ScratchWorkspace.bytes(Float.self, streamCapacity) + ScratchWorkspace.bytes(AnalysisEvent.self, chainEventCapacity)
+            + (chain?.memoryFootprint.workspaceBytes ?? 0)
     }
 
     /// What this stream's units allocated, per stage (``FrontEndMemory``). Reads only what
@@ -249,7 +250,8 @@ public final class SpeechFrontEnd: @unchecked Sendable {
         add("clipping", clipCounter.map { _ in MemoryFootprint() })
         add("detection", chain.map { $0.memoryFootprint + MemoryFootprint(ownedBytes: -($0.environment?.memoryFootprint.ownedBytes ?? 0)) })
         add("environment", chain?.environment?.memoryFootprint)
-        add("buffers", .owned(MemoryFootprint.bytes(stream) + MemoryFootprint.bytes(chainEvents)))
+        add("buffers", MemoryFootprint(workspaceBytes: ScratchWorkspace.bytes(Float.self, streamCapacity)
+            + ScratchWorkspace.bytes(AnalysisEvent.self, chainEventCapacity)))
         return FrontEndMemory(stages: stages)
     }
 
@@ -341,6 +343,10 @@ public final class SpeechFrontEnd: @unchecked Sendable {
     ) -> FrontEndResult {
         exclusive {
             events.removeAll()
+            let scope = workspace.enter(reserving: workspaceBytes)
+            defer { scope.leave() }
+            let stream = scope.buffer(Float.self, count: streamCapacity)
+            let chainEvents = scope.buffer(AnalysisEvent.self, count: chainEventCapacity)
             let block = Self.blockFrames * channelCount
             var consumed = 0
             var produced = 0
@@ -368,7 +374,7 @@ public final class SpeechFrontEnd: @unchecked Sendable {
                         converter.convert(samples, into: UnsafeMutableBufferPointer(rebasing: output[produced...]))
                         produced += count
                     }
-                    analyze(samples, events: events)
+                    analyze(samples, events: events, chainEvents: chainEvents)
                 }
                 consumed += n
                 if last { break }
@@ -391,6 +397,10 @@ public final class SpeechFrontEnd: @unchecked Sendable {
             var produced = 0
             var summary = FrontEndSummary()
             if let conditioner {
+                let scope = workspace.enter(reserving: workspaceBytes)
+                defer { scope.leave() }
+                let stream = scope.buffer(Float.self, count: streamCapacity)
+                let chainEvents = scope.buffer(AnalysisEvent.self, count: chainEventCapacity)
                 let count = conditioner.flush(into: stream)
                 let samples = UnsafeBufferPointer(rebasing: stream[..<count])
                 if let converter, count > 0 {
@@ -398,7 +408,7 @@ public final class SpeechFrontEnd: @unchecked Sendable {
                     converter.convert(samples, into: output)
                     produced = count
                 }
-                analyze(samples, events: events)
+                analyze(samples, events: events, chainEvents: chainEvents)
                 reframer?.flush { frame, info in
                     measureFrame(frame, validCount: info.validCount, startSample: info.startSample, events: events)
                 }
@@ -504,8 +514,12 @@ public final class SpeechFrontEnd: @unchecked Sendable {
         conditioner?.maxOutputCount(forInputCount: inputCount) ?? 0
     }
 
-    /// Levels (per 1024-sample frame) and the analysis chain over 16 kHz samples.
-    private func analyze(_ samples: UnsafeBufferPointer<Float>, events: FrontEndEventBuffer) {
+    /// Levels (per 1024-sample frame) and the analysis chain over 16 kHz samples; `chainEvents`
+    /// is the call's room for the chain's events.
+    private func analyze(
+        _ samples: UnsafeBufferPointer<Float>, events: FrontEndEventBuffer,
+        chainEvents: UnsafeMutableBufferPointer<AnalysisEvent>
+    ) {
         guard samples.count > 0 else { return }
         reframer?.process(samples) { frame, info in
             measureFrame(frame, validCount: info.validCount, startSample: info.startSample, events: events)

@@ -29,16 +29,85 @@ final class HarmonicSieve {
         var ratio: Float
     }
 
+    /// The candidate tables of one sieve layout, built once per layout (``cache``) and read,
+    /// never written, by every sieve with that layout on any number of threads.
+    final class Tables: @unchecked Sendable {
+        /// What fixes the tables: ``HarmonicSieve/init(binCount:binHz:minimumPitchHz:maximumPitchHz:maximumHarmonicHz:maximumHarmonics:)``'s arguments.
+        struct Key: Hashable, Sendable {
+            var binCount: Int
+            var binHz: Float
+            var minimumPitchHz: Float
+            var maximumPitchHz: Float
+            var maximumHarmonicHz: Float
+            var maximumHarmonics: Int
+        }
+
+        /// The tables of every layout in use.
+        static let cache = SharedTableCache<Key, Tables>()
+
+        let topBin: Int
+        let halfWidth: Int
+        let steps: Int
+        let candidates: UnsafeMutableBufferPointer<Float>
+        /// Harmonic bins of all candidates, back to back; `offsets[c]..<offsets[c+1]` is candidate c.
+        let harmonicBins: UnsafeMutableBufferPointer<Int32>
+        let halfBins: UnsafeMutableBufferPointer<Int32>
+        let offsets: UnsafeMutableBufferPointer<Int>
+
+        /// Builds the tables of `key`.
+        init(_ key: Key) {
+            let binHz = key.binHz
+            halfWidth = max(2, Int((120 / binHz).rounded()))
+            topBin = min(key.binCount - 2 - halfWidth, Int(key.maximumHarmonicHz / binHz))
+            let steps = Int((24 * log2(Double(key.maximumPitchHz / key.minimumPitchHz))).rounded(.down)) + 1
+            self.steps = steps
+            candidates = .allocate(capacity: steps)
+            offsets = .allocate(capacity: steps + 1)
+            var bins: [Int32] = []
+            var halves: [Int32] = []
+            for c in 0..<steps {
+                let f0 = Float(Double(key.minimumPitchHz) * exp2(Double(c) / 24))
+                candidates[c] = f0
+                offsets[c] = bins.count
+                var h: Float = 1
+                while h * f0 / binHz <= Float(topBin - 1), Int(h) <= key.maximumHarmonics {
+                    bins.append(Int32((h * f0 / binHz).rounded()))
+                    halves.append(Int32(((h - 0.5) * f0 / binHz).rounded()))
+                    h += 1
+                }
+            }
+            offsets[steps] = bins.count
+            let top = topBin
+            precondition(bins.allSatisfy { $0 >= 1 && Int($0) < top }, "HarmonicSieve: a harmonic bin outside 1..<topBin")
+            harmonicBins = .allocate(capacity: max(1, bins.count))
+            halfBins = .allocate(capacity: max(1, halves.count))
+            for (i, b) in bins.enumerated() { harmonicBins[i] = b }
+            for (i, b) in halves.enumerated() { halfBins[i] = b }
+        }
+
+        deinit {
+            candidates.deallocate(); offsets.deallocate(); harmonicBins.deallocate()
+            halfBins.deallocate()
+        }
+
+        /// Bytes of the tables.
+        var allocatedBytes: Int {
+            MemoryFootprint.bytes(candidates) + MemoryFootprint.bytes(harmonicBins)
+                + MemoryFootprint.bytes(halfBins) + MemoryFootprint.bytes(offsets)
+        }
+    }
+
     private let binHz: Float
+    private let binCount: Int
+    /// This layout's shared tables; the fields below are read from them.
+    private let tables: Tables
     private let topBin: Int
     private let halfWidth: Int
+    private let steps: Int
     private let candidates: UnsafeMutableBufferPointer<Float>
-    /// Harmonic bins of all candidates, back to back; `offsets[c]..<offsets[c+1]` is candidate c.
     private let harmonicBins: UnsafeMutableBufferPointer<Int32>
     private let halfBins: UnsafeMutableBufferPointer<Int32>
     private let offsets: UnsafeMutableBufferPointer<Int>
-    private let binCount: Int
-    private let steps: Int
     /// The process's workspace key: a frame's buffers (``Scratch``) come from the calling
     /// thread's workspace.
     private let workspace = ScratchWorkspace()
@@ -62,40 +131,22 @@ final class HarmonicSieve {
             + ScratchWorkspace.bytes(Float.self, steps)
     }
 
+    /// A sieve over `binCount`-bin power spectra of `binHz` per bin; its candidate tables are
+    /// shared with every sieve of the same layout.
     init(binCount: Int, binHz: Float, minimumPitchHz: Float = 70, maximumPitchHz: Float = 400, maximumHarmonicHz: Float = 3000, maximumHarmonics: Int = 15) {
         self.binHz = binHz
-        halfWidth = max(2, Int((120 / binHz).rounded()))
-        topBin = min(binCount - 2 - halfWidth, Int(maximumHarmonicHz / binHz))
-        let steps = Int((24 * log2(Double(maximumPitchHz / minimumPitchHz))).rounded(.down)) + 1
-        self.steps = steps
         self.binCount = binCount
-        candidates = .allocate(capacity: steps)
-        offsets = .allocate(capacity: steps + 1)
-        var bins: [Int32] = []
-        var halves: [Int32] = []
-        for c in 0..<steps {
-            let f0 = Float(Double(minimumPitchHz) * exp2(Double(c) / 24))
-            candidates[c] = f0
-            offsets[c] = bins.count
-            var h: Float = 1
-            while h * f0 / binHz <= Float(topBin - 1), Int(h) <= maximumHarmonics {
-                bins.append(Int32((h * f0 / binHz).rounded()))
-                halves.append(Int32(((h - 0.5) * f0 / binHz).rounded()))
-                h += 1
-            }
-        }
-        offsets[steps] = bins.count
-        let top = topBin
-        precondition(bins.allSatisfy { $0 >= 1 && Int($0) < top }, "HarmonicSieve: a harmonic bin outside 1..<topBin")
-        harmonicBins = .allocate(capacity: max(1, bins.count))
-        halfBins = .allocate(capacity: max(1, halves.count))
-        for (i, b) in bins.enumerated() { harmonicBins[i] = b }
-        for (i, b) in halves.enumerated() { halfBins[i] = b }
-    }
-
-    deinit {
-        candidates.deallocate(); offsets.deallocate(); harmonicBins.deallocate()
-        halfBins.deallocate()
+        let key = Tables.Key(
+            binCount: binCount, binHz: binHz, minimumPitchHz: minimumPitchHz, maximumPitchHz: maximumPitchHz,
+            maximumHarmonicHz: maximumHarmonicHz, maximumHarmonics: maximumHarmonics)
+        tables = Tables.cache.table(for: key) { Tables(key) }
+        topBin = tables.topBin
+        halfWidth = tables.halfWidth
+        steps = tables.steps
+        candidates = tables.candidates
+        harmonicBins = tables.harmonicBins
+        halfBins = tables.halfBins
+        offsets = tables.offsets
     }
 
     /// The two pitches of the frame whose power spectrum is `power` (``binCount`` values). Its
@@ -197,12 +248,9 @@ final class HarmonicSieve {
 
 
 extension HarmonicSieve: MemoryAccounting {
-    /// Candidate tables (harmonic and half bins, offsets, candidates), owned; a frame's buffers
+    /// Candidate tables (harmonic and half bins, offsets, candidates), shared per layout; a frame's buffers
     /// (levels, running sum, peaks, near maxima, scores), from the thread's workspace.
     var memoryFootprint: MemoryFootprint {
-        MemoryFootprint(
-            ownedBytes: MemoryFootprint.bytes(candidates) + MemoryFootprint.bytes(harmonicBins)
-                + MemoryFootprint.bytes(halfBins) + MemoryFootprint.bytes(offsets),
-            workspaceBytes: workspaceBytes)
+        MemoryFootprint(sharedBytes: tables.allocatedBytes, workspaceBytes: workspaceBytes)
     }
 }
