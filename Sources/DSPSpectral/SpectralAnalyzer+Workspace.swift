@@ -6,7 +6,7 @@
 import DSPCore
 
 extension SpectralAnalyzer {
-    /// The sizes of a call's ``Scratch``, fixed by the configuration.
+    /// The sizes of a call's `Scratch`, fixed by the configuration.
     struct ScratchLayout {
         /// `N`.
         let windowLength: Int
@@ -156,7 +156,7 @@ extension SpectralAnalyzer {
         }
     }
 
-    /// Opens a scope on the calling thread's workspace for one call's ``Scratch`` (and whatever
+    /// Opens a scope on the calling thread's workspace for one call's `Scratch` (and whatever
     /// the frame callbacks take above it, which reserve for themselves); leave it at return.
     @inline(__always)
     func enterWorkspace() -> WorkspaceScope {

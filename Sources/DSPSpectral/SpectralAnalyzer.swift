@@ -113,9 +113,9 @@ public final class SpectralAnalyzer: StreamingProcessor, @unchecked Sendable {
     var hasPrevious = false
 
     /// Four frames are analysed at once (``analyzeFour(_:_:)``), each in its own slot of the
-    /// call's ``Scratch``.
+    /// call's `Scratch`.
     static let slots = 4
-    /// The sizes of a call's ``Scratch``, taken from the calling thread's workspace.
+    /// The sizes of a call's `Scratch`, taken from the calling thread's workspace.
     let layout: ScratchLayout
     /// The process's workspace key (``/DSPCore/ScratchWorkspace``), read once here.
     let workspace = ScratchWorkspace()
@@ -319,7 +319,7 @@ public final class SpectralAnalyzer: StreamingProcessor, @unchecked Sendable {
 extension SpectralAnalyzer: MemoryAccounting {
     /// Owned: the input ring and the last frame's band levels. Shared: the configuration's fixed
     /// tables (window, twiddles, pitch and mel tables, built once per configuration) and the two
-    /// transforms' plans and planning buffers (once per size). Workspace: one call's ``Scratch``
+    /// transforms' plans and planning buffers (once per size). Workspace: one call's `Scratch`
     /// (the four slots' FFT buffers, spectra, powers, band powers, magnitudes and
     /// autocorrelations, the FFT scratch), taken from the calling thread's workspace.
     public var memoryFootprint: MemoryFootprint {
