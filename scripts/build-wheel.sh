@@ -22,8 +22,8 @@
 #   scripts/build-wheel.sh [--out DIR]      (default: dist/); the wheel's path is the last line of stdout
 #
 # Time on the shared 2-core machine (load 1.2-4.6; the "---" lines of scripts/test-python.sh):
-# 2 min 14 s from a clean .build-wheel (libSpeechDSPC.so 51 s, dspscore 72 s, strip, checks and
-# pip wheel 11 s), 15-22 s when it is built (SwiftPM relinks dspscore; pip wheel 6-9 s).
+# 1 min 38 s and 2 min 14 s from a clean .build-wheel in two worktrees (libSpeechDSPC.so 44 / 51 s,
+# dspscore 44 / 72 s, strip, checks and pip wheel 10 / 11 s), 15-22 s when it is built (SwiftPM relinks dspscore; pip wheel 6-9 s).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=dist

@@ -16,8 +16,8 @@
 #   scripts/test-python.sh
 #
 # Time, `time scripts/test-python.sh` on the shared 2-core machine (other builds running, load
-# 1.2-4.6): 3 min 8 s from a clean .build-wheel and an empty pip cache (PIP_CACHE_DIR=$(mktemp -d)):
-# building the wheel 2 min 14 s (libSpeechDSPC.so 51 s, dspscore 72 s), the test venv 11 s,
+# 1.2-4.6), from a clean .build-wheel and an empty pip cache (PIP_CACHE_DIR=$(mktemp -d)):
+# 2 min 16 s and 3 min 8 s in two worktrees. In the slower run: building the wheel 2 min 14 s (libSpeechDSPC.so 51 s, dspscore 72 s), the test venv 11 s,
 # pytest 2 s, the quick start 29 s (its build-wheel.sh, incremental, 19 s; its venv 10 s), the
 # rest (dspscore on TestAudio, removing the venvs) 11 s; 56-71 s with .build-wheel built.
 set -euo pipefail
