@@ -183,17 +183,25 @@ class FrontEndSummary(ctypes.Structure):
 
 
 def library_path() -> pathlib.Path:
-    """The shared library: $SPEECHDSP_LIBRARY, else the copy bundled in the package."""
+    """The shared library: $SPEECHDSP_LIBRARY; else the copy bundled in the package (the wheel's);
+    else, for the package imported from a checkout (PYTHONPATH=python), the newest of the
+    checkout's `swift build --product SpeechDSPC` builds (.build/release, .build/debug)."""
     override = os.environ.get("SPEECHDSP_LIBRARY")
     if override:
         return pathlib.Path(override)
-    return pathlib.Path(__file__).resolve().parent / "_lib" / "libSpeechDSPC.so"
+    package = pathlib.Path(__file__).resolve().parent
+    bundled = package / "_lib" / "libSpeechDSPC.so"
+    checkout = package.parents[1]
+    if bundled.exists() or not (checkout / "Package.swift").exists():
+        return bundled
+    built = [p for p in (checkout / ".build" / c / "libSpeechDSPC.so" for c in ("release", "debug")) if p.exists()]
+    return max(built, key=lambda p: p.stat().st_mtime) if built else bundled
 
 
 def _load() -> ctypes.CDLL:
     path = library_path()
     if not path.exists():
-        raise ImportError(f"speechdsp: the SpeechDSP library is missing ({path}); reinstall the wheel or set SPEECHDSP_LIBRARY")
+        raise ImportError(f"speechdsp: the SpeechDSP library is missing ({path}); reinstall the wheel (scripts/build-wheel.sh), set SPEECHDSP_LIBRARY, or, in a checkout, swift build --product SpeechDSPC")
     lib = ctypes.CDLL(str(path))
     status = ctypes.c_int32
     i32, i64, u32, f32, f64 = ctypes.c_int32, ctypes.c_int64, ctypes.c_uint32, ctypes.c_float, ctypes.c_double

@@ -25,6 +25,28 @@ TEST_AUDIO = pathlib.Path(os.environ.get("SPEECHDSP_TESTAUDIO", REPOSITORY / "Te
 PCM_BITS = {"PCM_S8": 8, "PCM_U8": 8, "PCM_16": 16, "PCM_24": 24, "PCM_32": 32}
 
 
+def pytest_sessionstart(session):
+    """With $SPEECHDSP_EXPECT_INSTALLED_IN (scripts/test-python.sh: the venv's site-packages),
+    the package, its library and dspscore must be the ones installed there, not a checkout's."""
+    expected = os.environ.get("SPEECHDSP_EXPECT_INSTALLED_IN")
+    if not expected:
+        return
+    import speechdsp
+    from speechdsp import _cli
+
+    root = pathlib.Path(expected).resolve()
+    found = {
+        "speechdsp": pathlib.Path(speechdsp.__file__).resolve(),
+        "its library": speechdsp.library_path().resolve(),
+        "the bundled dspscore": _cli.executable().resolve(),
+    }
+    for what, path in found.items():
+        if not path.is_relative_to(root):
+            raise pytest.UsageError(f"{what} is {path}, not under {root}")
+    if pathlib.Path(dspscore()).parent != pathlib.Path(sys.executable).parent:
+        raise pytest.UsageError(f"dspscore is {dspscore()}, not the entry point next to {sys.executable}")
+
+
 def audio_files() -> list[pathlib.Path]:
     return sorted(p for p in TEST_AUDIO.iterdir() if p.suffix in (".wav", ".flac", ".ogg", ".aiff", ".w64"))
 
