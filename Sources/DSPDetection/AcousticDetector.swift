@@ -207,6 +207,15 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
     private let ownership = StreamOwnership()
     /// The process's workspace key (``/DSPCore/ScratchWorkspace``).
     private let workspace = ScratchWorkspace()
+
+    /// Allocates the calling thread's scratch workspace for this detector's calls now, if it
+    /// does not hold enough yet, so that the first call on this thread allocates nothing (a
+    /// thread's workspace is otherwise allocated by its first call: ``/DSPCore/MemoryFootprint/workspaceBytes``).
+    /// Call it once on each worker thread at start-up where even that first allocation matters.
+    /// Never needed for correctness; safe on any thread.
+    public func reserveWorkspace() {
+        workspace.enter(reserving: workspaceBytes).leave()
+    }
     /// Bytes a call takes from the calling thread's workspace: the spectral analyzer's per-call
     /// buffers and, above them while a frame is lent, the cues' and the models' (reserved at
     /// the start of every call, so none of them moves to a new chunk mid-call).

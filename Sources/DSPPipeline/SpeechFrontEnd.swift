@@ -236,6 +236,15 @@ public final class SpeechFrontEnd: @unchecked Sendable {
             + (chain?.memoryFootprint.workspaceBytes ?? 0)
     }
 
+    /// Allocates the calling thread's scratch workspace for this front end's calls now, if it
+    /// does not hold enough yet, so that the first call on this thread allocates nothing (a
+    /// thread's workspace is otherwise allocated by its first call: ``/DSPCore/MemoryFootprint/workspaceBytes``).
+    /// Call it once on each worker thread at start-up where even that first allocation matters.
+    /// Never needed for correctness; safe on any thread.
+    public func reserveWorkspace() {
+        workspace.enter(reserving: workspaceBytes).leave()
+    }
+
     /// What this stream's units allocated, per stage (``FrontEndMemory``). Reads only what
     /// `init` fixed: safe from any thread.
     public var memory: FrontEndMemory {

@@ -156,6 +156,15 @@ extension SpectralAnalyzer {
         }
     }
 
+    /// Allocates the calling thread's scratch workspace for this analyzer's calls now, if it
+    /// does not hold enough yet, so that the first call on this thread allocates nothing (a
+    /// thread's workspace is otherwise allocated by its first call: ``/DSPCore/MemoryFootprint/workspaceBytes``).
+    /// Call it once on each worker thread at start-up where even that first allocation matters.
+    /// Never needed for correctness; safe on any thread.
+    public func reserveWorkspace() {
+        enterWorkspace().leave()
+    }
+
     /// Opens a scope on the calling thread's workspace for one call's `Scratch` (and whatever
     /// the frame callbacks take above it, which reserve for themselves); leave it at return.
     @inline(__always)

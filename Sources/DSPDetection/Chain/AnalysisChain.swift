@@ -82,6 +82,15 @@ public final class AnalysisChain: StreamAnalyzer, @unchecked Sendable {
     /// reverberation estimator's per-call buffers, reserved at the start of every call.
     private let workspaceBytes: Int
 
+    /// Allocates the calling thread's scratch workspace for this chain's calls now, if it
+    /// does not hold enough yet, so that the first call on this thread allocates nothing (a
+    /// thread's workspace is otherwise allocated by its first call: ``/DSPCore/MemoryFootprint/workspaceBytes``).
+    /// Call it once on each worker thread at start-up where even that first allocation matters.
+    /// Never needed for correctness; safe on any thread.
+    public func reserveWorkspace() {
+        workspace.enter(reserving: workspaceBytes).leave()
+    }
+
     /// Takes the ownership flag; two overlapping calls stop the program.
     @inline(__always)
     private func enter() {

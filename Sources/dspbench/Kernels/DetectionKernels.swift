@@ -28,6 +28,7 @@ enum DetectionKernels {
         for d in detectors {
             do {
                 let detector = try AcousticDetector(configuration: d.configuration)
+                detector.reserveWorkspace()  // this thread's workspace now, not in the first timed push
                 let tally = Sink()
                 kernels.append(Kernel(
                     suite: .detection, group: d.group, name: d.name,
@@ -50,6 +51,7 @@ enum DetectionKernels {
 
         do {
             let analyzer = try SpectralAnalyzer()
+            analyzer.reserveWorkspace()
             let tally = Sink()
             kernels.append(Kernel(
                 suite: .detection, group: "spectral-analysis", name: "SpectralAnalyzer 16 kHz alone (reference)",

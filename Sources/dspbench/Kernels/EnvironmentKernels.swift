@@ -33,6 +33,7 @@ enum EnvironmentKernels {
             do {
                 let chain = try AnalysisChain(configuration: .init(
                     environment: c.environment, frameLength: SpeechFrontEnd.analysisFrameLength))
+                chain.reserveWorkspace()  // this thread's workspace now, not in the first timed push
                 let events = Scratch<AnalysisEvent>(
                     count: chain.outputCapacity(forInputCount: n), repeating: .started(.speech, at: 0))
                 let tally = Sink()
@@ -73,6 +74,7 @@ enum EnvironmentKernels {
         for c in cases {
             do {
                 let frontEnd = try SpeechFrontEnd(configuration: .init(inputRate: rate, channelCount: 1, stages: c.stages))
+                frontEnd.reserveWorkspace()
                 let output = Scratch<Int16>(count: frontEnd.outputCapacity(forInputCount: n), repeating: 0)
                 let events = FrontEndEventBuffer(capacity: frontEnd.maxEventCount(forInputCount: n))
                 let tally = Sink()

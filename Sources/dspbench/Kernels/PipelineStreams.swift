@@ -76,6 +76,7 @@ enum PipelineStreams {
             let range = (t * perThread)..<Swift.min(streams, (t + 1) * perThread)
             guard !range.isEmpty else { return }
             let first = ends.value[range.lowerBound]
+            first.reserveWorkspace()  // this thread's workspace, as a service's worker does at start-up
             let output = Scratch<Int16>(count: first.outputCapacity(forInputCount: pushSamples), repeating: 0)
             let events = FrontEndEventBuffer(capacity: first.maxEventCount(forInputCount: pushSamples))
             var recorded = [UInt32](repeating: 0, count: range.count * pushes * passes)
