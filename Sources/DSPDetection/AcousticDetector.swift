@@ -255,7 +255,8 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
         ] {
             guard model.isValid, !unreadable.contains(where: model.reads) else {
                 throw ConfigurationError(
-                    parameter: name, value: "\(model.inputCount) inputs, \(model.hiddenCount) hidden",
+                    parameter: name,
+                    value: "\(model.inputCount) inputs, \(model.hiddenCount) hidden\(model.recurrence == nil ? "" : " (GRU)")",
                     expected: "consistent shapes, finite values, no lane of \(unreadable.map(\.name))")
             }
         }
@@ -431,6 +432,7 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
         summary = DetectionSummary()
         noiseHistogram.update(repeating: 0)
         noiseLevel.reset()
+        speechNetwork.reset(); musicNetwork.reset(); multiSpeakerNetwork.reset()
     }
 
     private static func close(_ segmenter: inout ActivitySegmenter, at end: Int64, samples: inout Int64) -> Int64? {
@@ -511,9 +513,9 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
 }
 
 extension AcousticDetector: MemoryAccounting {
-    /// The spectral analyzer, the cue tracker, the three models, the noise histogram and the
-    /// cue lanes (the analyzer's, the cues' and the models' per-call buffers are workspace
-    /// bytes, per thread).
+    /// The spectral analyzer, the cue tracker, the three models (their weights shared, a
+    /// recurrent model's state owned), the noise histogram and the cue lanes (the analyzer's,
+    /// the cues' and the models' per-call buffers are workspace bytes, per thread).
     public var memoryFootprint: MemoryFootprint {
         analyzer.memoryFootprint + cues.memoryFootprint + speechNetwork.memoryFootprint + musicNetwork.memoryFootprint
             + multiSpeakerNetwork.memoryFootprint

@@ -8,17 +8,38 @@ import Musl
 import Darwin
 #endif
 
-/// A small feed-forward network that maps a cue vector to a probability: inputs standardised,
-/// one hidden layer of `tanh` units, a logistic output.
+/// A small network that maps a cue vector to a probability: inputs standardised, one hidden
+/// layer — feed-forward `tanh` units, or a gated recurrent unit (GRU) when ``recurrence`` is
+/// set — and a logistic output.
+///
+/// Feed-forward (``recurrence`` `nil`), `H` = ``hiddenCount`` units:
 ///
 ///     zᵢ = (xᵢ − meanᵢ) / scaleᵢ
 ///     hⱼ = tanh(hiddenBiasⱼ + Σᵢ hiddenWeights[j·inputCount + i] · zᵢ)
-///     p  = 1 / (1 + e^−(outputBias + Σⱼ outputWeightsⱼ · hⱼ))
+///     p  = σ(outputBias + Σⱼ outputWeightsⱼ · hⱼ),   σ(x) = 1 / (1 + e^−x)
+///
+/// A model with no hidden units is plain logistic regression on the standardised inputs
+/// (`outputWeights` then has `inputCount` entries).
+///
+/// Gated recurrent (``recurrence`` set; PyTorch `nn.GRU`'s convention, Cho et al. 2014), `H`
+/// units, rows of the `3H`-row layers in the order reset (r), update (u, PyTorch's z),
+/// candidate (n), and a state `h` of `H` values, zero at a stream's start and after a reset:
+///
+///     a = hiddenWeights · z + hiddenBias                       (3H: W_ih, b_ih)
+///     g = recurrence.weights · h + recurrence.bias             (3H: W_hh, b_hh)
+///     r = σ(a_r + g_r),  u = σ(a_u + g_u),  n = tanh(a_n + r ⊙ g_n)
+///     h ← (1 − u) ⊙ n + u ⊙ h
+///     p = σ(outputBias + Σⱼ outputWeightsⱼ · hⱼ)
+///
+/// The state advances once per evaluation: ``AcousticDetector`` evaluates a model only on
+/// frames with sound (not on silent frames or frames with non-finite samples), and only while
+/// its detection is on, so a recurrent model sees the sequence of those frames; the
+/// detector's `reset()`, `flush` and `finalize()` zero the state. An evaluation whose new state or output is not finite
+/// gives 0 and leaves the state as it was.
 ///
 /// The default models (``DefaultModels``) were fitted once on the train split of the detection
-/// material by `scripts/detect/train_models.py` (settings chosen on its val split) and are fixed: nothing adapts per file. A model with no
-/// hidden units is plain logistic regression on the standardised inputs (`outputWeights` then
-/// has `inputCount` entries).
+/// material by `scripts/detect/train_models.py` (settings chosen on its val split) and are
+/// fixed: nothing adapts per file.
 public struct ProbabilityModel: Hashable, Sendable {
     /// Inputs read: the first `inputCount` lanes of the cue vector (``CueLane``), or the
     /// lanes ``inputLanes`` lists.
@@ -29,19 +50,25 @@ public struct ProbabilityModel: Hashable, Sendable {
     public var inputMean: [Float]
     /// Per-input scale divided by before the network (> 0).
     public var inputScale: [Float]
-    /// Hidden-layer weights, row-major: `hiddenCount × inputCount`.
+    /// Hidden-layer weights, row-major: `hiddenCount × inputCount`; with ``recurrence``, the
+    /// input-to-hidden weights `3·hiddenCount × inputCount` (PyTorch's W_ih, rows r, z, n).
     public var hiddenWeights: [Float]
-    /// Hidden-layer biases, `hiddenCount` values.
+    /// Hidden-layer biases, `hiddenCount` values; with ``recurrence``, `3·hiddenCount`
+    /// (PyTorch's b_ih, rows r, z, n).
     public var hiddenBias: [Float]
     /// Output weights: `hiddenCount` values (or `inputCount` without a hidden layer).
     public var outputWeights: [Float]
     /// Output bias.
     public var outputBias: Float
+    /// When set, the hidden layer is a gated recurrent unit (GRU) of `hiddenCount` units with
+    /// these recurrent weights, and the model keeps a state from one evaluation to the next (see
+    /// the type's formula); `nil` (the default) for a feed-forward `tanh` layer.
+    public var recurrence: GatedRecurrence?
 
     /// Creates a model; ``isValid`` says whether the shapes agree.
     public init(
         inputCount: Int, inputLanes: [Int]? = nil, inputMean: [Float], inputScale: [Float], hiddenWeights: [Float],
-        hiddenBias: [Float], outputWeights: [Float], outputBias: Float
+        hiddenBias: [Float], outputWeights: [Float], outputBias: Float, recurrence: GatedRecurrence? = nil
     ) {
         self.inputCount = inputCount
         self.inputLanes = inputLanes
@@ -51,10 +78,11 @@ public struct ProbabilityModel: Hashable, Sendable {
         self.hiddenBias = hiddenBias
         self.outputWeights = outputWeights
         self.outputBias = outputBias
+        self.recurrence = recurrence
     }
 
-    /// Hidden units.
-    public var hiddenCount: Int { hiddenBias.count }
+    /// Hidden units: `hiddenBias.count`, or `hiddenBias.count / 3` with ``recurrence``.
+    public var hiddenCount: Int { recurrence == nil ? hiddenBias.count : hiddenBias.count / 3 }
 
     /// The highest lane read, plus one.
     public var laneExtent: Int { (inputLanes?.max() ?? (inputCount - 1)) + 1 }
@@ -64,13 +92,23 @@ public struct ProbabilityModel: Hashable, Sendable {
         inputLanes.map { $0.contains(lane.rawValue) } ?? (lane.rawValue < inputCount)
     }
 
-    /// Whether the shapes agree and every value is finite (and scales positive).
+    /// Whether the shapes agree and every value is finite (and scales positive). A recurrent
+    /// model needs at least one unit: `hiddenBias` and ``GatedRecurrence/bias`` `3H` values
+    /// (H ≥ 1), `hiddenWeights` `3H × inputCount`, ``GatedRecurrence/weights`` `3H × H`,
+    /// `outputWeights` `H`.
     public var isValid: Bool {
         let n = inputCount
-        guard n >= 1, n <= CueLane.count, inputMean.count == n, inputScale.count == n,
-              hiddenWeights.count == hiddenCount * n,
-              outputWeights.count == (hiddenCount == 0 ? n : hiddenCount)
-        else { return false }
+        guard n >= 1, n <= CueLane.count, inputMean.count == n, inputScale.count == n else { return false }
+        if let recurrence {
+            let h = hiddenCount
+            guard h >= 1, hiddenBias.count == 3 * h, hiddenWeights.count == 3 * h * n, outputWeights.count == h,
+                  recurrence.weights.count == 3 * h * h, recurrence.bias.count == 3 * h,
+                  recurrence.weights.allSatisfy(\.isFinite), recurrence.bias.allSatisfy(\.isFinite)
+            else { return false }
+        } else {
+            guard hiddenWeights.count == hiddenCount * n, outputWeights.count == (hiddenCount == 0 ? n : hiddenCount)
+            else { return false }
+        }
         if let inputLanes, inputLanes.count != n || !inputLanes.allSatisfy({ (0..<CueLane.count).contains($0) }) {
             return false
         }
@@ -86,7 +124,10 @@ public struct ProbabilityModel: Hashable, Sendable {
 final class CompiledModelTables: @unchecked Sendable {
     let inputCount: Int
     let hiddenCount: Int
-    /// The first layer's rows (`hiddenCount`, or 1 without a hidden layer).
+    /// Whether the hidden layer is a GRU (``ProbabilityModel/recurrence``).
+    let isRecurrent: Bool
+    /// The first layer's rows (`hiddenCount`, or 1 without a hidden layer; `3·hiddenCount` for
+    /// a GRU: reset, update and candidate rows).
     let rows: Int
     /// The `rows × inputCount` weights by groups of eight rows, transposed for
     /// `cdsp_model_rows`: `[(g·inputCount + i)·8 + l]` is row `8g + l`, input `i` (zero past
@@ -94,6 +135,12 @@ final class CompiledModelTables: @unchecked Sendable {
     let weights: UnsafeMutableBufferPointer<Float>
     /// The rows' biases, zero-padded to a multiple of eight.
     let biases: UnsafeMutableBufferPointer<Float>
+    /// A GRU's `rows × hiddenCount` recurrent weights, laid out as ``weights`` (`hiddenCount`
+    /// inputs: the state); empty for a feed-forward model.
+    let recurrentWeights: UnsafeMutableBufferPointer<Float>
+    /// A GRU's recurrent biases (b_hh), zero-padded to a multiple of eight; empty for a
+    /// feed-forward model.
+    let recurrentBiases: UnsafeMutableBufferPointer<Float>
     /// The output layer's weights (1 without a hidden layer).
     let output: UnsafeMutableBufferPointer<Float>
     let outputBias: Float
@@ -103,13 +150,13 @@ final class CompiledModelTables: @unchecked Sendable {
     init(_ model: ProbabilityModel) {
         inputCount = model.inputCount
         hiddenCount = model.hiddenCount
+        isRecurrent = model.recurrence != nil
         lanes = .allocate(capacity: model.inputCount)
         for i in 0..<model.inputCount { lanes[i] = model.inputLanes?[i] ?? i }
-        let rows = max(1, hiddenCount)
+        let rows = isRecurrent ? 3 * hiddenCount : max(1, hiddenCount)
         self.rows = rows
         let padded = (rows + 7) / 8 * 8
-        weights = .allocate(capacity: padded * inputCount)
-        weights.initialize(repeating: 0)
+        weights = Self.transposed(rows: rows, inputs: inputCount)
         biases = .allocate(capacity: padded)
         biases.initialize(repeating: 0)
         output = .allocate(capacity: max(1, hiddenCount))
@@ -126,11 +173,33 @@ final class CompiledModelTables: @unchecked Sendable {
         }
         for j in 0..<max(1, hiddenCount) { output[j] = hiddenCount == 0 ? 1 : model.outputWeights[j] }
         outputBias = hiddenCount == 0 ? 0 : model.outputBias
+        if let recurrence = model.recurrence {
+            let h = hiddenCount
+            recurrentWeights = Self.transposed(rows: rows, inputs: h)
+            for r in 0..<rows {
+                for i in 0..<h { recurrentWeights[((r / 8) * h + i) * 8 + r % 8] = recurrence.weights[r * h + i] }
+            }
+            recurrentBiases = .allocate(capacity: padded)
+            recurrentBiases.initialize(repeating: 0)
+            for r in 0..<rows { recurrentBiases[r] = recurrence.bias[r] }
+        } else {
+            recurrentWeights = .allocate(capacity: 0)
+            recurrentBiases = .allocate(capacity: 0)
+        }
+    }
+
+    /// Zeroed room for `rows × inputs` weights in `cdsp_model_rows`'s layout.
+    private static func transposed(rows: Int, inputs: Int) -> UnsafeMutableBufferPointer<Float> {
+        let buffer = UnsafeMutableBufferPointer<Float>.allocate(capacity: (rows + 7) / 8 * 8 * inputs)
+        buffer.initialize(repeating: 0)
+        return buffer
     }
 
     deinit {
         weights.deallocate()
         biases.deallocate()
+        recurrentWeights.deallocate()
+        recurrentBiases.deallocate()
         output.deallocate()
         lanes.deallocate()
     }
@@ -138,13 +207,15 @@ final class CompiledModelTables: @unchecked Sendable {
     /// Bytes of the tables.
     var allocatedBytes: Int {
         MemoryFootprint.bytes(weights) + MemoryFootprint.bytes(biases) + MemoryFootprint.bytes(output)
-            + MemoryFootprint.bytes(lanes)
+            + MemoryFootprint.bytes(lanes) + MemoryFootprint.bytes(recurrentWeights)
+            + MemoryFootprint.bytes(recurrentBiases)
     }
 }
 
 /// A ``ProbabilityModel`` evaluated without allocating: the shared ``CompiledModelTables``,
-/// and an evaluation's buffers (gathered inputs, pre-activations, activations) from the calling
-/// thread's workspace (``/DSPCore/ScratchWorkspace``).
+/// a recurrent model's state (owned: one per instance, so per stream), and an evaluation's
+/// buffers (gathered inputs, pre-activations, activations) from the calling thread's workspace
+/// (``/DSPCore/ScratchWorkspace``).
 final class CompiledModel {
     /// The tables of every model in use, one copy per model.
     static let cache = SharedTableCache<ProbabilityModel, CompiledModelTables>()
@@ -158,6 +229,13 @@ final class CompiledModel {
     private let output: UnsafeMutableBufferPointer<Float>
     private let outputBias: Float
     private let lanes: UnsafeMutableBufferPointer<Int>
+    /// Whether the hidden layer is a GRU.
+    let isRecurrent: Bool
+    private let recurrentWeights: UnsafeMutableBufferPointer<Float>
+    private let recurrentBiases: UnsafeMutableBufferPointer<Float>
+    /// A GRU's state `h` (`hiddenCount` values, zero at a stream's start; empty for a
+    /// feed-forward model): this instance's own.
+    private let state: UnsafeMutableBufferPointer<Float>
     /// `rows` rounded up to a multiple of eight.
     private let paddedRows: Int
     /// The process's workspace key.
@@ -169,14 +247,27 @@ final class CompiledModel {
         let inputs: UnsafeMutablePointer<Float>
         /// The rows' pre-activations for the input.
         let preActivations: UnsafeMutablePointer<Float>
-        /// The hidden layer's activations (`e^{2x}`, then `tanh x`), padded to a multiple of
-        /// eight.
+        /// The hidden layer's activations (`e^{2x}`, then `tanh x`; a GRU's reset and update
+        /// gates), padded to a multiple of eight.
         let activations: UnsafeMutablePointer<Float>
+        /// A GRU's recurrent pre-activations `W_hh·h + b_hh` (`paddedRows`; none for a
+        /// feed-forward model).
+        let recurrentPreActivations: UnsafeMutablePointer<Float>
+        /// A GRU's new state, kept only when it and the output are finite (`hiddenCount`; none
+        /// for a feed-forward model).
+        let nextState: UnsafeMutablePointer<Float>
+    }
+
+    /// Floats of ``Scratch/recurrentPreActivations`` and ``Scratch/nextState``.
+    private var recurrentScratchCounts: (preActivations: Int, nextState: Int) {
+        isRecurrent ? (paddedRows, hiddenCount) : (0, 0)
     }
 
     /// Bytes an evaluation takes from the workspace.
     var workspaceBytes: Int {
-        ScratchWorkspace.bytes(Float.self, inputCount) + 2 * ScratchWorkspace.bytes(Float.self, paddedRows)
+        let (recurrentRows, nextState) = recurrentScratchCounts
+        return ScratchWorkspace.bytes(Float.self, inputCount) + 2 * ScratchWorkspace.bytes(Float.self, paddedRows)
+            + ScratchWorkspace.bytes(Float.self, recurrentRows) + ScratchWorkspace.bytes(Float.self, nextState)
     }
 
     init(_ model: ProbabilityModel) {
@@ -190,20 +281,42 @@ final class CompiledModel {
         output = tables.output
         outputBias = tables.outputBias
         lanes = tables.lanes
+        isRecurrent = tables.isRecurrent
+        recurrentWeights = tables.recurrentWeights
+        recurrentBiases = tables.recurrentBiases
+        state = .allocate(capacity: tables.isRecurrent ? tables.hiddenCount : 0)
+        state.initialize(repeating: 0)
         paddedRows = (rows + 7) / 8 * 8
+    }
+
+    deinit {
+        state.deallocate()
     }
 
     /// Whether `other` reads the same tables (one copy per model).
     func sharesTables(with other: CompiledModel) -> Bool { tables === other.tables }
 
-    /// The probability for the cue vector at `x` (at least `inputCount` lanes). Non-finite
-    /// inputs give 0.
+    /// Zeroes a recurrent model's state: the next evaluation is a stream's first. Nothing to do
+    /// for a feed-forward model.
+    func reset() {
+        state.update(repeating: 0)
+    }
+
+    /// The recurrent state (empty for a feed-forward model), for tests (allocates; not for
+    /// real-time use).
+    var stateValues: [Float] { Array(state) }
+
+    /// The probability for the cue vector at `x` (at least `inputCount` lanes); a recurrent
+    /// model's state advances one step. NaN inputs give 0 (and leave the state as it was).
     func probability(_ x: UnsafePointer<Float>) -> Float {
         let scope = workspace.enter(reserving: workspaceBytes)
         defer { scope.leave() }
+        let (recurrentRows, nextState) = recurrentScratchCounts
         return probability(x, Scratch(
             inputs: scope.take(Float.self, count: inputCount), preActivations: scope.take(Float.self, count: paddedRows),
-            activations: scope.take(Float.self, count: paddedRows)))
+            activations: scope.take(Float.self, count: paddedRows),
+            recurrentPreActivations: scope.take(Float.self, count: recurrentRows),
+            nextState: scope.take(Float.self, count: nextState)))
     }
 
     /// ``probability(_:)`` in `scratch`'s buffers.
@@ -212,6 +325,7 @@ final class CompiledModel {
         let inputs = scratch.inputs, preActivations = scratch.preActivations, activations = scratch.activations
         for i in 0..<inputCount { inputs[i] = x[lanes[i]] }
         cdsp_model_rows(weights.baseAddress!, biases.baseAddress!, inputs, inputCount, rows, preActivations)
+        if isRecurrent { return recurrentStep(scratch) }
         var z = outputBias
         if hiddenCount == 0 {
             z += preActivations[0]
@@ -246,6 +360,41 @@ final class CompiledModel {
         }
     }
 
+    /// A GRU's step from the input rows' pre-activations `a` (``Scratch/preActivations``,
+    /// rows r, u, n): `g = W_hh·h + b_hh` through the same kernel with the state as its input,
+    /// `r = σ(a_r + g_r)`, `u = σ(a_u + g_u)`, `n = tanh(a_n + r·g_n)`,
+    /// `h' = (1 − u)·n + u·h`, then the output. The state becomes `h'` only when the output
+    /// logit is finite — which it is not when any `h'ⱼ` is not (the output weights are finite,
+    /// and `0·±∞` is NaN) — otherwise the result is 0 and the state stays.
+    @inline(__always)
+    private func recurrentStep(_ scratch: Scratch) -> Float {
+        let h = hiddenCount, s = state.baseAddress!
+        let a = scratch.preActivations, g = scratch.recurrentPreActivations
+        let gates = scratch.activations, next = scratch.nextState
+        cdsp_model_rows(recurrentWeights.baseAddress!, recurrentBiases.baseAddress!, s, h, rows, g)
+        // Reset and update gates (rows 0 ..< 2H): independent `expf` calls, so they overlap.
+        for j in 0..<(2 * h) { gates[j] = Self.sigmoid(a[j] + g[j]) }
+        var z = outputBias
+        for j in 0..<h {
+            let n = Self.tanh(a[2 * h + j] + gates[j] * g[2 * h + j])
+            let u = gates[h + j]
+            let v = (1 - u) * n + u * s[j]
+            next[j] = v
+            z += output[j] * v
+        }
+        guard z.isFinite else { return 0 }
+        s.update(from: next, count: h)
+        return 1 / (1 + expf(-max(-30, min(30, z))))
+    }
+
+    /// `σ(x) = 1 / (1 + e^−x)` through `expf`, argument clamped to ±30 (σ is then within 1e-13
+    /// of 0 or 1); NaN stays NaN (the output check then gives 0).
+    @inline(__always)
+    static func sigmoid(_ x: Float) -> Float {
+        let e = expf(-max(-30, min(30, x)))
+        return x.isNaN ? x : 1 / (1 + e)
+    }
+
     /// `tanh(x) = (e^{2x} − 1) / (e^{2x} + 1)` through `expf` (faster than glibc's `tanhf`;
     /// absolute error below 1e-6, argument clamped to ±9 where tanh is ±1 in Float). NaN
     /// stays NaN (the output check then gives 0).
@@ -256,21 +405,31 @@ final class CompiledModel {
     }
 
     /// ``probability(_:)`` for tests: the probability with the gathered inputs and the
-    /// pre-activations it computed (allocates; not for real-time use).
+    /// pre-activations it computed (allocates; not for real-time use). A recurrent model's state
+    /// advances as in ``probability(_:)``.
     func evaluate(_ x: UnsafePointer<Float>) -> (probability: Float, inputs: [Float], preActivations: [Float]) {
         let inputs = UnsafeMutablePointer<Float>.allocate(capacity: Swift.max(1, inputCount))
         let preActivations = UnsafeMutablePointer<Float>.allocate(capacity: paddedRows)
         let activations = UnsafeMutablePointer<Float>.allocate(capacity: paddedRows)
-        defer { inputs.deallocate(); preActivations.deallocate(); activations.deallocate() }
-        let p = probability(x, Scratch(inputs: inputs, preActivations: preActivations, activations: activations))
+        let recurrentPreActivations = UnsafeMutablePointer<Float>.allocate(capacity: paddedRows)
+        let nextState = UnsafeMutablePointer<Float>.allocate(capacity: Swift.max(1, hiddenCount))
+        defer {
+            inputs.deallocate(); preActivations.deallocate(); activations.deallocate()
+            recurrentPreActivations.deallocate(); nextState.deallocate()
+        }
+        let p = probability(x, Scratch(
+            inputs: inputs, preActivations: preActivations, activations: activations,
+            recurrentPreActivations: recurrentPreActivations, nextState: nextState))
         return (p, Array(UnsafeBufferPointer(start: inputs, count: inputCount)),
                 Array(UnsafeBufferPointer(start: preActivations, count: rows)))
     }
 
     /// ``probability(_:)`` with the hidden layer one unit at a time through ``tanh(_:)`` (the
     /// loop ``hiddenActivations(_:)`` replaced), from `preActivations` (an ``evaluate(_:)``'s).
-    /// Kept as the reference the tests hold the vectorised layer to, bit for bit.
+    /// Kept as the reference the tests hold the vectorised layer to, bit for bit. Feed-forward
+    /// models only.
     func referenceProbability(preActivations: [Float]) -> Float {
+        precondition(!isRecurrent, "referenceProbability: a feed-forward model's reference")
         var z = outputBias
         if hiddenCount == 0 {
             z += preActivations[0]
@@ -307,8 +466,10 @@ final class CompiledModel {
 
 extension CompiledModel: MemoryAccounting {
     /// The scaled, transposed weights and biases (shared by every instance with the same
-    /// model) and an evaluation's buffers (from the thread's workspace); nothing owned.
+    /// model), an evaluation's buffers (from the thread's workspace) and, owned, a recurrent
+    /// model's state (nothing owned for a feed-forward model).
     var memoryFootprint: MemoryFootprint {
-        MemoryFootprint(sharedBytes: tables.allocatedBytes, workspaceBytes: workspaceBytes)
+        MemoryFootprint(
+            ownedBytes: MemoryFootprint.bytes(state), sharedBytes: tables.allocatedBytes, workspaceBytes: workspaceBytes)
     }
 }
