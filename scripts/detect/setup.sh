@@ -46,4 +46,9 @@ if [[ ! -x .venv-detect/bin/python ]]; then
 fi
 .venv-detect/bin/pip install -q --disable-pip-version-check -r scripts/detect/requirements.txt
 .venv-detect/bin/pip install -q --disable-pip-version-check --no-deps silero-vad==6.2.3 pyannote.audio==4.0.7
+# --train: PyTorch for train_recurrent.py (PyPI's build, about 5 GB with its CUDA libraries,
+# which the CPU training never loads).
+if [[ ${1:-} == --train ]]; then
+  .venv-detect/bin/pip install -q --disable-pip-version-check -r scripts/detect/requirements-train.txt
+fi
 echo "detect/setup: ok" >&2

@@ -295,10 +295,6 @@ class ScorerTests(unittest.TestCase):
             self.assertEqual(rows["music_f1"]["status"], "n/a")
 
 
-if __name__ == "__main__":
-    unittest.main()
-
-
 class TrainModelsLanes(unittest.TestCase):
     """train_models.py's lane layout against Sources/DSPDetection/Models/CueLane.swift."""
 
@@ -320,3 +316,71 @@ class TrainModelsLanes(unittest.TestCase):
             self.assertNotIn(44, layout["speech"])
             self.assertIn(43, layout["speech"])
         self.assertEqual(tm.describe("multi") if tm.LANES is tm.TASK_LANES["bands"] else "", "``CueLane`` lanes 0–84")
+
+
+class RecurrentModels(unittest.TestCase):
+    """train_recurrent.py's models against the formula ProbabilityModel documents for a GRU (the
+    Swift side is held to the same formula by GatedRecurrenceTests), and the layout it writes."""
+
+    def setUp(self):
+        try:
+            import torch  # noqa: F401
+        except ImportError:
+            self.skipTest("PyTorch is not installed (scripts/detect/setup.sh --train)")
+
+    def model(self, inputs=7, hidden=5):
+        import torch
+        import train_recurrent as tr
+        torch.manual_seed(3)
+        rng = np.random.default_rng(3)
+        m = tr.Model(inputs, hidden, rng.normal(0, 1, inputs).astype(np.float32),
+                     rng.uniform(0.5, 2, inputs).astype(np.float32))
+        with torch.no_grad():
+            for p in m.parameters():
+                p.copy_(torch.from_numpy(rng.normal(0, 0.7, tuple(p.shape)).astype(np.float32)))
+        return m.eval(), rng
+
+    def test_pytorch_gru_is_the_documented_formula(self):
+        import torch
+        m, rng = self.model()
+        x = rng.normal(0, 2, (60, 7)).astype(np.float32)
+        with torch.no_grad():
+            expected = torch.sigmoid(m(torch.from_numpy(x)[None]))[0].numpy().astype(np.float64)
+        g = m.gru
+        wi, bi = g.weight_ih_l0.detach().numpy().astype(float), g.bias_ih_l0.detach().numpy().astype(float)
+        wh, bh = g.weight_hh_l0.detach().numpy().astype(float), g.bias_hh_l0.detach().numpy().astype(float)
+        wo, bo = m.out.weight.detach().numpy().astype(float)[0], float(m.out.bias.detach()[0])
+        sig = lambda v: 1 / (1 + np.exp(-v))
+        h = np.zeros(5)
+        for t, row in enumerate(x.astype(float)):
+            z = (row - m.mean.numpy()) / m.scale.numpy()
+            a, r_ = wi @ z + bi, wh @ h + bh
+            r, u = sig(a[:5] + r_[:5]), sig(a[5:10] + r_[5:10])
+            n = np.tanh(a[10:] + r * r_[10:])
+            h = (1 - u) * n + u * h
+            self.assertAlmostEqual(sig(bo + wo @ h), expected[t], delta=1e-5)
+
+    def test_swift_source_layout(self):
+        import re
+        import train_models as tm
+        import train_recurrent as tr
+        task = "music"
+        lanes = tm.LANES[task]
+        m, _ = self.model(inputs=len(lanes), hidden=3)
+        src = tr.swift(m, task, "music", "Music.")
+
+        def values(key):
+            return [float(v) for v in re.search(key + r": \[([^\]]*)\]", src).group(1).split(", ")]
+        self.assertEqual(len(values("hiddenWeights")), 9 * len(lanes))
+        self.assertEqual(len(values("hiddenBias")), 9)
+        self.assertEqual(len(values("outputWeights")), 3)
+        self.assertEqual(len(values("weights")), 27)
+        recurrent_bias = re.search(r"weights: \[[^\]]*\],\s*bias: \[([^\]]*)\]", src).group(1)
+        self.assertEqual(len(recurrent_bias.split(", ")), 9)
+        self.assertEqual(values("hiddenWeights")[:3],
+                         [float(f"{v:.7g}") for v in m.gru.weight_ih_l0.detach().numpy()[0, :3]])
+        self.assertIn("recurrence: GatedRecurrence(", src)
+
+
+if __name__ == "__main__":
+    unittest.main()

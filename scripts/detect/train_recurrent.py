@@ -1,0 +1,286 @@
+#!/usr/bin/env python3
+"""Fit SpeechDSP's recurrent detection models (one GRU layer per task) on the detection
+material's train split, choose every setting on its val split, and write them as Swift source
+with their provenance (issue #23).
+
+    scripts/detect/setup.sh --train           # adds PyTorch (CPU) to .venv-detect
+    swift build -c release --product dspbench
+    .venv-detect/bin/python scripts/detect/train_recurrent.py --corpus .build-detect-full \\
+        --swift Sources/DSPDetection/Models/DefaultModels.swift
+
+The inputs, labels, task order and choices are train_models.py's (the feed-forward models'):
+the cue and band lanes of `dspbench detect --frames` (the shipped Swift code's), each 16 ms hop
+labelled at its centre, music -> voice activity (reading the previous frame's smoothed music
+probability) -> multiple speakers (reading the smoothed speech probability) -> voice activity
+alone. What differs is the model: each task's hidden layer is a gated recurrent unit
+(`ProbabilityModel.recurrence`, PyTorch's nn.GRU equations), so a model sees the whole stream
+so far rather than one frame and the cue windows. A GRU steps only on the frames the detector
+evaluates it on (audible frames: the silence floor leaves the others at 0 and the state as it
+was), so each file's training sequence is its audible frames, from a zero state.
+
+Training: AdamW with a one-cycle learning rate over EPOCHS passes, whole files as sequences (at most
+16 s), batches of files of similar length (padding after a file's end, masked from the loss, so
+it never reaches a real frame), cross-entropy weighted as in train_models.py, fixed seeds, one
+thread order (deterministic on one machine). Chosen on val: the GRU width (with the music and
+speech models), the non-speech loss weight with the speech segmenter (10 ms frame F1 of the
+segmented decisions), the multi-speaker loss weight (0.5 s window F1). The val decisions are
+replayed as the Swift detector makes them (smoothing, ActivitySegmenter); the reported figures
+come from `dspscore --timeline` (run_detect_eval.sh). Test files are never read.
+"""
+import argparse
+import json
+import os
+import pickle
+import sys
+import time
+
+import numpy as np
+import torch
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import train_models as tm  # noqa: E402
+import fit_models as fm  # noqa: E402  (on the path through train_models' detectlib import)
+
+# GRU widths tried on val (music and voice activity; multi and alone take the chosen one).
+HIDDEN_GRID = [24, 32]
+EPOCHS = 12
+LEARNING_RATE = 3e-3
+BATCH_FILES = 16
+WEIGHT_DECAY = 1e-4
+SPEECH_NEGATIVE_WEIGHTS = [1.0, 2.0]
+MULTI_POSITIVE_WEIGHTS = [1.0, 2.0, 4.0]
+# What the command line changes.
+SETTINGS = {"epochs": EPOCHS, "dropout": 0.0}
+
+
+class Model(torch.nn.Module):
+    def __init__(self, inputs, hidden, mean, scale):
+        super().__init__()
+        self.register_buffer("mean", torch.tensor(mean, dtype=torch.float32))
+        self.register_buffer("scale", torch.tensor(scale, dtype=torch.float32))
+        self.drop = torch.nn.Dropout(SETTINGS["dropout"])
+        self.gru = torch.nn.GRU(inputs, hidden, batch_first=True)
+        self.out = torch.nn.Linear(hidden, 1)
+
+    def forward(self, x):
+        h, _ = self.gru(self.drop((x - self.mean) / self.scale))
+        return self.out(self.drop(h)).squeeze(-1)
+
+
+def sequences(data, files, task, label):
+    """Each file's audible frames of the task's lanes, and their labels."""
+    out = []
+    for rel in files:
+        c = data[rel]
+        keep = c["audible"]
+        x = tm.matrix(c)[keep][:, tm.LANES[task]].astype(np.float32)
+        if len(x):
+            out.append((x, c[label][keep].astype(np.float32)))
+    return out
+
+
+def batch_tensors(seqs, mean, batch_files, negative_weight, positive_weight):
+    """Files of similar length batched: inputs padded after each file's end with the mean
+    (standardised to 0), labels, loss weights (0 on padding)."""
+    order = np.argsort([len(x) for x, _ in seqs], kind="stable")
+    out = []
+    for s in range(0, len(order), batch_files):
+        b = order[s:s + batch_files]
+        n = max(len(seqs[i][0]) for i in b)
+        x = np.zeros((len(b), n, len(mean)), dtype=np.float32)
+        y = np.zeros((len(b), n), dtype=np.float32)
+        w = np.zeros((len(b), n), dtype=np.float32)
+        for k, i in enumerate(b):
+            xi, yi = seqs[i]
+            x[k, :len(xi)] = xi
+            x[k, len(xi):] = mean
+            y[k, :len(yi)] = yi
+            w[k, :len(yi)] = np.where(yi > 0, positive_weight, negative_weight)
+        out.append((torch.from_numpy(x), torch.from_numpy(y), torch.from_numpy(w)))
+    return out
+
+
+def fit(seqs, hidden, seed, negative_weight=1.0, positive_weight=1.0, log="", val=None):
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed)
+    allx = np.vstack([x for x, _ in seqs]).astype(np.float64)
+    mean = allx.mean(0)
+    scale = allx.std(0) + 1e-6
+    model = Model(allx.shape[1], hidden, mean.astype(np.float32), scale.astype(np.float32))
+    opt = torch.optim.AdamW(model.parameters(), lr=LEARNING_RATE, weight_decay=WEIGHT_DECAY)
+    tensors = batch_tensors(seqs, mean.astype(np.float32), BATCH_FILES, negative_weight, positive_weight)
+    held = batch_tensors(val, mean.astype(np.float32), 64, negative_weight, positive_weight) if val else None
+    epochs = SETTINGS["epochs"]
+    steps = epochs * len(tensors)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=LEARNING_RATE, total_steps=steps, pct_start=0.1)
+    bce = torch.nn.BCEWithLogitsLoss(reduction="none")
+    start = time.time()
+    for epoch in range(epochs):
+        total = 0.0
+        for j in rng.permutation(len(tensors)):
+            x, y, w = tensors[j]
+            opt.zero_grad()
+            loss = (bce(model(x), y) * w).sum() / w.sum()
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+            opt.step()
+            sched.step()
+            total += float(loss.detach())
+        line = f"    {log} epoch {epoch + 1}: loss {total / len(tensors):.4f}"
+        if held:
+            with torch.no_grad():
+                num = sum(float((bce(model(x), y) * w).sum()) for x, y, w in held)
+            line += f", val loss {num / sum(float(w.sum()) for _, _, w in held):.4f}"
+        print(line + f" ({time.time() - start:.0f} s)", file=sys.stderr)
+    model.eval()
+    return model
+
+
+def apply(data, task, model, column):
+    smoothing = fm.SMOOTHING["speech" if task == "standalone" else task]
+    for c in data.values():
+        keep = c["audible"]
+        p = np.zeros(len(keep))
+        x = tm.matrix(c)[keep][:, tm.LANES[task]].astype(np.float32)
+        if len(x):
+            with torch.no_grad():
+                p[keep] = torch.sigmoid(model(torch.from_numpy(x)[None])).numpy()[0]
+        c[column] = fm.smooth(p, smoothing)
+
+
+def floats(a):
+    return ", ".join(f"{float(v):.7g}" for v in np.ravel(a))
+
+
+def swift(model, task, name, comment):
+    lanes = tm.LANES[task]
+    plain = lanes == list(range(len(lanes)))
+    lanes_line = "" if plain else "\n        inputLanes: [" + ", ".join(str(i) for i in lanes) + "],"
+    g = model.gru
+    return f"""    /// {comment}
+    public static let {name} = ProbabilityModel(
+        inputCount: {len(lanes)},{lanes_line}
+        inputMean: [{floats(model.mean)}],
+        inputScale: [{floats(model.scale)}],
+        hiddenWeights: [{floats(g.weight_ih_l0.detach())}],
+        hiddenBias: [{floats(g.bias_ih_l0.detach())}],
+        outputWeights: [{floats(model.out.weight.detach())}],
+        outputBias: {float(model.out.bias.detach()[0]):.7g},
+        recurrence: GatedRecurrence(
+            weights: [{floats(g.weight_hh_l0.detach())}],
+            bias: [{floats(g.bias_hh_l0.detach())}]))
+"""
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--corpus", default=".build-detect-full")
+    ap.add_argument("--dspbench", default=".build/release/dspbench")
+    ap.add_argument("--reuse", action="store_true", help="reuse frame CSVs with this dspbench's columns")
+    ap.add_argument("--swift", help="write the fitted models here (DefaultModels.swift)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--hidden", default=",".join(map(str, HIDDEN_GRID)))
+    ap.add_argument("--speech-weights", default=",".join(map(str, SPEECH_NEGATIVE_WEIGHTS)))
+    ap.add_argument("--multi-weights", default=",".join(map(str, MULTI_POSITIVE_WEIGHTS)))
+    ap.add_argument("--epochs", type=int, default=None, help=f"passes over the train split (default {EPOCHS})")
+    ap.add_argument("--cache", help="keep the loaded frames here (a pickle) and read them from it when present")
+    ap.add_argument("--threads", type=int, default=2)
+    args = ap.parse_args()
+    SETTINGS["epochs"] = args.epochs or EPOCHS
+    torch.set_num_threads(args.threads)
+    torch.use_deterministic_algorithms(True)
+    hidden_grid = [int(v) for v in args.hidden.split(",")]
+    speech_weights = [float(v) for v in args.speech_weights.split(",")]
+    multi_weights = [float(v) for v in args.multi_weights.split(",")]
+    manifest = json.load(open(os.path.join(args.corpus, "manifest.json")))
+    if not manifest.get("complete"):
+        sys.exit(f"train_recurrent: {args.corpus} is incomplete: run make_detect_corpus.py first")
+
+    if args.cache and os.path.exists(args.cache):
+        with open(args.cache, "rb") as f:
+            data = pickle.load(f)
+    else:
+        data, _ = tm.load(args.corpus, args.dspbench, ("train", "val"), args.reuse)
+        if args.cache:
+            with open(args.cache, "wb") as f:
+                pickle.dump(data, f)
+    train = sorted(r for r, c in data.items() if c["split"] == "train")
+    val = sorted(r for r, c in data.items() if c["split"] == "val")
+    print(f"train {len(train)} files, val {len(val)} files", file=sys.stderr)
+    for c in data.values():
+        c["p_music_prev"] = np.zeros(len(c["time"]))
+        c["p_speech"] = np.zeros(len(c["time"]))
+    report = []
+
+    def say(line):
+        print(line, file=sys.stderr)
+        report.append(line)
+
+    best = None
+    grid = [fm.SEGMENTS["speech"]] + [g for g in fm.SPEECH_SEGMENT_GRID if g != fm.SEGMENTS["speech"]]
+    for hidden in hidden_grid:
+        music = fit(sequences(data, train, "music", "y_music"), hidden, args.seed, log=f"music h{hidden}")
+        apply(data, "music", music, "p_music")
+        mf1 = tm.music_f1(data, val)
+        for c in data.values():
+            c["p_music_prev"] = np.r_[0.0, c["p_music"][:-1]]
+        for weight in speech_weights:
+            speech = fit(sequences(data, train, "speech", "y_speech"), hidden, args.seed + 1,
+                         negative_weight=weight, log=f"speech h{hidden} w{weight:g}")
+            apply(data, "speech", speech, "p_speech")
+            for params in grid:
+                f1 = tm.speech_f1(data, val, "p_speech", params)
+                if best is None or f1 > best[0] + 1e-9:
+                    best = (f1, hidden, weight, params, music, speech, mf1)
+            say(f"hidden {hidden}, speech negative weight {weight:g}: val music F1 {100 * mf1:.2f}; best val "
+                f"speech F1 so far {100 * best[0]:.2f} (hidden {best[1]}, weight {best[2]:g}, segmenter {best[3]})")
+    f1, hidden, weight, speech_segments, music, speech, mf1 = best
+    apply(data, "music", music, "p_music")
+    for c in data.values():
+        c["p_music_prev"] = np.r_[0.0, c["p_music"][:-1]]
+    apply(data, "speech", speech, "p_speech")
+
+    best_multi = None
+    for mweight in multi_weights:
+        multi = fit(sequences(data, train, "multi", "y_multi"), hidden, args.seed + 2,
+                    positive_weight=mweight, log=f"multi w{mweight:g}")
+        apply(data, "multi", multi, "p_multi")
+        g = tm.multi_f1(data, val, "p_multi")
+        say(f"multi-speaker positive weight {mweight:g}: val window F1 {100 * g:.2f}")
+        if best_multi is None or g > best_multi[0] + 1e-9:
+            best_multi = (g, mweight, multi)
+    multi_f, mweight, multi = best_multi
+
+    standalone = fit(sequences(data, train, "standalone", "y_speech"), hidden, args.seed + 3,
+                     negative_weight=weight, log="standalone")
+    apply(data, "standalone", standalone, "p_speech_alone")
+    alone_f1 = tm.speech_f1(data, val, "p_speech_alone", speech_segments)
+    chosen = (f"chosen on val: GRU {hidden}, speech negative weight {weight:g}, segmenter {speech_segments}, "
+              f"multi positive weight {mweight:g}; val (replayed) speech F1 {100 * f1:.2f}, alone "
+              f"{100 * alone_f1:.2f}, music F1 {100 * mf1:.2f}, multi window F1 {100 * multi_f:.2f}")
+    say(chosen)
+
+    if args.swift:
+        with open(args.swift, "w") as f:
+            f.write(tm.provenance(
+                args.corpus, manifest, (os.path.abspath(__file__), tm.__file__, fm.__file__), train, val,
+                [f"seed {args.seed}, torch {torch.__version__}, {SETTINGS['epochs']} epochs, GRU widths from "
+                 f"{hidden_grid},", f"non-speech weights from {speech_weights}, multi weights from {multi_weights}."]
+                + report, setup="scripts/detect/setup.sh --train"))
+            f.write("\n/// The detection models fitted on the detection material's train split (`docs/detection.md`):\n"
+                    "/// one gated recurrent layer per task.\n"
+                    "public enum DefaultModels {\n")
+            f.write(swift(music, "music", "music", f"Music: {tm.describe('music')}.") + "\n")
+            f.write(swift(speech, "speech", "speech", f"Voice activity: {tm.describe('speech')}.") + "\n")
+            f.write(swift(multi, "multi", "multiSpeaker", f"Multiple speakers: {tm.describe('multi')}.") + "\n")
+            f.write(swift(standalone, "standalone", "standaloneSpeech",
+                          f"Voice activity alone: {tm.describe('standalone')} (no rhythm, peak-persistence, sieve "
+                          "or probability lanes).") + "\n")
+            f.write(fm.swift_segmenter(speech_segments, "on val"))
+            f.write("}\n")
+        print(f"wrote {args.swift}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
