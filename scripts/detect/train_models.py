@@ -109,10 +109,10 @@ def load(corpus, dspbench, splits, reuse):
     return data, labels
 
 
-def provenance(corpus, manifest, scripts, train, val, details, setup="scripts/detect/setup.sh"):
+def provenance(corpus, manifest, scripts, train, val, details, setup="scripts/detect/setup.sh", options=""):
     """The generated DefaultModels.swift's header: how to regenerate it (the first of `scripts`
-    is the training script run), the material's and the scripts' hashes, and `details` (one
-    comment line each)."""
+    is the training script run, with `options`), the material's and the scripts' hashes, and
+    `details` (one comment line each)."""
     script = hashlib.sha256()
     for path in scripts:
         script.update(open(path, "rb").read())
@@ -124,7 +124,7 @@ def provenance(corpus, manifest, scripts, train, val, details, setup="scripts/de
              f"--seed {manifest['seed']}",
              "  swift build -c release --product dspbench",
              f"  .venv-detect/bin/python scripts/detect/{name} --corpus .build-detect-full \\",
-             "      --swift Sources/DSPDetection/Models/DefaultModels.swift",
+             f"      --swift Sources/DSPDetection/Models/DefaultModels.swift{options}",
              "",
              f"Material: detection generator {manifest['generator_version']}, scale {manifest['scale']}, "
              f"seed {manifest['seed']},",

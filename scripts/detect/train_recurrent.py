@@ -18,11 +18,16 @@ so far rather than one frame and the cue windows. A GRU steps only on the frames
 evaluates it on (audible frames: the silence floor leaves the others at 0 and the state as it
 was), so each file's training sequence is its audible frames, from a zero state.
 
+`--recurrent` names the tasks that get a GRU (default music); the others are fitted as
+train_models.py fits them (its ensembles, seeds and epochs), on the probabilities of the models
+before them in the chain.
+
 Training: AdamW with a one-cycle learning rate over EPOCHS passes, whole files as sequences (at most
 16 s), batches of files of similar length (padding after a file's end, masked from the loss, so
 it never reaches a real frame), cross-entropy weighted as in train_models.py, fixed seeds, one
-thread order (deterministic on one machine). Chosen on val: the GRU width (with the music and
-speech models), the non-speech loss weight with the speech segmenter (10 ms frame F1 of the
+thread order (deterministic on one machine). Chosen on val: the GRU width (with the speech
+settings on VAD F1 when voice activity is a GRU; otherwise the music GRU's on music F1), the
+non-speech loss weight with the speech segmenter (10 ms frame F1 of the
 segmented decisions), the multi-speaker loss weight (0.5 s window F1). The val decisions are
 replayed as the Swift detector makes them (smoothing, ActivitySegmenter); the reported figures
 come from `dspscore --timeline` (run_detect_eval.sh). Test files are never read.
@@ -49,7 +54,14 @@ LEARNING_RATE = 3e-3
 BATCH_FILES = 16
 WEIGHT_DECAY = 1e-4
 SPEECH_NEGATIVE_WEIGHTS = [1.0, 2.0]
-MULTI_POSITIVE_WEIGHTS = [1.0, 2.0, 4.0]
+# Weights up to 16: with the music GRU's probability the multi-speaker ensemble's val F1 still rose
+# from 2 to 4 and peaked at 8 (2026-11-28).
+MULTI_POSITIVE_WEIGHTS = [1.0, 2.0, 4.0, 8.0, 16.0]
+# The tasks, in fitting order.
+TASKS = ["music", "speech", "multi", "standalone"]
+# The tasks that get a GRU by default: music, the one task where a GRU beat the ensembles on val
+# (2026-11-28, docs/detection.md); voice activity and multiple speakers keep the ensembles.
+RECURRENT = "music"
 # What the command line changes.
 SETTINGS = {"epochs": EPOCHS, "dropout": 0.0}
 
@@ -149,6 +161,25 @@ def apply(data, task, model, column):
         c[column] = fm.smooth(p, smoothing)
 
 
+class Fitted:
+    """One task's fitted model: a GRU (``Model``) or train_models.py's feed-forward ensemble."""
+
+    def __init__(self, task, model):
+        self.task, self.model = task, model
+        self.recurrent = isinstance(model, Model)
+
+    def apply(self, data, column):
+        if self.recurrent:
+            apply(data, self.task, self.model, column)
+        else:
+            tm.apply(data, self.task, self.model, column)
+
+    def swift(self, name, comment):
+        if self.recurrent:
+            return swift(self.model, self.task, name, comment)
+        return self.model.swift(name, comment)
+
+
 def floats(a):
     return ", ".join(f"{float(v):.7g}" for v in np.ravel(a))
 
@@ -185,6 +216,9 @@ def main():
     ap.add_argument("--multi-weights", default=",".join(map(str, MULTI_POSITIVE_WEIGHTS)))
     ap.add_argument("--epochs", type=int, default=None, help=f"passes over the train split (default {EPOCHS})")
     ap.add_argument("--cache", help="keep the loaded frames here (a pickle) and read them from it when present")
+    ap.add_argument("--recurrent", default=RECURRENT,
+                    help=f"tasks whose model is a GRU, among {', '.join(TASKS)} (default {RECURRENT}); the others are "
+                         "train_models.py's ensembles")
     ap.add_argument("--threads", type=int, default=2)
     args = ap.parse_args()
     SETTINGS["epochs"] = args.epochs or EPOCHS
@@ -217,18 +251,46 @@ def main():
         print(line, file=sys.stderr)
         report.append(line)
 
+    recurrent = set(args.recurrent.split(",")) if args.recurrent else set()
+    if not recurrent <= set(TASKS):
+        sys.exit(f"train_recurrent: --recurrent takes tasks among {', '.join(TASKS)}")
+    fm.FIRST_SEED = args.seed
+
+    def fit_task(task, label, hidden, seed, **weights):
+        """A GRU of `hidden` units for a task in --recurrent, else train_models.py's ensemble."""
+        if task in recurrent:
+            return Fitted(task, fit(sequences(data, train, task, label), hidden, seed,
+                                    log=f"{task} GRU {hidden} {weights}", **weights))
+        members = fm.MULTI_ENSEMBLE if task == "multi" else None
+        net = tm.ensemble(task, tm.HIDDEN_GRID[0], members=members)
+        return Fitted(task, net.fit(*tm.gather(data, train, task, label), epochs=tm.EPOCHS, **weights))
+
     best = None
     grid = [fm.SEGMENTS["speech"]] + [g for g in fm.SPEECH_SEGMENT_GRID if g != fm.SEGMENTS["speech"]]
-    for hidden in hidden_grid:
-        music = fit(sequences(data, train, "music", "y_music"), hidden, args.seed, log=f"music h{hidden}")
-        apply(data, "music", music, "p_music")
+    if "speech" in recurrent:
+        # One width for the recurrent tasks, chosen with the speech settings on VAD F1.
+        widths = [(hidden, None) for hidden in hidden_grid]
+    else:
+        # The voice-activity model is an ensemble: the width is the music GRU's alone, chosen on
+        # music F1; then the speech settings on VAD F1 with that music model.
+        best_music = None
+        for hidden in hidden_grid if "music" in recurrent else hidden_grid[:1]:
+            music = fit_task("music", "y_music", hidden, args.seed)
+            music.apply(data, "p_music")
+            mf1 = tm.music_f1(data, val)
+            say(f"music {'GRU ' + str(hidden) if 'music' in recurrent else 'ensemble'}: val music F1 {100 * mf1:.2f}")
+            if best_music is None or mf1 > best_music[0] + 1e-9:
+                best_music = (mf1, hidden, music)
+        widths = [(best_music[1], best_music[2])]
+    for hidden, chosen_music in widths:
+        music = chosen_music or fit_task("music", "y_music", hidden, args.seed)
+        music.apply(data, "p_music")
         mf1 = tm.music_f1(data, val)
         for c in data.values():
             c["p_music_prev"] = np.r_[0.0, c["p_music"][:-1]]
         for weight in speech_weights:
-            speech = fit(sequences(data, train, "speech", "y_speech"), hidden, args.seed + 1,
-                         negative_weight=weight, log=f"speech h{hidden} w{weight:g}")
-            apply(data, "speech", speech, "p_speech")
+            speech = fit_task("speech", "y_speech", hidden, args.seed + 1, negative_weight=weight)
+            speech.apply(data, "p_speech")
             for params in grid:
                 f1 = tm.speech_f1(data, val, "p_speech", params)
                 if best is None or f1 > best[0] + 1e-9:
@@ -236,28 +298,27 @@ def main():
             say(f"hidden {hidden}, speech negative weight {weight:g}: val music F1 {100 * mf1:.2f}; best val "
                 f"speech F1 so far {100 * best[0]:.2f} (hidden {best[1]}, weight {best[2]:g}, segmenter {best[3]})")
     f1, hidden, weight, speech_segments, music, speech, mf1 = best
-    apply(data, "music", music, "p_music")
+    music.apply(data, "p_music")
     for c in data.values():
         c["p_music_prev"] = np.r_[0.0, c["p_music"][:-1]]
-    apply(data, "speech", speech, "p_speech")
+    speech.apply(data, "p_speech")
 
     best_multi = None
     for mweight in multi_weights:
-        multi = fit(sequences(data, train, "multi", "y_multi"), hidden, args.seed + 2,
-                    positive_weight=mweight, log=f"multi w{mweight:g}")
-        apply(data, "multi", multi, "p_multi")
+        multi = fit_task("multi", "y_multi", hidden, args.seed + 2, positive_weight=mweight)
+        multi.apply(data, "p_multi")
         g = tm.multi_f1(data, val, "p_multi")
         say(f"multi-speaker positive weight {mweight:g}: val window F1 {100 * g:.2f}")
         if best_multi is None or g > best_multi[0] + 1e-9:
             best_multi = (g, mweight, multi)
     multi_f, mweight, multi = best_multi
 
-    standalone = fit(sequences(data, train, "standalone", "y_speech"), hidden, args.seed + 3,
-                     negative_weight=weight, log="standalone")
-    apply(data, "standalone", standalone, "p_speech_alone")
+    standalone = fit_task("standalone", "y_speech", hidden, args.seed + 3, negative_weight=weight)
+    standalone.apply(data, "p_speech_alone")
     alone_f1 = tm.speech_f1(data, val, "p_speech_alone", speech_segments)
-    chosen = (f"chosen on val: GRU {hidden}, speech negative weight {weight:g}, segmenter {speech_segments}, "
-              f"multi positive weight {mweight:g}; val (replayed) speech F1 {100 * f1:.2f}, alone "
+    kinds = ", ".join(f"{t} {'GRU' if t in recurrent else 'feed-forward'}" for t in TASKS)
+    chosen = (f"chosen on val ({kinds}): GRU width {hidden}, speech negative weight {weight:g}, segmenter "
+              f"{speech_segments}, multi positive weight {mweight:g}; val (replayed) speech F1 {100 * f1:.2f}, alone "
               f"{100 * alone_f1:.2f}, music F1 {100 * mf1:.2f}, multi window F1 {100 * multi_f:.2f}")
     say(chosen)
 
@@ -267,16 +328,17 @@ def main():
                 args.corpus, manifest, (os.path.abspath(__file__), tm.__file__, fm.__file__), train, val,
                 [f"seed {args.seed}, torch {torch.__version__}, {SETTINGS['epochs']} epochs, GRU widths from "
                  f"{hidden_grid},", f"non-speech weights from {speech_weights}, multi weights from {multi_weights}."]
-                + report, setup="scripts/detect/setup.sh --train"))
+                + report, setup="scripts/detect/setup.sh --train",
+                options=f" \\\n//       --recurrent {args.recurrent} --hidden {args.hidden} --speech-weights {args.speech_weights} "
+                        f"--multi-weights {args.multi_weights} --epochs {SETTINGS['epochs']} --seed {args.seed}"))
             f.write("\n/// The detection models fitted on the detection material's train split (`docs/detection.md`):\n"
-                    "/// one gated recurrent layer per task.\n"
+                    f"/// {kinds}.\n"
                     "public enum DefaultModels {\n")
-            f.write(swift(music, "music", "music", f"Music: {tm.describe('music')}.") + "\n")
-            f.write(swift(speech, "speech", "speech", f"Voice activity: {tm.describe('speech')}.") + "\n")
-            f.write(swift(multi, "multi", "multiSpeaker", f"Multiple speakers: {tm.describe('multi')}.") + "\n")
-            f.write(swift(standalone, "standalone", "standaloneSpeech",
-                          f"Voice activity alone: {tm.describe('standalone')} (no rhythm, peak-persistence, sieve "
-                          "or probability lanes).") + "\n")
+            f.write(music.swift("music", f"Music: {tm.describe('music')}.") + "\n")
+            f.write(speech.swift("speech", f"Voice activity: {tm.describe('speech')}.") + "\n")
+            f.write(multi.swift("multiSpeaker", f"Multiple speakers: {tm.describe('multi')}.") + "\n")
+            f.write(standalone.swift("standaloneSpeech", f"Voice activity alone: {tm.describe('standalone')} (no "
+                                     "rhythm, peak-persistence, sieve or probability lanes).") + "\n")
             f.write(fm.swift_segmenter(speech_segments, "on val"))
             f.write("}\n")
         print(f"wrote {args.swift}", file=sys.stderr)
