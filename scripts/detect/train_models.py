@@ -136,6 +136,21 @@ def provenance(corpus, manifest, scripts, train, val, details, setup="scripts/de
     return "".join(f"// {line}".rstrip() + "\n" for line in lines)
 
 
+def models_source(models, speech_segments, summary=""):
+    """The `DefaultModels` enum: the music, voice-activity, multi-speaker and voice-alone models
+    (anything with `.swift(name, comment)`) and the speech segmenter; `summary` ends the type's
+    doc sentence."""
+    music, speech, multi, standalone = models
+    return ("\n/// The detection models fitted on the detection material's train split (`docs/detection.md`)"
+            f"{summary}.\npublic enum DefaultModels {{\n"
+            + music.swift("music", f"Music: {describe('music')}.") + "\n"
+            + speech.swift("speech", f"Voice activity: {describe('speech')}.") + "\n"
+            + multi.swift("multiSpeaker", f"Multiple speakers: {describe('multi')}.") + "\n"
+            + standalone.swift("standaloneSpeech", f"Voice activity alone: {describe('standalone')} (no rhythm, "
+                               "peak-persistence, sieve or probability lanes).") + "\n"
+            + fm.swift_segmenter(speech_segments, "on val") + "}\n")
+
+
 def matrix(c):
     """A file's frames as CueLane lanes (columns in lane order)."""
     return np.nan_to_num(np.stack([c[k] for k in LANE_NAMES], axis=1))
@@ -301,16 +316,7 @@ def main():
             f.write(provenance(args.corpus, manifest, (os.path.abspath(__file__), fm.__file__), train, val, [
                 f"first seed {args.seed}, {EPOCHS} epochs, lanes: {args.lanes},",
                 f"hidden widths from {hidden_grid}, non-speech weights from {speech_weights}.", chosen]))
-            f.write("\n"
-                    "/// The detection models fitted on the detection material's train split (`docs/detection.md`).\n"
-                    "public enum DefaultModels {\n")
-            f.write(music.swift("music", f"Music: {describe('music')}.") + "\n")
-            f.write(speech.swift("speech", f"Voice activity: {describe('speech')}.") + "\n")
-            f.write(multi.swift("multiSpeaker", f"Multiple speakers: {describe('multi')}.") + "\n")
-            f.write(standalone.swift("standaloneSpeech", f"Voice activity alone: {describe('standalone')} (no rhythm, "
-                                     "peak-persistence, sieve or probability lanes).") + "\n")
-            f.write(fm.swift_segmenter(speech_segments, "on val"))
-            f.write("}\n")
+            f.write(models_source((music, speech, multi, standalone), speech_segments))
         print(f"wrote {args.swift}", file=sys.stderr)
 
 

@@ -331,16 +331,7 @@ def main():
                 + report, setup="scripts/detect/setup.sh --train",
                 options=f" \\\n//       --recurrent {args.recurrent} --hidden {args.hidden} --speech-weights {args.speech_weights} "
                         f"--multi-weights {args.multi_weights} --epochs {SETTINGS['epochs']} --seed {args.seed}"))
-            f.write("\n/// The detection models fitted on the detection material's train split (`docs/detection.md`):\n"
-                    f"/// {kinds}.\n"
-                    "public enum DefaultModels {\n")
-            f.write(music.swift("music", f"Music: {tm.describe('music')}.") + "\n")
-            f.write(speech.swift("speech", f"Voice activity: {tm.describe('speech')}.") + "\n")
-            f.write(multi.swift("multiSpeaker", f"Multiple speakers: {tm.describe('multi')}.") + "\n")
-            f.write(standalone.swift("standaloneSpeech", f"Voice activity alone: {tm.describe('standalone')} (no "
-                                     "rhythm, peak-persistence, sieve or probability lanes).") + "\n")
-            f.write(fm.swift_segmenter(speech_segments, "on val"))
-            f.write("}\n")
+            f.write(tm.models_source((music, speech, multi, standalone), speech_segments, summary=f": {kinds}"))
         print(f"wrote {args.swift}", file=sys.stderr)
 
 
