@@ -74,7 +74,9 @@ public final class AnalysisChain: StreamAnalyzer, @unchecked Sendable {
     /// F0 median and spread over voiced speech and the speaking rate, from the detector's hops
     /// and spectra, with the environment analyzer.
     public let prosody: ProsodyEstimator?
-    private let noEstimates = UnsafeMutableBufferPointer<ReverberationEstimate>.allocate(capacity: 0)
+    /// An empty estimate list (allocated after every check in `init`: an `init` that throws
+    /// frees nothing, so nothing may be allocated before its last check).
+    private let noEstimates: UnsafeMutableBufferPointer<ReverberationEstimate>
     /// The reverberation estimate at the end of each frame the environment analyzer will measure
     /// whose hops the detector has not emitted yet (they wait for the rest of their batch), in
     /// stream order: `pendingEnds[i]` is where `pendingEstimates[i]` was read. At most
@@ -92,7 +94,7 @@ public final class AnalysisChain: StreamAnalyzer, @unchecked Sendable {
     /// A flushed stream's summary, until ``finalize()``.
     private var flushed: Summary?
     /// Room for the environment's last measurement at flush.
-    private let lastMeasurement = UnsafeMutableBufferPointer<EnvironmentMeasurement>.allocate(capacity: 1)
+    private let lastMeasurement: UnsafeMutableBufferPointer<EnvironmentMeasurement>
     private let ownership = StreamOwnership()
     /// The process's workspace key (``/DSPCore/ScratchWorkspace``).
     private let workspace = ScratchWorkspace()
@@ -152,6 +154,8 @@ public final class AnalysisChain: StreamAnalyzer, @unchecked Sendable {
             pendingEstimates = .allocate(capacity: 0)
             pendingEnds = .allocate(capacity: 0)
         }
+        noEstimates = .allocate(capacity: 0)
+        lastMeasurement = .allocate(capacity: 1)
         self.configuration = configuration
         workspaceBytes = detector.workspaceBytes + (reverberation?.memoryFootprint.workspaceBytes ?? 0)
         nextMeasuredEnd = measuredFrameEnd(after: 0)
