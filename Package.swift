@@ -96,7 +96,7 @@ let implementation: [Target] = [
     .target(name: "DSPScoring", dependencies: ["DSPCore", "DSPAnalysis", "DSPDetection", "DSPIO", "CZlib"]),
     // One object per live stream: downmix, resample to 16 kHz, Int16, levels, clipping, detection,
     // environment, events.
-    .target(name: "DSPPipeline", dependencies: ["DSPCore", "DSPAnalysis", "DSPDetection"]),
+    .target(name: "DSPPipeline", dependencies: ["DSPCore", "DSPSpectral", "DSPAnalysis", "DSPDetection"]),
     // The C ABI's header (the structs and prototypes, read by the Swift implementation too, so
     // the two cannot drift) and its thread-local error message.
     .target(name: "CSpeechDSP"),

@@ -118,7 +118,10 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
     // `ownership` (see StreamOwnership); `analyzer` and `noiseLevel`, public, guard themselves.
     /// Everything the detector can be told. Defaults suit 16 kHz speech.
     public struct Configuration: Equatable, Sendable {
-        /// The spectral analysis (sample rate, window, hop). Default: 16 kHz, 1024 / 256.
+        /// The spectral analysis (sample rate, window, hop, frames per batch). Default: 16 kHz,
+        /// 1024 / 256, batches of four. The batch size
+        /// (``/DSPSpectral/SpectralAnalyzer/Configuration-swift.struct/framesPerBatch``) changes
+        /// only when frames are emitted, never a frame's values.
         public var analysis: SpectralAnalyzer.Configuration
         /// Frames quieter than this (frame level, dBFS) are silence for every detector.
         /// −120…0; default −70.
@@ -291,19 +294,19 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
         lanes.deallocate()
     }
 
-    /// Latency of the per-frame results, samples: the spectral analyzer's (frames go four at a
-    /// time, so up to four hops). Segment starts are back-dated; segment ends are known a
-    /// hangover after they happen.
+    /// Latency of the per-frame results, samples: the spectral analyzer's (frames go a batch at
+    /// a time, so up to `framesPerBatch` hops: four by default). Segment starts are back-dated;
+    /// segment ends are known a hangover after they happen.
     public var outputDelay: Int { analyzer.outputDelay }
 
     /// The frames the next ``process(_:into:)`` with `inputCount` samples writes (exact): the
-    /// hops it completes, in whole batches of four (the spectral analyzer's).
+    /// hops it completes, in whole batches (the spectral analyzer's `framesPerBatch`).
     public func maxOutputCount(forInputCount inputCount: Int) -> Int {
         analyzer.maxOutputCount(forInputCount: inputCount)
     }
 
     /// A frame capacity enough for any call with up to `inputCount` samples in any state:
-    /// `⌊inputCount / hop⌋ + 4`.
+    /// `⌊inputCount / hop⌋ + framesPerBatch`.
     public func outputCapacity(forInputCount inputCount: Int) -> Int {
         analyzer.outputCapacity(forInputCount: inputCount)
     }
@@ -323,18 +326,18 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
         return ProcessResult(consumed: take, produced: produced)
     }
 
-    /// At most four frames: up to three complete ones waiting for their batch and a final
-    /// partial hop.
-    public var maxFlushOutputCount: Int { 4 }
+    /// At most `framesPerBatch` frames (four by default): up to `framesPerBatch − 1` complete
+    /// ones waiting for their batch and a final partial hop.
+    public var maxFlushOutputCount: Int { analyzer.maxFlushOutputCount }
 
     /// Ends the stream: writes the frame of a final partial hop, keeps where open segments end
     /// and the summary for ``finalize()``, and readies the detector for a new stream.
-    /// - Precondition: `output` has room for ``maxFlushOutputCount`` frame.
+    /// - Precondition: `output` has room for ``maxFlushOutputCount`` frames.
     public func flush(into output: UnsafeMutableBufferPointer<DetectionFrame>) -> Int {
         enter(); defer { ownership.release() }
         var produced = 0
         let end = drain { frame, _ in
-            precondition(produced < output.count, "AcousticDetector.flush: output smaller than maxFlushOutputCount (4)")
+            precondition(produced < output.count, "AcousticDetector.flush: output smaller than maxFlushOutputCount")
             (output.baseAddress! + produced).initialize(to: frame)
             produced += 1
         }
@@ -380,8 +383,8 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
         analyzer.process(input) { frame in body(detect(frame), frame) }
     }
 
-    /// Ends the stream: emits the frames still held (complete ones waiting for their batch of
-    /// four, and a final partial hop), closes open segments at the end of the stream, returns
+    /// Ends the stream: emits the frames still held (complete ones waiting for their batch, and
+    /// a final partial hop), closes open segments at the end of the stream, returns
     /// where they end and the summary, and resets.
     public func flush(_ body: (DetectionFrame) -> Void) -> DetectionEnd {
         flush(lendingSpectra: { frame, _ in body(frame) })

@@ -223,6 +223,7 @@ public final class SpeechFrontEnd: @unchecked Sendable {
             : nil
         chain = stages.contains(.detection)
             ? try AnalysisChain(configuration: .init(
+                detector: Self.detectorConfiguration(configuration),
                 environment: stages.contains(.environment) ? configuration.environment : nil,
                 frameLength: Self.analysisFrameLength))
             : nil
@@ -234,6 +235,14 @@ public final class SpeechFrontEnd: @unchecked Sendable {
         chainEventCapacity = chain.map { Swift.max($0.maxFlushOutputCount, $0.outputCapacity(forInputCount: streamCapacity)) } ?? 1
         workspaceBytes = ScratchWorkspace.bytes(Float.self, streamCapacity) + ScratchWorkspace.bytes(AnalysisEvent.self, chainEventCapacity)
             + (chain?.memoryFootprint.workspaceBytes ?? 0)
+    }
+
+    /// The detector the chain runs: the defaults, with the configuration's
+    /// ``Configuration/detectionHopsPerBatch``.
+    static func detectorConfiguration(_ configuration: Configuration) -> AcousticDetector.Configuration {
+        var detector = AcousticDetector.Configuration()
+        detector.analysis.framesPerBatch = configuration.detectionHopsPerBatch
+        return detector
     }
 
     /// Allocates the calling thread's scratch workspace for this front end's calls now, if it

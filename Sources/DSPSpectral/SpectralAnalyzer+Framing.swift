@@ -1,24 +1,25 @@
 // SpectralAnalyzer's framing: the ring the stream is copied into, the hop logic that cuts
-// it into overlapping frames (four at a time, whatever the push size), the final frames and
-// the reset.
+// it into overlapping frames (a batch of `framesPerBatch` at a time, whatever the push size),
+// the final frames and the reset.
 
 import DSPCore
 internal import CDSPKernels
 
 extension SpectralAnalyzer {
-    /// Pushes `input` and calls `body` for each frame it completes, in order, four at a time:
-    /// frames wait until four are complete (a stream's last up to three come with
-    /// ``flush(_:)``), so that they take the four-frame path whatever the push size. Never
-    /// allocates.
+    /// Pushes `input` and calls `body` for each frame it completes, in order, a batch at a time
+    /// (``Configuration-swift.struct/framesPerBatch``, four by default): frames wait until
+    /// their batch is complete (a stream's last up to `framesPerBatch − 1` come with
+    /// ``flush(_:)``), so that with batches of four they take the four-frame path whatever the
+    /// push size. Never allocates.
     ///
     /// The input is copied into the ring as far as it fits; the frames it completes are then
     /// analysed in order, their window dot products and hop energies (sequential eight-lane
-    /// sums, latency-bound one at a time) taken four frames at a time by
+    /// sums, latency-bound one at a time) taken up to four frames at a time by
     /// `cdsp_spectral_frame_dots`, bit-identical to `cdsp_spectral_dot` per frame. Four
     /// complete frames whose windows are finite go through the rest of the analysis together
     /// (`analyzeFour`: the same operations per frame, bit for bit, the callbacks in frame
     /// order after the four are done); others one at a time. Frames depend only on stream
-    /// positions, so how the input is chunked changes nothing.
+    /// positions, so neither how the input is chunked nor the batch size changes a frame.
     public func process(_ input: UnsafeBufferPointer<Float>, _ body: (SpectralFrame) -> Void) {
         enter(); defer { ownership.release() }
         push(input, body)
@@ -39,7 +40,7 @@ extension SpectralAnalyzer {
             fill += n
             offset += n
             var complete = fill >= windowLength ? (fill - windowLength) / hopLength + 1 : 0
-            complete -= complete % 4  // whole batches only; the rest wait for their fourth frame
+            complete -= complete % framesPerBatch  // whole batches only; the rest wait for their batch
             while complete > 0 {
                 let batch = min(4, complete)
                 cdsp_spectral_frame_dots(
@@ -61,7 +62,10 @@ extension SpectralAnalyzer {
                 }
                 complete -= batch
             }
-            if frameStart + windowLength > ringCapacity {
+            // Move the frame being assembled to the front when the next frame would run past the
+            // end, or when the ring is full up to its end while frames wait for their batch (a
+            // batch size that does not divide the frames per refill: nothing more would fit).
+            if frameStart + windowLength > ringCapacity || (frameStart > 0 && frameStart + fill == ringCapacity) {
                 ring.update(from: ring + frameStart, count: fill)
                 frameStart = 0
             }
@@ -122,15 +126,15 @@ extension SpectralAnalyzer {
     // MARK: The buffer tier (StreamingProcessor)
 
     /// Frames emitted once `total` samples have been pushed: the complete frames, in whole
-    /// batches of four.
+    /// batches of ``framesPerBatch``.
     @inline(__always)
     func framesDue(after total: Int64) -> Int64 {
         let complete = total / Int64(hopLength)
-        return complete - complete % 4
+        return complete - complete % Int64(framesPerBatch)
     }
 
     /// The frames the next push of `inputCount` samples emits (exact): the hops it completes,
-    /// in whole batches of four.
+    /// in whole batches of ``framesPerBatch`` (a multiple of it).
     public func maxOutputCount(forInputCount inputCount: Int) -> Int {
         enter(); defer { ownership.release() }
         return dueCount(forInputCount: inputCount)
@@ -142,14 +146,15 @@ extension SpectralAnalyzer {
     }
 
     /// A frame capacity enough for any push of up to `inputCount` samples in any state:
-    /// `⌊inputCount / hop⌋ + 4`.
+    /// `⌊inputCount / hop⌋ + framesPerBatch` (the push completes at most `⌊inputCount / hop⌋ + 1`
+    /// hops and releases up to `framesPerBatch − 1` held ones).
     public func outputCapacity(forInputCount inputCount: Int) -> Int {
-        Swift.max(0, inputCount) / hopLength + 4
+        Swift.max(0, inputCount) / hopLength + framesPerBatch
     }
 
     /// The most samples, at most `inputCount`, whose frames fit in `room` frames: up to one
-    /// sample before the batch of four that would no longer fit (so a room under four takes no
-    /// sample once a batch is due).
+    /// sample before the batch that would no longer fit (so a room under ``framesPerBatch``
+    /// takes no sample once a batch is due).
     public func acceptedCount(_ inputCount: Int, room: Int) -> Int {
         enter(); defer { ownership.release() }
         return accepted(inputCount, room: room)
@@ -158,8 +163,9 @@ extension SpectralAnalyzer {
     /// ``acceptedCount(_:room:)`` for a caller holding the ownership flag.
     func accepted(_ inputCount: Int, room: Int) -> Int {
         guard dueCount(forInputCount: inputCount) > room else { return Swift.max(0, inputCount) }
-        let due = framesDue(after: samplesPushed) + Int64(room - room % 4)
-        return Swift.max(0, Swift.min(inputCount, Int((due + 4) * Int64(hopLength) - 1 - samplesPushed)))
+        let batch = Int64(framesPerBatch)
+        let due = framesDue(after: samplesPushed) + Int64(room) - Int64(room) % batch
+        return Swift.max(0, Swift.min(inputCount, Int((due + batch) * Int64(hopLength) - 1 - samplesPushed)))
     }
 
     /// Pushes `input`, writing the features of the frames it completes into `output`; takes
@@ -177,9 +183,9 @@ extension SpectralAnalyzer {
         return ProcessResult(consumed: take, produced: produced)
     }
 
-    /// At most four frames: up to three complete ones waiting for their batch and a final
-    /// partial hop.
-    public var maxFlushOutputCount: Int { 4 }
+    /// At most ``framesPerBatch`` frames: up to `framesPerBatch − 1` complete ones waiting for
+    /// their batch and a final partial hop (4 by default).
+    public var maxFlushOutputCount: Int { framesPerBatch }
 
     /// Ends the stream (``flush(_:)``), writing the features of the frames it emits.
     /// - Precondition: `output` has room for ``maxFlushOutputCount`` frames.
@@ -187,7 +193,7 @@ extension SpectralAnalyzer {
         enter(); defer { ownership.release() }
         var produced = 0
         drain { frame in
-            precondition(produced < output.count, "SpectralAnalyzer.flush: output smaller than maxFlushOutputCount (4)")
+            precondition(produced < output.count, "SpectralAnalyzer.flush: output smaller than maxFlushOutputCount")
             output[produced] = frame.features
             produced += 1
         }

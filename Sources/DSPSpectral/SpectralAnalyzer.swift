@@ -59,9 +59,12 @@ public final class SpectralAnalyzer: StreamingProcessor, @unchecked Sendable {
     public var binCount: Int { windowLength / 2 + 1 }
     /// Band edges in Hz, `bandCount + 1` values (mel-spaced).
     public let bandEdgesHz: [Float]
-    /// Latency, samples: frames are analysed four at a time (``process(_:_:)``), so a frame's
-    /// result can wait until the end of the fourth hop of its batch: `4 × hopLength` at most.
-    public var outputDelay: Int { 4 * hopLength }
+    /// Frames analysed together (``Configuration-swift.struct/framesPerBatch``, 1…4).
+    public let framesPerBatch: Int
+    /// Latency, samples: frames are emitted a batch at a time (``process(_:_:)``), so a frame's
+    /// result can wait until the end of the last hop of its batch: `framesPerBatch × hopLength`
+    /// after its hop starts, at most (`4 × hopLength` by default).
+    public var outputDelay: Int { framesPerBatch * hopLength }
     let ownership = StreamOwnership()
 
     /// Takes the ownership flag; two overlapping calls stop the program.
@@ -113,7 +116,8 @@ public final class SpectralAnalyzer: StreamingProcessor, @unchecked Sendable {
     var hasPrevious = false
 
     /// Four frames are analysed at once (``analyzeFour(_:_:)``), each in its own slot of the
-    /// call's `Scratch`.
+    /// call's `Scratch` (whatever the batch size: a push that completes four frames runs them
+    /// together).
     static let slots = 4
     /// The sizes of a call's `Scratch`, taken from the calling thread's workspace.
     let layout: ScratchLayout
@@ -132,6 +136,7 @@ public final class SpectralAnalyzer: StreamingProcessor, @unchecked Sendable {
         }
         try ConfigurationError.check("hopLength", c.hopLength, in: 1...c.windowLength)
         try ConfigurationError.check("bandCount", c.bandCount, in: 4...64)
+        try ConfigurationError.check("framesPerBatch", c.framesPerBatch, in: 1...Self.slots)
         let nyquist = c.sampleRate / 2
         guard c.pitchRangeHz.lowerBound > 0, c.pitchRangeHz.upperBound < c.sampleRate / 4,
               c.sampleRate / c.pitchRangeHz.lowerBound * 2 <= Double(c.windowLength)
@@ -150,6 +155,7 @@ public final class SpectralAnalyzer: StreamingProcessor, @unchecked Sendable {
         sampleRate = c.sampleRate
         windowLength = c.windowLength
         hopLength = c.hopLength
+        framesPerBatch = c.framesPerBatch
         // About four windows, rounded so that a refill completes a multiple of four frames
         // (large pushes then run four frames at a time throughout; see `process`).
         let framesPerRefill = ((3 * c.windowLength / c.hopLength + 1) + 3) / 4 * 4
@@ -161,7 +167,7 @@ public final class SpectralAnalyzer: StreamingProcessor, @unchecked Sendable {
         fft = try SharedRealFFT.shared(size: n)
         autocorrelationFFT = try SharedRealFFT.shared(size: useHalf ? n / 2 : n)
         // The window, twiddles, pitch and band tables: one copy per configuration.
-        let tables = Self.Tables.cache.table(for: c) { Self.Tables(c) }
+        let tables = Self.Tables.cache.table(for: c.tableKey) { Self.Tables(c) }
         self.tables = tables
         halfSine = tables.halfSine
         halfCosine = tables.halfCosine

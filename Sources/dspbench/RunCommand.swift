@@ -47,6 +47,17 @@ struct RunCommand: ParsableCommand {
     @Option(help: "pipeline --streams only: threads sharing the N streams (default 1).")
     var threads: Int = 1
 
+    @Option(help: ArgumentHelp(
+        "pipeline --streams only: the front end's detectionHopsPerBatch (1...4; default 4). Several, comma-separated (e.g. 4,1), run in turn in every round (--repetitions rounds).",
+        valueName: "B[,B…]"))
+    var batch: String = "4"
+
+    @Option(help: "pipeline --streams only: also time every push on the wall clock with the thread's page faults and context switches, break the push times down by what the pushes did, and list the K slowest.")
+    var slowest: Int = 0
+
+    @Flag(help: "pipeline --streams --slowest only: also count the interrupts and softirqs the thread's CPU handled across every push (/proc/interrupts and /proc/softirqs, read before and after each push: slow).")
+    var interrupts = false
+
     @Flag(help: "Also run the peers found on this machine and plain C loops, with ratios.")
     var compare = false
 
@@ -65,6 +76,12 @@ struct RunCommand: ParsableCommand {
             guard suites == [.pipeline] else { throw ValidationError("--streams runs the pipeline suite alone: dspbench run pipeline --streams N") }
         }
         guard (1...256).contains(threads) else { throw ValidationError("--threads must be in 1...256") }
+        guard let batches = batchSizes, !batches.isEmpty, batches.allSatisfy((1...4).contains), Set(batches).count == batches.count else {
+            throw ValidationError("--batch must be distinct values in 1...4, comma-separated")
+        }
+        guard slowest >= 0 else { throw ValidationError("--slowest must be 0 or more") }
+        if streams == nil, batch != "4" || slowest > 0 { throw ValidationError("--batch and --slowest need --streams") }
+        if interrupts, slowest == 0 { throw ValidationError("--interrupts needs --slowest") }
         if let rate { guard (8_000...768_000).contains(rate) else { throw ValidationError("--rate must be in 8000...768000 Hz") } }
     }
 
@@ -73,7 +90,8 @@ struct RunCommand: ParsableCommand {
         if let streams {
             if buildConfiguration == "debug" { logger.warning("debug build: the figures say nothing about release performance") }
             print(try PipelineStreams.report(
-                seconds: seconds ?? 10, framesPerPush: frame, streams: streams, threads: threads, passes: repetitions))
+                seconds: seconds ?? 10, framesPerPush: frame, streams: streams, threads: threads, rounds: repetitions,
+                batches: batchSizes ?? [4], slowest: slowest, interrupts: interrupts))
             return
         }
         let chosen = suites.isEmpty ? Suite.allCases : Suite.allCases.filter(suites.contains)
@@ -149,6 +167,14 @@ struct RunCommand: ParsableCommand {
         report.computeRatios()
         print(json ? try report.renderJSON() : report.renderTable())
         if results.contains(where: { $0.failure != nil }) { throw ExitCode(1) }
+    }
+}
+
+extension RunCommand {
+    /// `--batch` as numbers; nil when a value is not an integer.
+    var batchSizes: [Int]? {
+        let values = batch.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
+        return values.contains(nil) ? nil : values.map { $0! }
     }
 }
 

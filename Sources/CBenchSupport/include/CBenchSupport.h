@@ -17,6 +17,34 @@ uint64_t cbs_monotonic_ns(void);
 /// CLOCK_THREAD_CPUTIME_ID: CPU time consumed by the calling thread, in nanoseconds.
 uint64_t cbs_thread_cpu_ns(void);
 
+/// What the kernel counted for the calling thread (getrusage(RUSAGE_THREAD)), and the CPU it is
+/// on (sched_getcpu): for attributing a slow push (pipeline --streams --slowest).
+typedef struct {
+    /// Page faults served without I/O (first touch of a page, copy-on-write, a reclaimed page
+    /// still in memory).
+    uint64_t minor_faults;
+    /// Page faults that needed I/O.
+    uint64_t major_faults;
+    /// Context switches because the thread blocked.
+    uint64_t voluntary_switches;
+    /// Context switches because the scheduler preempted the thread.
+    uint64_t involuntary_switches;
+    /// The CPU the thread runs on, -1 if unknown.
+    int32_t cpu;
+} cbs_thread_usage;
+
+/// The calling thread's fault and context-switch counts and its CPU now.
+cbs_thread_usage cbs_thread_usage_now(void);
+
+/// Interrupts handled so far on `cpu`: the sum of its column in /proc/interrupts (every IRQ
+/// line, the local timer, IPIs) and in /proc/softirqs; 0 when unreadable. Reads two files: tens
+/// of microseconds, for diagnostics only.
+uint64_t cbs_cpu_interrupts(int32_t cpu);
+
+/// The system's steal time so far (the `steal` column of /proc/stat's first line), in
+/// USER_HZ ticks; 0 when unreadable.
+uint64_t cbs_system_steal_ticks(void);
+
 /// Keeps a value alive for the optimizer (an opaque call into another translation unit).
 void cbs_black_hole_f64(double value);
 /// Keeps a pointer's pointee alive for the optimizer.

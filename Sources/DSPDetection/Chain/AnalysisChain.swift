@@ -11,6 +11,13 @@ import DSPCore
 /// on the output of `StreamConditioner`, so a stream and the same audio scored as a file give
 /// the same segments and measurements, sample for sample and value for value.
 ///
+/// **Batches.** The detector's spectral analyzer emits its hops a batch at a time
+/// (`detector.analysis.framesPerBatch`, 1…4, four by default): four is the cheapest per hop,
+/// one spreads the work evenly over pushes of about a hop. The batch size changes when events
+/// are emitted, never what they say: segments and measurements are the same, value for value,
+/// whatever the batch size (a measurement reads the reverberation estimate over the samples up
+/// to the end of the frame it measures).
+///
 /// **Calls.** Configured once. ``process(_:into:)`` takes any number of samples and writes the
 /// events they complete into a caller-owned buffer; with `events.count ≥`
 /// ``maxOutputCount(forInputCount:)`` it takes them all, otherwise as many as guarantee the
@@ -67,14 +74,27 @@ public final class AnalysisChain: StreamAnalyzer, @unchecked Sendable {
     /// F0 median and spread over voiced speech and the speaking rate, from the detector's hops
     /// and spectra, with the environment analyzer.
     public let prosody: ProsodyEstimator?
-    private let noEstimates = UnsafeMutableBufferPointer<ReverberationEstimate>.allocate(capacity: 0)
+    /// An empty estimate list (allocated after every check in `init`: an `init` that throws
+    /// frees nothing, so nothing may be allocated before its last check).
+    private let noEstimates: UnsafeMutableBufferPointer<ReverberationEstimate>
+    /// The reverberation estimate at the end of each frame the environment analyzer will measure
+    /// whose hops the detector has not emitted yet (they wait for the rest of their batch), in
+    /// stream order: `pendingEnds[i]` is where `pendingEstimates[i]` was read. At most
+    /// `⌊(framesPerBatch × hop − 1) / frameLength⌋ + 1` (one at the front end's sizes).
+    private let pendingEstimates: UnsafeMutableBufferPointer<ReverberationEstimate>
+    private let pendingEnds: UnsafeMutableBufferPointer<Int64>
+    private var pendingCount = 0
+    /// Samples given to the reverberation estimator this stream.
+    private var position: Int64 = 0
+    /// The end of the next frame the environment analyzer will measure (``measuredFrameEnd(after:)``).
+    private var nextMeasuredEnd: Int64 = 0
     /// The analysis rate, Hz.
     public let sampleRate: Int
     private var grouper: FrameGrouper
     /// A flushed stream's summary, until ``finalize()``.
     private var flushed: Summary?
     /// Room for the environment's last measurement at flush.
-    private let lastMeasurement = UnsafeMutableBufferPointer<EnvironmentMeasurement>.allocate(capacity: 1)
+    private let lastMeasurement: UnsafeMutableBufferPointer<EnvironmentMeasurement>
     private let ownership = StreamOwnership()
     /// The process's workspace key (``/DSPCore/ScratchWorkspace``).
     private let workspace = ScratchWorkspace()
@@ -121,23 +141,36 @@ public final class AnalysisChain: StreamAnalyzer, @unchecked Sendable {
             prosody = try ProsodyEstimator(configuration: .init(
                 sampleRate: sampleRate, windowLength: analysis.windowLength, hopLength: analysis.hopLength,
                 activeSpeechProbability: configuration.detector.speechSegments.offThreshold))
+            let held = detector.analyzer.framesPerBatch * detector.analyzer.hopLength
+            let pending = (held - 1) / configuration.frameLength + 1
+            pendingEstimates = .allocate(capacity: pending)
+            pendingEstimates.initialize(repeating: .empty)
+            pendingEnds = .allocate(capacity: pending)
+            pendingEnds.initialize(repeating: 0)
         } else {
             environment = nil
             reverberation = nil
             prosody = nil
+            pendingEstimates = .allocate(capacity: 0)
+            pendingEnds = .allocate(capacity: 0)
         }
+        noEstimates = .allocate(capacity: 0)
+        lastMeasurement = .allocate(capacity: 1)
         self.configuration = configuration
         workspaceBytes = detector.workspaceBytes + (reverberation?.memoryFootprint.workspaceBytes ?? 0)
+        nextMeasuredEnd = measuredFrameEnd(after: 0)
     }
 
     deinit {
         lastMeasurement.deallocate()
         noEstimates.deallocate()
+        pendingEstimates.deallocate()
+        pendingEnds.deallocate()
     }
 
-    /// Latency of the per-hop results, samples: the detector's (hops are analysed four at a
-    /// time, so up to four hops). Segment starts are back-dated; segment ends come a hangover
-    /// after the activity stops.
+    /// Latency of the per-hop results, samples: the detector's (hops are analysed a batch at a
+    /// time, so up to `framesPerBatch` hops: four by default). Segment starts are back-dated;
+    /// segment ends come a hangover after the activity stops.
     public var outputDelay: Int { detector.outputDelay }
 
     /// The most events a ``process(_:into:)`` call with `inputCount` samples writes in the
@@ -147,21 +180,21 @@ public final class AnalysisChain: StreamAnalyzer, @unchecked Sendable {
     }
 
     /// An event capacity enough for any call with up to `inputCount` samples in any state, for
-    /// sizing buffers once: ``eventsPerHop`` × (⌊inputCount / hop⌋ + 4).
+    /// sizing buffers once: ``eventsPerHop`` × (⌊inputCount / hop⌋ + `framesPerBatch`).
     public func outputCapacity(forInputCount inputCount: Int) -> Int {
         Self.eventsPerHop * detector.outputCapacity(forInputCount: inputCount)
     }
 
     /// The most events ``flush(into:)`` writes: ``eventsPerHop`` for each hop the detector
-    /// still holds (up to four), the last partial frame's measurement, the closing of open
-    /// segments (3) and the environment's last measurement.
+    /// still holds (up to `framesPerBatch`: four by default), the last partial frame's
+    /// measurement, the closing of open segments (3) and the environment's last measurement.
     public var maxFlushOutputCount: Int { Self.eventsPerHop * detector.maxFlushOutputCount + 5 }
 
     /// Analyses `input` and writes the events it completes into `events` from its start.
     /// Takes all of `input` when `events` holds ``maxOutputCount(forInputCount:)``, otherwise
-    /// only the samples whose events are sure to fit (hops go four at a time, so a buffer of
-    /// fewer than 4 × ``eventsPerHop`` events may take nothing once a batch is due). Never
-    /// allocates.
+    /// only the samples whose events are sure to fit (hops go a batch at a time, so a buffer of
+    /// fewer than `framesPerBatch` × ``eventsPerHop`` events may take nothing once a batch is
+    /// due). Never allocates.
     public func process(
         _ input: UnsafeBufferPointer<Float>, into events: UnsafeMutableBufferPointer<AnalysisEvent>
     ) -> ProcessResult {
@@ -177,14 +210,27 @@ public final class AnalysisChain: StreamAnalyzer, @unchecked Sendable {
             return ProcessResult(consumed: take, produced: writer.count)
         }
         // The detector emits hops when a batch of them completes, at fixed stream positions: cut
-        // the input there and let the reverberation estimator see each piece first, so a
-        // measurement reads its estimate up to the same sample however the stream was chunked.
-        // The prosody estimator reads each hop with the spectrum the detector computed for it.
+        // the input there and let the reverberation estimator see each piece first. A frame the
+        // environment will measure reads the estimate over the samples up to its end, however
+        // the stream was chunked and whatever the batch size: the input is cut at that end too,
+        // and the estimate kept there until the detector emits the frame's last hop (at once
+        // when its batch ends with the frame, as batches of 1, 2 or 4 hops do at the front end's
+        // 1024-sample frames). The prosody estimator reads each hop with the spectrum the
+        // detector computed for it.
         var start = 0
         while start < take {
-            let end = Swift.min(take, start + detector.analyzer.acceptedCount(take - start, room: 0) + 1)
+            var end = Swift.min(take, start + detector.analyzer.acceptedCount(take - start, room: 0) + 1)
+            if nextMeasuredEnd - position < Int64(end - start) { end = start + Int(nextMeasuredEnd - position) }
             let piece = UnsafeBufferPointer(rebasing: input[start..<end])
             _ = reverberation.process(piece, into: noEstimates)
+            position += Int64(piece.count)
+            if position == nextMeasuredEnd {
+                precondition(pendingCount < pendingEnds.count, "AnalysisChain: more pending measurements than a batch holds")
+                pendingEstimates[pendingCount] = reverberation.estimate
+                pendingEnds[pendingCount] = position
+                pendingCount += 1
+                nextMeasuredEnd = measuredFrameEnd(after: position)
+            }
             detector.process(piece, lendingSpectra: { hop, frame in
                 handle(hop, &writer)
                 prosody.add(hop, powerSpectrum: frame.powerSpectrum)
@@ -259,6 +305,44 @@ public final class AnalysisChain: StreamAnalyzer, @unchecked Sendable {
         reverberation?.reset()
         prosody?.reset()
         flushed = nil
+        position = 0
+        pendingCount = 0
+        nextMeasuredEnd = measuredFrameEnd(after: 0)
+    }
+
+    /// The end of the first frame ending after stream position `p` that the environment analyzer
+    /// will measure: frames end at multiples of the frame length `L`, and the analyzer measures
+    /// the frame that reaches each multiple of its update interval `P`, i.e. the frame ending at
+    /// `⌈m / L⌉ · L` for each multiple `m > 0` of `P` (``EnvironmentAnalyzer/measures(after:)``).
+    /// `Int64.max` without an environment analyzer.
+    private func measuredFrameEnd(after p: Int64) -> Int64 {
+        guard let environment else { return .max }
+        let length = Int64(configuration.frameLength), interval = environment.updateIntervalSamples
+        let last = p / interval * interval
+        if last > 0 {
+            let end = (last + length - 1) / length * length
+            if end > p { return end }
+        }
+        return (last + interval + length - 1) / length * length
+    }
+
+    /// The reverberation estimate kept at `end` (``process(_:into:)``), if any; forgets it and
+    /// any kept before it.
+    private func takePendingEstimate(endingAt end: Int64) -> ReverberationEstimate? {
+        var found: ReverberationEstimate?
+        var used = 0
+        while used < pendingCount, pendingEnds[used] <= end {
+            if pendingEnds[used] == end { found = pendingEstimates[used] }
+            used += 1
+        }
+        if used > 0 {
+            for i in used..<pendingCount {
+                pendingEnds[i - used] = pendingEnds[i]
+                pendingEstimates[i - used] = pendingEstimates[i]
+            }
+            pendingCount -= used
+        }
+        return found
     }
 
     // MARK: Internals
@@ -272,7 +356,7 @@ public final class AnalysisChain: StreamAnalyzer, @unchecked Sendable {
             // The background estimate costs a few thousand operations: made where it is used.
             if let environment, environment.measures(after: frame) {
                 frame.backgroundNoiseDBFS = Double(detector.noiseLevel.levelDBFS)
-                frame.reverberation = reverberation?.estimate
+                frame.reverberation = takePendingEstimate(endingAt: frame.endSample) ?? reverberation?.estimate
             }
             measure(frame, &writer)
         }
@@ -307,12 +391,14 @@ public final class AnalysisChain: StreamAnalyzer, @unchecked Sendable {
 }
 
 extension AnalysisChain: MemoryAccounting {
-    /// The detector, the environment analyzer, the reverberation and prosody estimators and the
-    /// room for a last measurement (the frame grouper is a stored value).
+    /// The detector, the environment analyzer, the reverberation and prosody estimators, the
+    /// room for a last measurement and the estimates kept for pending measurements (the frame
+    /// grouper is a stored value).
     public var memoryFootprint: MemoryFootprint {
         detector.memoryFootprint + (environment?.memoryFootprint ?? MemoryFootprint())
             + (reverberation?.memoryFootprint ?? MemoryFootprint())
             + (prosody?.memoryFootprint ?? MemoryFootprint())
-            + .owned(MemoryFootprint.bytes(lastMeasurement))
+            + .owned(MemoryFootprint.bytes(lastMeasurement) + MemoryFootprint.bytes(pendingEstimates)
+                + MemoryFootprint.bytes(pendingEnds))
     }
 }
