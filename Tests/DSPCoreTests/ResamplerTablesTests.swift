@@ -3,8 +3,9 @@ import Testing
 import TestSupport
 
 // The resampler's coefficient tables are shared per design (ResamplerTables, through
-// SharedTableCache); only histories, carries and scratch are per stream. Sharing and the
-// history block size must not change a single output bit.
+// SharedTableCache), and so is the design they are built from (ResamplerPlan); only histories,
+// carries and scratch are per stream. Sharing and the history block size must not change a
+// single output bit.
 
 @Suite("Resampler: shared tables, per-stream histories")
 struct ResamplerTablesTests {
@@ -46,6 +47,34 @@ struct ResamplerTablesTests {
                 #expect(output.count == reference.count && zip(output, reference).allSatisfy { sameBits($0, $1) }, "block \(block)")
             }
         }
+    }
+
+    @Test("same rates and quality, one design: a shared plan gives the bits of a fresh design", arguments: pairs)
+    func sharesPlan(_ pair: (Int, Int)) throws {
+        let configuration = Resampler.Configuration(inputRate: pair.0, outputRate: pair.1, trimsLeadingDelay: true)
+        let held = try Resampler(configuration: configuration)
+        let shared = try Resampler(inputRate: pair.0, outputRate: pair.1, channelCount: 2)
+        let other = try Resampler(inputRate: pair.0, outputRate: pair.1, quality: .high)
+        #expect(held.plan != nil && held.plan === shared.plan && held.plan !== other.plan)
+        #expect(held.firstStage?.plan == nil)
+        // A resampler built from a design made now, bypassing the cache, gives the same bits.
+        let designed = try Resampler.validatedLayout(configuration)
+        let fresh = Resampler(configuration: configuration, layout: designed.layout, first: designed.first)
+        let input = testSignal(count: pair.0 / 2, seed: 5)
+        let expected = ResamplerTestSignals.run(fresh, input)
+        let output = ResamplerTestSignals.run(try Resampler(configuration: configuration), input)
+        #expect(output.count == expected.count && zip(output, expected).allSatisfy { sameBits($0, $1) })
+    }
+
+    @Test("a plan is freed with the last resampler holding it")
+    func planFreedWithLastHolder() throws {
+        var a: Resampler? = try Resampler(inputRate: 12_000, outputRate: 44_100, quality: .lowLatency)
+        var b: Resampler? = try Resampler(inputRate: 12_000, outputRate: 44_100, channelCount: 3, quality: .lowLatency)
+        weak let plan = a?.plan
+        a = nil
+        #expect(plan != nil)
+        b = nil
+        #expect(plan == nil && a == nil && b == nil)
     }
 
     @Test("tables are freed with the last resampler holding them")

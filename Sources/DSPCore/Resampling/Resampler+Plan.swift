@@ -1,5 +1,52 @@
 // Construction-time planning: which stages run (half-band, polyphase first stage or none) and
-// the designed bank layout of the polyphase stage, for a validated configuration.
+// the designed bank layout of the polyphase stage, for a validated configuration; the plan is
+// shared by every resampler with the same rates and quality (ResamplerPlan).
+
+/// The designed plan of a resampler — ``Resampler/validatedLayout(_:)``'s result — shared by
+/// every ``Resampler`` built with the same input rate, output rate and quality (the only
+/// settings the design reads), for as long as one of them holds it.
+///
+/// The design (Remez exchanges, the half-band's and a first stage's) costs 1–30 ms in a release
+/// build (docs/resampling.md's table, "init"), far more than the rest of a resampler's `init`;
+/// the tables built from it were already shared (``ResamplerTables``), the design was not, so a
+/// second stream at a rate in use designed the same filters again. A shared plan is the design
+/// that would have been computed, so outputs do not change by a bit. Kept whole (the design
+/// taps too, ≤ 640 Doubles): ``ResamplerTables`` may need them if its tables were freed while
+/// the plan was still held. A design is made under the cache's lock, so two threads building
+/// resamplers of two new designs at once design them one after the other.
+final class ResamplerPlan: Sendable {
+    /// What the design is a function of.
+    struct Key: Hashable, Sendable {
+        var inputRate: Int
+        var outputRate: Int
+        var quality: Resampler.Quality
+    }
+
+    /// The plans in use.
+    static let cache = SharedTableCache<Key, ResamplerPlan>()
+
+    /// The (last) polyphase stage's layout, its design taps included.
+    let layout: PolyphaseLayout
+    /// What runs before it.
+    let first: Resampler.FirstStage
+
+    private init(layout: PolyphaseLayout, first: Resampler.FirstStage) {
+        self.layout = layout
+        self.first = first
+    }
+
+    /// The plan for `configuration` (validated first, every setting): the one a resampler with
+    /// its rates and quality holds, else a new design (``Resampler/validatedLayout(_:)``).
+    /// - Throws: ``ConfigurationError`` as ``Resampler/validatedLayout(_:)`` does.
+    static func shared(for configuration: Resampler.Configuration) throws(ConfigurationError) -> ResamplerPlan {
+        try configuration.validate()
+        let key = Key(inputRate: configuration.inputRate, outputRate: configuration.outputRate, quality: configuration.quality)
+        return try cache.table(for: key) { () throws(ConfigurationError) in
+            let designed = try Resampler.validatedLayout(configuration)
+            return ResamplerPlan(layout: designed.layout, first: designed.first)
+        }
+    }
+}
 
 extension Resampler {
     /// SIMD width the phase rows are padded to, in floats.

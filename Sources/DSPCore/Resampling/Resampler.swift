@@ -144,6 +144,10 @@ public final class Resampler: StreamingProcessor, @unchecked Sendable {
     /// design (``ResamplerTables``); ``bank``, ``staggered`` and ``halfBandCoefficients`` point
     /// into them.
     let tables: ResamplerTables
+    /// The shared design this resampler was built from (``ResamplerPlan``), held so that
+    /// resamplers built while this one lives reuse it; nil for a first stage (its parent holds
+    /// the plan).
+    let plan: ResamplerPlan?
     /// Phase rows, L × T floats (``tables``).
     let bank: UnsafeMutablePointer<Float>
     /// Planar history, channelCount × historyCapacity floats.
@@ -208,7 +212,9 @@ public final class Resampler: StreamingProcessor, @unchecked Sendable {
             trimsLeadingDelay: trimsLeadingDelay))
     }
 
-    /// Validates `configuration` and designs the filter bank.
+    /// Validates `configuration` and designs the filter bank — or takes the design of a
+    /// resampler with the same rates and quality that is still alive (``ResamplerPlan``; the
+    /// same bits either way).
     /// - Throws: ``ConfigurationError`` quoting the first invalid value (see
     ///   ``Configuration/validate()``), or a ratio whose bank would exceed
     ///   ``maximumCoefficientCount`` coefficients.
@@ -218,9 +224,10 @@ public final class Resampler: StreamingProcessor, @unchecked Sendable {
 
     /// ``init(configuration:)`` with histories of `historyBlockFrames` new frames per stage
     /// (see ``defaultHistoryBlockFrames``; ``StreamConditioner`` uses smaller ones).
+    /// The design is the shared ``ResamplerPlan`` of the configuration's rates and quality.
     convenience init(configuration: Configuration, historyBlockFrames: Int) throws(ConfigurationError) {
-        let plan = try Self.validatedLayout(configuration)
-        self.init(configuration: configuration, layout: plan.layout, first: plan.first, historyBlockFrames: historyBlockFrames)
+        let plan = try ResamplerPlan.shared(for: configuration)
+        self.init(configuration: configuration, layout: plan.layout, first: plan.first, historyBlockFrames: historyBlockFrames, plan: plan)
     }
 
     /// History frames per channel beyond the filter's T − 1 (``historyCapacity`` = T − 1 +
@@ -231,11 +238,14 @@ public final class Resampler: StreamingProcessor, @unchecked Sendable {
     /// Builds a validated plan (``validatedLayout(_:)``) whose histories take blocks of
     /// `historyBlockFrames` frames (B, see ``defaultHistoryBlockFrames``). Outputs do not
     /// depend on B (nor on chunking): a smaller one only compacts the histories more often.
-    /// `isFirstStage` marks a polyphase first stage, whose tables have their own key.
+    /// `isFirstStage` marks a polyphase first stage, whose tables have their own key; `plan` is
+    /// the shared plan `layout` and `first` come from, held by the resampler.
     init(
         configuration: Configuration, layout: PolyphaseLayout, first: FirstStage,
-        historyBlockFrames: Int = Resampler.defaultHistoryBlockFrames, isFirstStage: Bool = false
+        historyBlockFrames: Int = Resampler.defaultHistoryBlockFrames, isFirstStage: Bool = false,
+        plan: ResamplerPlan? = nil
     ) {
+        self.plan = plan
         let inputRate = configuration.inputRate
         let outputRate = configuration.outputRate
         let channelCount = configuration.channelCount
