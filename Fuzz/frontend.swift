@@ -34,9 +34,34 @@ private enum FrontEnds {
     static func frontEnd(for configuration: SpeechFrontEnd.Configuration) -> SpeechFrontEnd? {
         if let hit = cache.first(where: { $0.0 == configuration }) { return hit.1 }
         guard let made = try? SpeechFrontEnd(configuration: configuration) else { return nil }
+        // Only a front end that resamples has a design to keep (else the holder would design one).
+        if configuration.inputRate != SpeechFrontEnd.outputRate, made.latencySeconds > 0 { Designs.hold(configuration) }
         if cache.count >= 64 { cache.removeFirst() }
         cache.append((configuration, made))
         return made
+    }
+}
+
+/// A resampler per (input rate, quality) of the front ends built, the last 512, kept for the
+/// process so that the filter design they share (DSPCore's ResamplerPlan and ResamplerTables,
+/// held while any resampler holds them) outlives the front ends: a new front end at a rate met
+/// before, whose front ends `FrontEnds` has dropped, takes the design instead of running its
+/// Remez exchanges again (the design was 81 % of this target's time before designs were
+/// shared: docs/reliability.md, "Fuzzing"). Every front end is still built by its own `init`,
+/// which designs its resampler or finds the design held; only what stays cached differs.
+private enum Designs {
+    nonisolated(unsafe) static var held: [Int: Resampler] = [:]
+    nonisolated(unsafe) static var order: [Int] = []
+
+    static func hold(_ configuration: SpeechFrontEnd.Configuration) {
+        let quality = Resampler.Quality.allCases.firstIndex(of: configuration.resamplerQuality)!
+        let key = configuration.inputRate * Resampler.Quality.allCases.count + quality
+        guard held[key] == nil,
+              let made = try? Resampler(inputRate: configuration.inputRate, outputRate: SpeechFrontEnd.outputRate, quality: configuration.resamplerQuality)
+        else { return }
+        if order.count == 512 { held[order.removeFirst()] = nil }
+        held[key] = made
+        order.append(key)
     }
 }
 
