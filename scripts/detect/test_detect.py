@@ -318,6 +318,37 @@ class TrainModelsLanes(unittest.TestCase):
         self.assertEqual(tm.describe("multi") if tm.LANES is tm.TASK_LANES["bands"] else "", "``CueLane`` lanes 0–84")
 
 
+class MultiSpeakerChoice(unittest.TestCase):
+    """The multi-speaker loss weight's val choice (train_models.multi_scores, choose_multi): window
+    F1 over every file, false alarms on the single-talker classes, the best F1 within the bound."""
+
+    def test_scores_count_windows_of_the_segmented_decisions(self):
+        import train_models as tm
+        import fit_models as fm
+        n = 10 * fm.MULTI_WINDOW_FRAMES                  # ten 0.5 s windows of 16 ms hops
+        t = np.arange(n) * fm.HOP
+        p = np.zeros(n)
+        p[:86] = 1                                       # 1.376 s called multi: windows 0-2 (0-1.488 s)
+        data = {"val/clean/a.flac": {"time": t, "p": p, "y_multi": np.zeros(n, bool)},
+                "val/overlap/b.flac": {"time": t, "p": np.ones(n), "y_multi": np.ones(n, bool)},
+                "val/music_only/c.flac": {"time": t, "p": np.ones(n), "y_multi": np.zeros(n, bool)}}
+        f1, fa = tm.multi_scores(data, ["val/clean/a.flac", "val/overlap/b.flac"], "p")
+        self.assertAlmostEqual(fa, 3 / 10)               # 3 of the clean file's 10 windows
+        self.assertAlmostEqual(f1, 2 * 10 / (2 * 10 + 3))
+        # A false alarm outside the single-talker classes costs F1, not the bound's rate.
+        f1, fa = tm.multi_scores(data, sorted(data), "p")
+        self.assertAlmostEqual(fa, 3 / 10)
+        self.assertAlmostEqual(f1, 2 * 10 / (2 * 10 + 13))
+
+    def test_best_f1_within_the_bound(self):
+        import train_models as tm
+        bound = tm.MULTI_FA_BOUND
+        tried = [(0.38, bound / 4, 2.0, "w2"), (0.41, bound / 2, 4.0, "w4"), (0.47, 2 * bound, 8.0, "w8")]
+        self.assertEqual(tm.choose_multi(tried)[3], "w4")
+        self.assertEqual(tm.choose_multi([(0.3, 3 * bound, 1.0, "a"), (0.5, 2 * bound, 2.0, "b")])[3], "b")
+        self.assertEqual(tm.choose_multi([(0.4, 0.0, 1.0, "a"), (0.4, 0.0, 2.0, "b")])[3], "a")  # ties: first
+
+
 class RecurrentModels(unittest.TestCase):
     """train_recurrent.py's models against the formula ProbabilityModel documents for a GRU (the
     Swift side is held to the same formula by GatedRecurrenceTests), and the layout it writes."""

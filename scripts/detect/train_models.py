@@ -69,6 +69,13 @@ EPOCHS = 12
 # Weight 3 never won on val (2026-11-28: 1 or 2 for every width tried); the default grid is 1, 2.
 SPEECH_NEGATIVE_WEIGHTS = [1.0, 2.0]
 MULTI_POSITIVE_WEIGHTS = [1.0, 2.0, 4.0]
+# The multi-speaker loss weight is chosen on val window F1 among the weights whose val false alarms
+# on single talkers (windows of the classes below, as score_detect.py's "multi FA single") stay
+# within this bound. Issue #23 allows 5 %; a model at 2.4 % on val (weight 8 beside the music GRU,
+# 2026-11-28) flagged 5 of the 12 windows of TestAudio's clean talker (DetectionGoldenTests), so
+# the choice keeps a fifth of the allowance. The weight shipped before the bound (4) was at 0.3 %.
+MULTI_FA_BOUND = 0.01
+SINGLE_TALKER = ("clean", "dialogue", "telephone")
 
 
 def file_sha(path):
@@ -188,8 +195,11 @@ def speech_f1(data, files, column, params):
     return 2 * tp / max(1, 2 * tp + fp + fn)
 
 
-def multi_f1(data, files, column):
+def multi_scores(data, files, column):
+    """(window F1 over the files, window false-alarm rate on their single-talker files): 0.5 s
+    windows of the segmented decisions, as score_detect.py counts them."""
     tp = fp = fn = 0
+    single_fp = single_windows = 0
     for rel in files:
         c = data[rel]
         p = c[column]
@@ -198,7 +208,29 @@ def multi_f1(data, files, column):
             decided |= (c["time"] + fm.HOP / 2 >= a) & (c["time"] + fm.HOP / 2 < b)
         counts = fm.window_counts(decided, c["y_multi"])
         tp, fp, fn = tp + counts[0], fp + counts[1], fn + counts[2]
-    return 2 * tp / max(1, 2 * tp + fp + fn)
+        if rel.split("/")[1] in SINGLE_TALKER:
+            windows = sum(1 for s in range(0, len(decided), fm.MULTI_WINDOW_FRAMES)
+                          if len(decided) - s >= fm.MULTI_WINDOW_FRAMES / 2)
+            single_fp += counts[1]
+            single_windows += windows - counts[0] - counts[2]
+    return 2 * tp / max(1, 2 * tp + fp + fn), single_fp / max(1, single_windows)
+
+
+def multi_f1(data, files, column):
+    return multi_scores(data, files, column)[0]
+
+
+def choose_multi(tried):
+    """The (F1, FA, weight, model) of `tried` with the best val F1 among those with FA within
+    MULTI_FA_BOUND; the lowest FA when none is."""
+    within = [t for t in tried if t[1] <= MULTI_FA_BOUND]
+    if not within:
+        return min(tried, key=lambda t: t[1])
+    best = within[0]
+    for t in within[1:]:
+        if t[0] > best[0] + 1e-9:
+            best = t
+    return best
 
 
 def music_f1(data, files):
@@ -288,18 +320,17 @@ def main():
         c["p_music_prev"] = np.r_[0.0, c["p_music"][:-1]]
     apply(data, "speech", speech, "p_speech")
 
-    best_multi = None
+    tried = []
     for mweight in MULTI_POSITIVE_WEIGHTS:
         multi = ensemble("multi", hidden, members=fm.MULTI_ENSEMBLE).fit(
             *gather(data, train, "multi", "y_multi"), positive_weight=mweight, **kw)
         apply(data, "multi", multi, "p_multi")
-        g = multi_f1(data, val, "p_multi")
-        line = f"multi-speaker positive weight {mweight:g}: val window F1 {100 * g:.2f}"
+        g, fa = multi_scores(data, val, "p_multi")
+        line = f"multi-speaker positive weight {mweight:g}: val window F1 {100 * g:.2f}, FA single talkers {100 * fa:.2f}"
         print(line, file=sys.stderr)
         report.append(line)
-        if best_multi is None or g > best_multi[0] + 1e-9:
-            best_multi = (g, mweight, multi)
-    multi_f, mweight, multi = best_multi
+        tried.append((g, fa, mweight, multi))
+    multi_f, _, mweight, multi = choose_multi(tried)
 
     standalone = ensemble("standalone", hidden).fit(
         *gather(data, train, "standalone", "y_speech"), negative_weight=weight, **kw)

@@ -334,7 +334,7 @@ final class CompiledModel {
             for j in 0..<hiddenCount { z += output[j] * activations[j] }
         }
         guard z.isFinite else { return 0 }
-        return 1 / (1 + expf(-max(-30, min(30, z))))
+        return Self.sigmoid(z)
     }
 
     /// `activations[j] = tanh(preActivations[j])` for `j < hiddenCount`, exactly as
@@ -384,7 +384,7 @@ final class CompiledModel {
         }
         guard z.isFinite else { return 0 }
         s.update(from: next, count: h)
-        return 1 / (1 + expf(-max(-30, min(30, z))))
+        return Self.sigmoid(z)
     }
 
     /// `σ(x) = 1 / (1 + e^−x)` through `expf`, argument clamped to ±30 (σ is then within 1e-13
@@ -437,7 +437,7 @@ final class CompiledModel {
             for j in 0..<hiddenCount { z += output[j] * Self.tanh(preActivations[j]) }
         }
         guard z.isFinite else { return 0 }
-        return 1 / (1 + expf(-max(-30, min(30, z))))
+        return Self.sigmoid(z)
     }
 
     /// Bias plus row `row`'s weights times the gathered inputs, as `cdsp_model_rows` computes it
