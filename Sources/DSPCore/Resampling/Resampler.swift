@@ -213,8 +213,8 @@ public final class Resampler: StreamingProcessor, @unchecked Sendable {
     }
 
     /// Validates `configuration` and designs the filter bank — or takes the design of a
-    /// resampler with the same rates and quality that is still alive (``ResamplerPlan``; the
-    /// same bits either way).
+    /// resampler with the same rates and quality that is still alive (the internal, shared
+    /// `ResamplerPlan`; the same bits either way).
     /// - Throws: ``ConfigurationError`` quoting the first invalid value (see
     ///   ``Configuration/validate()``), or a ratio whose bank would exceed
     ///   ``maximumCoefficientCount`` coefficients.
