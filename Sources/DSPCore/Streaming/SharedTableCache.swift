@@ -51,6 +51,15 @@ public final class SharedTableCache<Key: Hashable & Sendable, Table: AnyObject &
         return table
     }
 
+    /// Whether some unit still holds the tables of `key` (for tests and diagnostics: unlike
+    /// ``liveKeyCount``, units of other keys built or freed meanwhile on other threads do not
+    /// change it).
+    public func isLive(_ key: Key) -> Bool {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return entries[key]?.table != nil
+    }
+
     /// Keys whose tables are still held by some unit (for tests and diagnostics).
     public var liveKeyCount: Int {
         pthread_mutex_lock(mutex)
