@@ -220,6 +220,8 @@ def main():
                     help=f"tasks whose model is a GRU, among {', '.join(TASKS)} (default {RECURRENT}); the others are "
                          "train_models.py's ensembles")
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--multi-members", type=int, default=None,
+                    help="networks in the multi-speaker ensemble when it is not a GRU (default fit_models.MULTI_ENSEMBLE)")
     args = ap.parse_args()
     SETTINGS["epochs"] = args.epochs or EPOCHS
     torch.set_num_threads(args.threads)
@@ -261,7 +263,7 @@ def main():
         if task in recurrent:
             return Fitted(task, fit(sequences(data, train, task, label), hidden, seed,
                                     log=f"{task} GRU {hidden} {weights}", **weights))
-        members = fm.MULTI_ENSEMBLE if task == "multi" else None
+        members = (args.multi_members or fm.MULTI_ENSEMBLE) if task == "multi" else None
         net = tm.ensemble(task, tm.HIDDEN_GRID[0], members=members)
         return Fitted(task, net.fit(*tm.gather(data, train, task, label), epochs=tm.EPOCHS, **weights))
 
@@ -330,7 +332,8 @@ def main():
                  f"{hidden_grid},", f"non-speech weights from {speech_weights}, multi weights from {multi_weights}."]
                 + report, setup="scripts/detect/setup.sh --train",
                 options=f" \\\n//       --recurrent {args.recurrent} --hidden {args.hidden} --speech-weights {args.speech_weights} "
-                        f"--multi-weights {args.multi_weights} --epochs {SETTINGS['epochs']} --seed {args.seed}"))
+                        f"--multi-weights {args.multi_weights} --epochs {SETTINGS['epochs']} --seed {args.seed}"
+                        + (f" --multi-members {args.multi_members}" if args.multi_members else "")))
             f.write(tm.models_source((music, speech, multi, standalone), speech_segments, summary=f": {kinds}"))
         print(f"wrote {args.swift}", file=sys.stderr)
 
