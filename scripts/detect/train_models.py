@@ -216,10 +216,6 @@ def multi_scores(data, files, column):
     return 2 * tp / max(1, 2 * tp + fp + fn), single_fp / max(1, single_windows)
 
 
-def multi_f1(data, files, column):
-    return multi_scores(data, files, column)[0]
-
-
 def choose_multi(tried):
     """The (F1, FA, weight, model) of `tried` with the best val F1 among those with FA within
     MULTI_FA_BOUND; the lowest FA when none is."""
