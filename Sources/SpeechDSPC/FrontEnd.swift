@@ -127,7 +127,7 @@ func frontEndConfiguration(_ c: sdsp_frontend_config) throws(ABIFailure) -> Spee
         downmix: c.downmix_channel < 0 ? .average : .channel(Int(c.downmix_channel)),
         stages: SpeechFrontEnd.Stages(rawValue: Int(c.stages)), resamplerQuality: try quality(c.resampler_quality),
         clipThreshold: c.clip_threshold, clipWindowMilliseconds: Int(c.clip_window_ms),
-        emitsLevelEvents: c.emits_level_events != 0)
+        emitsLevelEvents: c.emits_level_events != 0, detectionHopsPerBatch: Int(c.detection_hops_per_batch))
 }
 
 /// The handle behind `pointer`.
@@ -158,6 +158,7 @@ public func sdspFrontEndConfigDefault(_ inputRate: Int32, _ channelCount: Int32)
     c.clip_window_ms = Int32(defaults.clipWindowMilliseconds)
     c.emits_level_events = defaults.emitsLevelEvents ? 1 : 0
     c.downmix_channel = -1
+    c.detection_hops_per_batch = Int32(defaults.detectionHopsPerBatch)
     return c
 }
 

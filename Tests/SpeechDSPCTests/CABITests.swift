@@ -174,14 +174,12 @@ struct CABITests {
         "\(e.kind) \(String(format: "%012lld", e.output_sample)) \(e.activity) \(e.input_frame)"
     }
 
-    @Test("The front end: PCM and events of SpeechFrontEnd's array tier; flush checks its buffer")
-    func frontEnd() throws {
-        let input = signal(frames: 48_000 * 3, channels: 2)
-        let expected = try SpeechFrontEnd(configuration: .init(inputRate: 48_000, channelCount: 2)).processAll(input)
-        var config = sdsp_frontend_config_default(48_000, 2)
-        #expect(config.stages == 0x3F && config.downmix_channel == -1 && config.emits_level_events == 1)
+    /// Runs `input` through a C front end made from `config` in pushes of 3000 samples: PCM, event
+    /// keys, summary; checks that flush refuses a buffer below its bound.
+    static func runFrontEnd(_ config: sdsp_frontend_config, _ input: [Float]) throws -> (pcm: [Int16], kinds: [String], summary: sdsp_frontend_summary) {
+        var config = config
         var handle: OpaquePointer?
-        #expect(sdsp_frontend_create(&config, &handle) == SDSP_OK)
+        try #require(sdsp_frontend_create(&config, &handle) == SDSP_OK)
         defer { sdsp_frontend_destroy(handle) }
         var outputCapacity: Int64 = 0
         var eventCapacity: Int64 = 0
@@ -207,6 +205,17 @@ struct CABITests {
         #expect(sdsp_frontend_flush(handle, &output, outputCapacity, &events, eventCapacity, &result, &summary) == SDSP_OK)
         pcm += output[..<Int(result.produced)]
         kinds += events[..<Int(result.events)].map(Self.eventKey)
+        return (pcm, kinds, summary)
+    }
+
+    @Test("The front end: PCM and events of SpeechFrontEnd's array tier; flush checks its buffer")
+    func frontEnd() throws {
+        let input = signal(frames: 48_000 * 3, channels: 2)
+        let expected = try SpeechFrontEnd(configuration: .init(inputRate: 48_000, channelCount: 2)).processAll(input)
+        let config = sdsp_frontend_config_default(48_000, 2)
+        #expect(config.stages == 0x3F && config.downmix_channel == -1 && config.emits_level_events == 1)
+        #expect(config.detection_hops_per_batch == 4)
+        let (pcm, kinds, summary) = try Self.runFrontEnd(config, input)
         #expect(pcm == expected.pcm)
         // How kinds interleave within one call depends on the push size; each kind's events in
         // stream order do not.
@@ -224,5 +233,26 @@ struct CABITests {
         bad.stages = 0x40
         #expect(sdsp_frontend_create(&bad, &refused) == SDSP_ERROR_INVALID_ARGUMENT)
         #expect(sdsp_frontend_create(nil, &refused) == SDSP_ERROR_NULL_POINTER)
+        for hops: Int32 in [0, 5, -1] {
+            bad = sdsp_frontend_config_default(16_000, 1)
+            bad.detection_hops_per_batch = hops
+            #expect(sdsp_frontend_create(&bad, &refused) == SDSP_ERROR_UNSUPPORTED_CONFIGURATION && refused == nil)
+            #expect(lastError.contains("detectionHopsPerBatch"))
+        }
+    }
+
+    @Test("detection_hops_per_batch reaches the front end: SpeechFrontEnd's array tier at that batch size, the same for every size")
+    func frontEndBatchSize() throws {
+        let input = signal(frames: 48_000 * 2, channels: 1)
+        let expected = try SpeechFrontEnd(configuration: .init(inputRate: 48_000, channelCount: 1)).processAll(input)
+        let expectedKinds = expected.events.map { Self.eventKey(sdsp_event($0)) }.sorted()
+        #expect(expectedKinds.contains { $0.hasPrefix("\(SDSP_EVENT_ENVIRONMENT) ") })  // the detection ran
+        for hops: Int32 in [1, 2, 3] {
+            var config = sdsp_frontend_config_default(48_000, 1)
+            config.detection_hops_per_batch = hops
+            let (pcm, kinds, _) = try Self.runFrontEnd(config, input)
+            #expect(pcm == expected.pcm, "hops \(hops)")
+            #expect(kinds.sorted() == expectedKinds, "hops \(hops)")
+        }
     }
 }

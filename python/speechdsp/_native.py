@@ -10,7 +10,7 @@ import ctypes
 import os
 import pathlib
 
-ABI_VERSION = 1
+ABI_VERSION = 2
 
 OK = 0
 ERROR_NULL_POINTER = -1
@@ -112,6 +112,7 @@ class FrontEndConfig(ctypes.Structure):
         ("clip_window_ms", ctypes.c_int32),
         ("emits_level_events", ctypes.c_int32),
         ("downmix_channel", ctypes.c_int32),
+        ("detection_hops_per_batch", ctypes.c_int32),
     ]
 
 

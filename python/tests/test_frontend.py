@@ -106,6 +106,26 @@ def test_stages_and_options(stereo):
         assert events == []
 
 
+def test_detection_hops_per_batch(stereo):
+    """Every batch size gives the same PCM and events; only when the detection's events come (so
+    how kinds interleave) moves, so each kind's events are compared in stream order."""
+
+    def in_stream_order(events):
+        return sorted(events, key=lambda e: (e["kind"], e.get("activity", ""), e["output_sample"], e["input_frame"]))
+
+    with speechdsp.FrontEnd(stereo.sample_rate, 2) as frontend:
+        expected = frontend.process_all(stereo.samples)
+    assert any(e["kind"] == "started" for e in expected[1])
+    for hops in (1, 2, 3):
+        with speechdsp.FrontEnd(stereo.sample_rate, 2, detection_hops_per_batch=hops) as frontend:
+            pcm, events = frontend.process_all(stereo.samples)
+        assert np.array_equal(pcm, expected[0])
+        assert in_stream_order(events) == in_stream_order(expected[1])
+    for hops in (0, 5):
+        with pytest.raises(ValueError, match="detectionHopsPerBatch"):
+            speechdsp.FrontEnd(16000, detection_hops_per_batch=hops)
+
+
 def test_clipping_events():
     x = np.zeros(16000, dtype=np.float32)
     x[100:110] = 1.0
