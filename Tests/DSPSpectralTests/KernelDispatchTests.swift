@@ -180,7 +180,7 @@ private enum KernelHashes {
         return [
             ("cdsp_widen_pcm16", false, widen()),
             ("cdsp_fft_forward", false, transforms.forward), ("cdsp_fft_inverse", false, transforms.inverse),
-            ("cdsp_model_rows", false, modelRows()),
+            ("cdsp_model_rows", false, modelRows()), ("cdsp_exp", false, exponential()),
             ("cdsp_loudness_window_sums4", false, windowSums()),
             ("cdsp_truepeak4", false, truePeak()),
             ("cdsp_level_measure", false, levelMeasure()),
@@ -256,6 +256,20 @@ private enum KernelHashes {
             let pre = arena.floats(rows) { _ in .nan }
             cdsp_model_rows(wt, bias, x, n, rows, pre)
             h.add(pre, rows)
+        }
+        return h.hex
+    }
+
+    static func exponential() -> String {
+        let arena = Arena()
+        defer { withExtendedLifetime(arena) {} }
+        var h = FNV1a()
+        for (count, scale) in [(37, Float(20)), (8, 1), (3, 9), (200, 60), (0, 1)] {
+            let v = noise(count, seed: UInt64(count * 31 + 5), edges: true)
+            let x = arena.floats(count) { v[$0] * scale }
+            let y = arena.floats(count) { _ in .nan }
+            cdsp_exp(x, y, count)
+            h.add(y, count)
         }
         return h.hex
     }

@@ -15,5 +15,6 @@
 #include "CDSPSpectral.h"     // DSPSpectral.SpectralAnalyzer (Spectral.c, SpectralFrames.c, SpectralBatch.c)
 #include "CDSPFFT.h"          // DSPSpectral's built-in real FFT (FFTPlan.c, FFT.c)
 #include "CDSPModels.h"       // DSPDetection's probability models (Models.c)
+#include "CDSPExponential.h"  // glibc's expf, eight lanes at a time (Exponential.c)
 #include "CDSPLoudness.h"     // DSPAnalysis.LoudnessMeter: K-weighting, window sums (LoudnessKWeighting.c, LoudnessWindows.c)
 #include "CDSPMetering.h"     // DSPAnalysis level and true-peak metering (MeteringLevels.c, MeteringTruePeak.c)

@@ -180,10 +180,28 @@ final class HarmonicSieve {
             running += levels[k]
             prefix[k + 1] = running
         }
-        for k in 0..<(topBin + 1) {
-            let lo = max(0, k - halfWidth), hi = min(end, k + halfWidth + 1)
-            let localMean = (prefix[hi] - prefix[lo]) / Float(hi - lo)
-            peaks[k] = max(0, levels[k] - localMean)
+        // Peaks: the edges one bin at a time; between them, where every window is whole
+        // (`2·halfWidth + 1` bins), eight bins at a time with the same operations per lane
+        // (`max(0, v)` as Swift's `max` picks: `v` when `v >= 0`).
+        let inner = min(topBin + 1, end - halfWidth)   // bins with k + halfWidth + 1 ≤ end below
+        k = 0
+        while k < min(halfWidth, topBin + 1) {
+            peaks[k] = Self.peak(k, halfWidth, end, levels, prefix)
+            k += 1
+        }
+        let width = SIMD8<Float>(repeating: Float(2 * halfWidth + 1))
+        while k + 8 <= inner {
+            let upper = UnsafeRawPointer(prefix + k + halfWidth + 1).loadUnaligned(as: SIMD8<Float>.self)
+            let lower = UnsafeRawPointer(prefix + k - halfWidth).loadUnaligned(as: SIMD8<Float>.self)
+            let l = UnsafeRawPointer(levels + k).loadUnaligned(as: SIMD8<Float>.self)
+            let v = l - (upper - lower) / width
+            let p = SIMD8<Float>.zero.replacing(with: v, where: v .>= 0)
+            UnsafeMutableRawPointer(peaks + k).storeBytes(of: p, as: SIMD8<Float>.self)
+            k += 8
+        }
+        while k < topBin + 1 {
+            peaks[k] = Self.peak(k, halfWidth, end, levels, prefix)
+            k += 1
         }
         let (firstIndex, firstScore) = best(excludingRatiosOf: nil, scratch)
         guard firstIndex >= 0, firstScore > 1 else { return Result(first: 0, second: 0, ratio: 0) }
@@ -199,6 +217,17 @@ final class HarmonicSieve {
         let (secondIndex, secondScore) = best(excludingRatiosOf: firstCandidate, scratch)
         guard secondIndex >= 0, secondScore > 0 else { return Result(first: f1, second: 0, ratio: 0) }
         return Result(first: f1, second: candidates[secondIndex], ratio: min(1, secondScore / firstScore))
+    }
+
+    /// Bin `k`'s level above the mean level over `k ± halfWidth` (clipped to `0 ..< end`), or 0.
+    @inline(__always)
+    private static func peak(
+        _ k: Int, _ halfWidth: Int, _ end: Int, _ levels: UnsafeMutablePointer<Float>,
+        _ prefix: UnsafeMutablePointer<Float>
+    ) -> Float {
+        let lo = max(0, k - halfWidth), hi = min(end, k + halfWidth + 1)
+        let localMean = (prefix[hi] - prefix[lo]) / Float(hi - lo)
+        return max(0, levels[k] - localMean)
     }
 
     private func score(_ c: Int, _ scratch: Scratch) -> Float {

@@ -238,6 +238,11 @@ final class CompiledModel {
     private let state: UnsafeMutableBufferPointer<Float>
     /// `rows` rounded up to a multiple of eight.
     private let paddedRows: Int
+    /// Whether the hidden layer's exponentials go through `cdsp_exp` (glibc's `expf`, eight lanes
+    /// at a time): at dispatch level x86-64-v3 and above, where glibc's own `expf` is the FMA
+    /// compilation the kernel reproduces bit for bit. Elsewhere (SSE2 or FMA-only CPUs, builds
+    /// without dispatch, other C libraries) one `expf` call per unit, as before.
+    let usesExpKernel: Bool
     /// The process's workspace key.
     private let workspace = ScratchWorkspace()
 
@@ -287,6 +292,16 @@ final class CompiledModel {
         state = .allocate(capacity: tables.isRecurrent ? tables.hiddenCount : 0)
         state.initialize(repeating: 0)
         paddedRows = (rows + 7) / 8 * 8
+        usesExpKernel = Self.expKernelAvailable
+    }
+
+    /// Whether this process's kernels run at x86-64-v3 or above, over glibc (``usesExpKernel``).
+    static var expKernelAvailable: Bool {
+        #if canImport(Glibc)
+        Int(cdsp_dispatch_level()) >= Int(CDSP_LEVEL_V3)
+        #else
+        false
+        #endif
     }
 
     deinit {
@@ -338,13 +353,19 @@ final class CompiledModel {
     }
 
     /// `activations[j] = tanh(preActivations[j])` for `j < hiddenCount`, exactly as
-    /// ``tanh(_:)`` computes it: the `expf` calls first (independent, so they overlap), then
-    /// `(e − 1)/(e + 1)` eight lanes at a time (the same IEEE operations per lane), NaN passed
-    /// through.
+    /// ``tanh(_:)`` computes it: the exponentials first — `cdsp_exp` over the whole layer where
+    /// ``usesExpKernel``, which gives `expf`'s bits, else one `expf` call per unit (independent,
+    /// so they overlap) — then `(e − 1)/(e + 1)` eight lanes at a time (the same IEEE operations
+    /// per lane), NaN passed through.
     @inline(__always)
     private func hiddenActivations(_ scratch: Scratch) {
         let x = scratch.preActivations, a = scratch.activations
-        for j in 0..<hiddenCount { a[j] = expf(2 * max(-9, min(9, x[j]))) }
+        if usesExpKernel {
+            for j in 0..<hiddenCount { a[j] = 2 * max(-9, min(9, x[j])) }
+            cdsp_exp(a, a, hiddenCount)
+        } else {
+            for j in 0..<hiddenCount { a[j] = expf(2 * max(-9, min(9, x[j]))) }
+        }
         var j = 0
         while j + 8 <= hiddenCount {
             let v = UnsafeRawPointer(x + j).loadUnaligned(as: SIMD8<Float>.self)
