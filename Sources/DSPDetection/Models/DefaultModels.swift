@@ -8,7 +8,8 @@
 // Material: detection generator 1.0.0, scale full, seed 23,
 //   generator scripts sha256 070380b53651001d, audio sha256 0910e7e8ee22fd16, labels sha256 21bf889db0fd5911;
 //   fitted on the train split (1090 files), chosen on val (276 files); test never read.
-// Training script sha256 e5e4f29e8370eee7 (train_models.py + fit_models.py), first seed 1, 12 epochs, lanes: bands,
+// Training script sha256 a24adac7296c2107 (train_models.py + fit_models.py),
+// first seed 1, 12 epochs, lanes: bands,
 // hidden widths from [16], non-speech weights from [1.0, 2.0].
 // chosen on val: hidden 16 x 6 (multi x 3), speech negative weight 1, segmenter (0.6, 0.45, 0.064, 0.2, 0.048, 0.7), multi positive weight 4; val (replayed) speech F1 87.00, alone 85.93, music F1 89.96, multi window F1 45.70
 
