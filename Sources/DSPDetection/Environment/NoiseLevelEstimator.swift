@@ -30,10 +30,11 @@ import DSPSpectral
 /// with a probability of at least ``musicThreshold``, the smoothed probability of
 /// ``AcousticDetector``'s music model), the hop also feeds a second set of band histograms with
 /// a statistic that partials barely move: the band's *median bin* × its bin count (a partial's
-/// main lobe covers 4 of a band's 16 bins, so the median lies in the valleys between
-/// harmonics), through the same occupancy rule (steady-noise rounds only). On Gaussian noise the
-/// median bin's noise-only median sits ``valleyCalibrationDB`` under the band's mean power
-/// (Hann-windowed 16-bin bands, measured by the tests), which is added back. Each band then
+/// Hann main lobe covers 4 of a band's 15–16 bins at the defaults, so the median lies in the
+/// valleys between harmonics), through the same occupancy rule (steady-noise rounds only). On
+/// Gaussian noise the median bin's noise-only median sits ``valleyCalibrationDB`` under the
+/// band's mean power (Hann-windowed bands of 15–16 bins, measured by the tests), which is added
+/// back. Each band then
 /// reads the lower of the two estimates (music only ever adds power), and the total moves in dB
 /// from the plain estimate to that one as the forgetting-weighted share of music hops rises from
 /// ``musicShareLow`` to ``musicShareHigh``. Below ``musicShareLow`` nothing changes: a stream
@@ -126,7 +127,8 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
     public static let musicShareLow: Float = 0.6
     public static let musicShareHigh: Float = 0.8
     /// How far the noise-only median of a band's median bin × its bin count lies below the
-    /// band's mean power on Gaussian noise, dB (Hann-windowed 16-bin bands; checked by the tests).
+    /// band's mean power on Gaussian noise, dB (Hann-windowed bands of 15–16 bins, the default
+    /// layout; checked by the tests).
     public static let valleyCalibrationDB: Float = 1.5
 
     /// The settings, as validated.
