@@ -150,6 +150,9 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
     private let valleyScratch: UnsafeMutableBufferPointer<Float>
     /// Per-hop valley levels (scratch).
     private let valleys: UnsafeMutableBufferPointer<Float>
+    /// Batcher's odd–even merge sort of 16 inputs (63 compare-exchanges, branch-free): the
+    /// median bin of a band of at most 16 bins (15–16 at the defaults), padded with +∞.
+    private let sortingNetwork: UnsafeMutableBufferPointer<(Int32, Int32)>
     /// The forgetting-weighted count of music hops and of all hops.
     private var musicWeight: Float = 0
     private var hopWeight: Float = 0
@@ -203,10 +206,28 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
         totals.initialize(repeating: 0)
         var widest = 1
         for b in 0..<bands { widest = Swift.max(widest, bandStarts[b + 1] - bandStarts[b]) }
-        valleyScratch = .allocate(capacity: widest)
+        valleyScratch = .allocate(capacity: Swift.max(widest, 16))
         valleyScratch.initialize(repeating: 0)
         valleys = .allocate(capacity: bands)
         valleys.initialize(repeating: 0)
+        var pairs: [(Int32, Int32)] = []
+        var p = 1
+        while p < 16 {
+            var k = p
+            while k >= 1 {
+                var j = k % p
+                while j + k < 16 {
+                    for i in 0..<Swift.min(k, 16 - j - k) where (i + j) / (2 * p) == (i + j + k) / (2 * p) {
+                        pairs.append((Int32(i + j), Int32(i + j + k)))
+                    }
+                    j += 2 * k
+                }
+                k /= 2
+            }
+            p *= 2
+        }
+        sortingNetwork = .allocate(capacity: pairs.count)
+        _ = sortingNetwork.initialize(from: pairs)
         levels = .allocate(capacity: (bands + 7) / 8 * 8)
         levels.initialize(repeating: 0)
         cumulative = .allocate(capacity: Self.levelBins + 1)
@@ -226,7 +247,7 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
     deinit {
         bandStarts.deallocate(); meanToMedian.deallocate(); chiSquareSpread.deallocate(); histograms.deallocate()
         totals.deallocate(); levels.deallocate(); cumulative.deallocate(); carry.deallocate(); recent.deallocate()
-        occupied.deallocate(); valleyScratch.deallocate(); valleys.deallocate()
+        occupied.deallocate(); valleyScratch.deallocate(); valleys.deallocate(); sortingNetwork.deallocate()
     }
 
     private let ownership = StreamOwnership()
@@ -342,6 +363,20 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
             let width = end - start
             guard width > 0 else { valleys[b] = 0; continue }
             for k in 0..<width { valleyScratch[k] = power[start + k] }
+            if width <= 16 {
+                // The same order statistics through the sorting network, without branches.
+                let x = valleyScratch.baseAddress!
+                for k in width..<16 { x[k] = .infinity }
+                for (i, k) in UnsafeBufferPointer(sortingNetwork) {
+                    let a = x[Int(i)], c = x[Int(k)]
+                    x[Int(i)] = Swift.min(a, c)
+                    x[Int(k)] = Swift.max(a, c)
+                }
+                let upper = x[width / 2]
+                let median = width % 2 == 0 ? 0.5 * (x[width / 2 - 1] + upper) : upper
+                valleys[b] = median * Float(bandStarts[b + 1] - bandStarts[b])
+                continue
+            }
             let upper = Self.select(valleyScratch, count: width, rank: width / 2)
             var median = upper
             if width % 2 == 0 {
@@ -614,6 +649,7 @@ extension NoiseLevelEstimator: MemoryAccounting {
             + MemoryFootprint.bytes(chiSquareSpread) + MemoryFootprint.bytes(histograms)
             + MemoryFootprint.bytes(totals) + MemoryFootprint.bytes(levels) + MemoryFootprint.bytes(cumulative)
             + MemoryFootprint.bytes(carry) + MemoryFootprint.bytes(occupied)
-            + MemoryFootprint.bytes(recent) + MemoryFootprint.bytes(valleyScratch) + MemoryFootprint.bytes(valleys))
+            + MemoryFootprint.bytes(recent) + MemoryFootprint.bytes(valleyScratch) + MemoryFootprint.bytes(valleys)
+            + MemoryFootprint.bytes(sortingNetwork))
     }
 }
