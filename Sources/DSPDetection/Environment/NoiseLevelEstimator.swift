@@ -356,7 +356,8 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
     }
 
     /// Each band's median bin × its bin count into ``valleys`` (the mean of the two middle bins
-    /// for an even count): a selection in ``valleyScratch``, no allocation.
+    /// for an even count), in ``valleyScratch``: through ``sortingNetwork`` for bands of at most
+    /// 16 bins, by selection for wider ones; no allocation.
     private func medianBins(_ power: UnsafeBufferPointer<Float>, count n: Int) {
         for b in 0..<configuration.bandCount {
             let start = bandStarts[b], end = Swift.min(bandStarts[b + 1], n)
