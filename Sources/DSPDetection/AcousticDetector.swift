@@ -202,7 +202,8 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
     /// Noise-floor histogram for the median: 0.5 dB bins from −140 to +10 dBFS.
     private let noiseHistogram: UnsafeMutableBufferPointer<Int>
     /// The background-noise level under the foreground, updated on every hop from its power
-    /// spectrum (``NoiseLevelEstimator``, default settings at this analysis's bins and hop);
+    /// spectrum and the music probability (``NoiseLevelEstimator``, default settings at this
+    /// analysis's bins and hop);
     /// ``AnalysisChain`` reads it where the environment measures.
     public let noiseLevel: NoiseLevelEstimator
     /// A flushed stream's end, until ``finalize()`` or the next stream's first push.
@@ -459,7 +460,6 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
     private func detect(_ frame: SpectralFrame) -> DetectionFrame {
         let c = cues.update(frame)
         let f = frame.features
-        if f.isFinite { noiseLevel.update(frame.powerSpectrum) }
         let silent = !(c.levelDBFS >= configuration.silenceFloorDBFS)
         let start = f.index * Int64(analyzer.hopLength)
         let count = f.validCount
@@ -472,6 +472,8 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
         let pMusic = silent || !fullCues ? 0 : musicNetwork.probability(x)
         musicProbability = Self.smooth(musicProbability, pMusic, configuration.musicSmoothing)
         let reportedMusic = configuration.detectsMusic ? musicProbability : 0
+        // The background estimate reads music hops' spectra between their partials.
+        if f.isFinite { noiseLevel.update(frame.powerSpectrum, musicProbability: reportedMusic) }
         let pSpeech = silent ? 0 : speechNetwork.probability(x)
         speechProbability = Self.smooth(speechProbability, pSpeech, configuration.speechSmoothing)
         x[CueLane.speechProbability.rawValue] = speechProbability

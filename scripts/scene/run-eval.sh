@@ -3,7 +3,7 @@
 #   scripts/scene/run-eval.sh [small|full] [dev|test]
 # Corpus: .build-scene-small (small) or .build-scene (full) at the repository root, or $SCENE_DIR.
 # Tools: $PYTHON (default .venv-scene/bin/python, else python3), $DSPSCORE (default .build/release/dspscore),
-# $JOBS (default 2).
+# $JOBS (default 2). Results: $RESULTS (default <corpus>/results).
 set -euo pipefail
 scale=${1:-small}
 split=${2:-dev}
@@ -21,7 +21,7 @@ if [ ! -f "$out/truth.jsonl" ]; then
   "$py" "$here/make_scene_corpus.py" --out "$out" --scale "$scale" --jobs "$jobs"
 fi
 grep -q "\"scale\": \"$scale\"" "$out/manifest.json" || { echo "$out holds another scale; remove it or set SCENE_DIR" >&2; exit 1; }
-res=$out/results
+res=${RESULTS:-$out/results}
 mkdir -p "$res"
 rm -f "$res/records.jsonl" "$res/timeline.jsonl" "$res/records.jsonl.partial"
 "$dspscore" score "$out" --format jsonl --output "$res/records.jsonl" --timeline "$res/timeline.jsonl" --jobs "$jobs"

@@ -25,14 +25,33 @@ import DSPSpectral
 /// noise (a looped effect, babble) reads low: the hops of its loud phases count as foreground
 /// (docs/scene-measures.md gives the figures).
 ///
+/// **Under music.** Sustained notes hold a band's level as steady as a background, so the
+/// histograms above read music as noise. Where the detector hears music (``update(_:musicProbability:)``
+/// with a probability of at least ``musicThreshold``, the smoothed probability of
+/// ``AcousticDetector``'s music model), the hop also feeds a second set of band histograms with
+/// a statistic that partials barely move: the band's *median bin* × its bin count (a partial's
+/// Hann main lobe covers 4 of a band's 15–16 bins at the defaults, so the median lies in the
+/// valleys between harmonics), through the same occupancy rule (steady-noise rounds only). On
+/// Gaussian noise the median bin's noise-only median sits ``valleyCalibrationDB`` under the
+/// band's mean power (Hann-windowed bands of 15–16 bins, measured by the tests), which is added
+/// back. Each band then
+/// reads the lower of the two estimates (music only ever adds power), and the total moves in dB
+/// from the plain estimate to that one as the forgetting-weighted share of music hops rises from
+/// ``musicShareLow`` to ``musicShareHigh``. Below ``musicShareLow`` nothing changes: a stream
+/// without music reads exactly what it read without the music input. A background with strong
+/// partials of its own under music (hum, a whining machine) reads low on this path, and music
+/// far above a dense background leaves no valley to read (docs/scene-measures.md gives the
+/// figures).
+///
 /// Digital silence is a background too: silent hops count at the histogram's floor, and a band
 /// whose noise median sits there contributes no power, so a recording with digitally silent
 /// pauses reads −∞ (no noise). A hop with a non-finite power is not counted.
 ///
-/// **Calls.** ``update(_:)`` adds one hop's power spectrum (what ``AcousticDetector`` does on
-/// every hop); ``levelDBFS`` computes the estimate on demand (a few thousand operations, made
+/// **Calls.** ``update(_:musicProbability:)`` adds one hop's power spectrum with the music
+/// probability (what ``AcousticDetector`` does on every hop; ``update(_:)`` is the same with no
+/// music); ``levelDBFS`` computes the estimate on demand (a few thousand operations, made
 /// only when a measurement is due). As a ``/DSPCore/StreamingProcessor`` it takes power spectra
-/// back to back (``Configuration-swift.struct/binCount`` per hop, a partial one carried) and writes
+/// (with no music probability) back to back (``Configuration-swift.struct/binCount`` per hop, a partial one carried) and writes
 /// the level after each hop. Nothing allocates after `init`; results do not depend on chunking.
 public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable {
     // @unchecked: the histograms and scratch below are reached only holding `ownership` (see
@@ -97,6 +116,20 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
     static let maximumMarginDB: Float = 10
     /// The largest background spread credited, dB.
     static let maximumFluctuationDB: Float = 5
+    /// A hop whose music probability reaches this feeds the valley histograms (the detector's
+    /// smoothed probability sits at 0.94–1 on most music of the scene corpus's dev split and
+    /// below 0.9 on most recorded machine noises it mistakes for music).
+    public static let musicThreshold: Float = 0.9
+    /// The share of music hops (forgetting-weighted like the histograms) from which the valley
+    /// estimate starts to count, and from which it alone counts (linear in dB between). On the
+    /// scene corpus's dev split no file without music passes 0.7 (a recorded ice-beam hum
+    /// mistaken for music reaches 0.5–0.7), most music files pass 0.8.
+    public static let musicShareLow: Float = 0.6
+    public static let musicShareHigh: Float = 0.8
+    /// How far the noise-only median of a band's median bin × its bin count lies below the
+    /// band's mean power on Gaussian noise, dB (Hann-windowed bands of 15–16 bins, the default
+    /// layout; checked by the tests).
+    public static let valleyCalibrationDB: Float = 1.5
 
     /// The settings, as validated.
     public let configuration: Configuration
@@ -107,16 +140,28 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
     /// The squared spread (dB²) between the median and the 15.9 % quantile that a band of
     /// steady Gaussian noise shows by its chi-square shape alone (Wilson–Hilferty, `z = −1`).
     private let chiSquareSpread: UnsafeMutableBufferPointer<Float>
-    /// `bandCount × levelBins` forgetting-weighted counts.
+    /// `2 × bandCount × levelBins` forgetting-weighted counts: the band levels of every hop
+    /// (rows `0..<bandCount`), then the valley levels of the music hops (rows
+    /// `bandCount..<2 × bandCount`).
     private let histograms: UnsafeMutableBufferPointer<Float>
-    /// Total weight per band.
+    /// Total weight per histogram row.
     private let totals: UnsafeMutableBufferPointer<Float>
+    /// One band's bins (scratch for the median bin).
+    private let valleyScratch: UnsafeMutableBufferPointer<Float>
+    /// Per-hop valley levels (scratch).
+    private let valleys: UnsafeMutableBufferPointer<Float>
+    /// Batcher's odd–even merge sort of 16 inputs (63 compare-exchanges, branch-free): the
+    /// median bin of a band of at most 16 bins (15–16 at the defaults), padded with +∞.
+    private let sortingNetwork: UnsafeMutableBufferPointer<(Int32, Int32)>
+    /// The forgetting-weighted count of music hops and of all hops.
+    private var musicWeight: Float = 0
+    private var hopWeight: Float = 0
     /// Per-hop band levels (scratch).
     private let levels: UnsafeMutableBufferPointer<Float>
     /// One band's cumulative histogram, `levelBins + 1` entries (scratch for the quantiles),
     /// filled only over the band's occupied bins: below them it is 0, above them the total.
     private let cumulative: UnsafeMutableBufferPointer<Float>
-    /// Each band's lowest and highest histogram bin counted since the last reset (the bins
+    /// Each histogram row's lowest and highest bin counted since the last reset (the bins
     /// outside hold no weight, so the quantile scans skip them; `levelBins` and −1 when none).
     private let occupied: UnsafeMutableBufferPointer<(low: Int32, high: Int32)>
     /// The occupied bins of the band whose cumulative histogram is built.
@@ -155,15 +200,39 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
             let spread = 30 * Double.log10(base / lower)
             chiSquareSpread[b] = Float(spread * spread)
         }
-        histograms = .allocate(capacity: bands * Self.levelBins)
+        histograms = .allocate(capacity: 2 * bands * Self.levelBins)
         histograms.initialize(repeating: 0)
-        totals = .allocate(capacity: bands)
+        totals = .allocate(capacity: 2 * bands)
         totals.initialize(repeating: 0)
+        var widest = 1
+        for b in 0..<bands { widest = Swift.max(widest, bandStarts[b + 1] - bandStarts[b]) }
+        valleyScratch = .allocate(capacity: Swift.max(widest, 16))
+        valleyScratch.initialize(repeating: 0)
+        valleys = .allocate(capacity: bands)
+        valleys.initialize(repeating: 0)
+        var pairs: [(Int32, Int32)] = []
+        var p = 1
+        while p < 16 {
+            var k = p
+            while k >= 1 {
+                var j = k % p
+                while j + k < 16 {
+                    for i in 0..<Swift.min(k, 16 - j - k) where (i + j) / (2 * p) == (i + j + k) / (2 * p) {
+                        pairs.append((Int32(i + j), Int32(i + j + k)))
+                    }
+                    j += 2 * k
+                }
+                k /= 2
+            }
+            p *= 2
+        }
+        sortingNetwork = .allocate(capacity: pairs.count)
+        _ = sortingNetwork.initialize(from: pairs)
         levels = .allocate(capacity: (bands + 7) / 8 * 8)
         levels.initialize(repeating: 0)
         cumulative = .allocate(capacity: Self.levelBins + 1)
         cumulative.initialize(repeating: 0)
-        occupied = .allocate(capacity: bands)
+        occupied = .allocate(capacity: 2 * bands)
         occupied.initialize(repeating: (Int32(Self.levelBins), -1))
         let starts = bandStarts
         sixteenBinBands = (0..<bands).allSatisfy { starts[$0 + 1] - starts[$0] == 16 }
@@ -178,7 +247,7 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
     deinit {
         bandStarts.deallocate(); meanToMedian.deallocate(); chiSquareSpread.deallocate(); histograms.deallocate()
         totals.deallocate(); levels.deallocate(); cumulative.deallocate(); carry.deallocate(); recent.deallocate()
-        occupied.deallocate()
+        occupied.deallocate(); valleyScratch.deallocate(); valleys.deallocate(); sortingNetwork.deallocate()
     }
 
     private let ownership = StreamOwnership()
@@ -200,11 +269,19 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
     /// Never allocates.
     public func update(_ power: UnsafeBufferPointer<Float>) {
         enter(); defer { ownership.release() }
-        add(power)
+        add(power, musicProbability: 0)
     }
 
-    /// ``update(_:)`` for a caller holding the flag.
-    private func add(_ power: UnsafeBufferPointer<Float>) {
+    /// ``update(_:)`` for a hop with music probability `musicProbability` (0…1; NaN reads as 0):
+    /// at ``musicThreshold`` or above the hop also feeds the valley histograms read under music.
+    /// Never allocates.
+    public func update(_ power: UnsafeBufferPointer<Float>, musicProbability: Float) {
+        enter(); defer { ownership.release() }
+        add(power, musicProbability: musicProbability)
+    }
+
+    /// ``update(_:musicProbability:)`` for a caller holding the flag.
+    private func add(_ power: UnsafeBufferPointer<Float>, musicProbability: Float) {
         let bands = configuration.bandCount
         let n = Swift.min(power.count, configuration.binCount)
         var finite = true
@@ -226,6 +303,8 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
             }
         }
         guard finite else { return }
+        let isMusic = musicProbability >= Self.musicThreshold
+        if isMusic { medianBins(power, count: n) }
         var b = 0
         // Levels in dB, held to the histogram's span, eight bands at a time. (The bins are found
         // one band at a time: the standard library's SIMD float-to-integer conversion is a
@@ -254,11 +333,88 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
                 occupied[b] = (Swift.min(span.low, index), Swift.max(span.high, index))
             }
         }
+        if isMusic {
+            for b in 0..<bands {
+                let level = Swift.min(Self.floorDB + Float(Self.levelBins), Swift.max(Self.floorDB, FastLog.decibels(valleys[b])))
+                let index = Int32(Swift.min(top, Int((level - Self.floorDB).rounded(.down))))
+                let row = bands + b
+                histograms[row * Self.levelBins + Int(index)] += weight
+                totals[row] += weight
+                let span = occupied[row]
+                if index < span.low || index > span.high {
+                    occupied[row] = (Swift.min(span.low, index), Swift.max(span.high, index))
+                }
+            }
+            musicWeight += weight
+        }
+        hopWeight += weight
         recentIndex = recentIndex + 1 == recentHops ? 0 : recentIndex + 1
         recentCount = Swift.min(recentCount + 1, recentHops)
         hops += 1
         weight *= growth
         if weight > 1e20 { rescale(1e-20) }
+    }
+
+    /// Each band's median bin × its bin count into ``valleys`` (the mean of the two middle bins
+    /// for an even count), in ``valleyScratch``: through ``sortingNetwork`` for bands of at most
+    /// 16 bins, by selection for wider ones; no allocation.
+    private func medianBins(_ power: UnsafeBufferPointer<Float>, count n: Int) {
+        for b in 0..<configuration.bandCount {
+            let start = bandStarts[b], end = Swift.min(bandStarts[b + 1], n)
+            let width = end - start
+            guard width > 0 else { valleys[b] = 0; continue }
+            for k in 0..<width { valleyScratch[k] = power[start + k] }
+            if width <= 16 {
+                // The same order statistics through the sorting network, without branches.
+                let x = valleyScratch.baseAddress!
+                for k in width..<16 { x[k] = .infinity }
+                for (i, k) in UnsafeBufferPointer(sortingNetwork) {
+                    let a = x[Int(i)], c = x[Int(k)]
+                    x[Int(i)] = Swift.min(a, c)
+                    x[Int(k)] = Swift.max(a, c)
+                }
+                let upper = x[width / 2]
+                let median = width % 2 == 0 ? 0.5 * (x[width / 2 - 1] + upper) : upper
+                valleys[b] = median * Float(bandStarts[b + 1] - bandStarts[b])
+                continue
+            }
+            let upper = Self.select(valleyScratch, count: width, rank: width / 2)
+            var median = upper
+            if width % 2 == 0 {
+                // The lower middle is the largest of the bins the selection left below it.
+                var lower = valleyScratch[0]
+                for k in 1..<(width / 2) { lower = Swift.max(lower, valleyScratch[k]) }
+                median = 0.5 * (lower + upper)
+            }
+            valleys[b] = median * Float(bandStarts[b + 1] - bandStarts[b])
+        }
+    }
+
+    /// The element of rank `rank` (0-based, ascending) of `values[0..<count]`, leaving the smaller
+    /// ones before it (Hoare's selection with the middle element as pivot, in place).
+    private static func select(_ values: UnsafeMutableBufferPointer<Float>, count: Int, rank: Int) -> Float {
+        var low = 0, high = count - 1
+        while low < high {
+            let pivot = values[(low + high) / 2]
+            var i = low, j = high
+            while i <= j {
+                while values[i] < pivot { i += 1 }
+                while values[j] > pivot { j -= 1 }
+                if i <= j {
+                    values.swapAt(i, j)
+                    i += 1
+                    j -= 1
+                }
+            }
+            if rank <= j { high = j } else if rank >= i { low = i } else { return values[rank] }
+        }
+        return values[rank]
+    }
+
+    /// The share of music hops in the forgetting window, 0…1.
+    public var musicShare: Float {
+        enter(); defer { ownership.release() }
+        return hopWeight > 0 ? musicWeight / hopWeight : 0
     }
 
     /// The background-noise level now, dBFS: −∞ before any hop and for a silent background.
@@ -269,14 +425,31 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
 
     /// ``levelDBFS`` for a caller holding the flag.
     private func currentLevel() -> Float {
-        var total = 0.0
-        for b in 0..<configuration.bandCount {
+        let bands = configuration.bandCount
+        let share = hopWeight > 0 ? musicWeight / hopWeight : 0
+        let blend = Swift.min(1, Swift.max(0, (share - Self.musicShareLow) / (Self.musicShareHigh - Self.musicShareLow)))
+        var total = 0.0, underMusic = 0.0
+        for b in 0..<bands {
             let (level, fluctuation) = bandMedian(b)
+            var power = 0.0
             if level > Self.floorDB + 1 {
-                total += Decibels.toPower(Double(level)) * Double(meanToMedian[b]) * Double(fluctuation)
+                power = Decibels.toPower(Double(level)) * Double(meanToMedian[b]) * Double(fluctuation)
             }
+            total += power
+            guard blend > 0 else { continue }
+            var valley = power
+            if totals[bands + b] > 0 {
+                let (valleyLevel, _) = histogramMedian(bands + b, total: totals[bands + b], steadyOnly: true)
+                valley = valleyLevel > Self.floorDB + 1 ? Decibels.toPower(Double(valleyLevel + Self.valleyCalibrationDB)) : 0
+            }
+            underMusic += Swift.min(power, valley)
         }
-        return total > 0 ? Float(Decibels.fromPower(total)) : -.infinity
+        guard blend > 0 else { return total > 0 ? Float(Decibels.fromPower(total)) : -.infinity }
+        // Between the two in dB; a silent side pulls the total to −∞ only when it alone counts.
+        if blend >= 1 || total <= 0 { return underMusic > 0 ? Float(Decibels.fromPower(underMusic)) : -.infinity }
+        if underMusic <= 0 { return Float(Decibels.fromPower(total)) }
+        let plain = Decibels.fromPower(total), music = Decibels.fromPower(underMusic)
+        return Float(plain + Double(blend) * (music - plain))
     }
 
     /// The noise-only median of band `b`'s level, dB (the floor when it has no hops). A band
@@ -287,7 +460,7 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
     private func bandMedian(_ b: Int) -> (level: Float, fluctuation: Float) {
         let total = totals[b]
         guard total > 0 else { return (Self.floorDB, 1) }
-        let (median, fluctuation) = histogramMedian(b, total: total)
+        let (median, fluctuation) = histogramMedian(b, total: total, steadyOnly: false)
         guard recentCount == recentHops else { return (median, fluctuation) }
         let bands = configuration.bandCount
         var sum: Float = 0
@@ -316,12 +489,16 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
     /// ``maximumMarginDB``), so the loud phases of the background are not taken for foreground,
     /// and the excess spread `σₓ² = σ² − σ²_χ²`, taken as a log-normal modulation, multiplies
     /// the mean power by `exp((σₓ·ln 10 / 10)² / 2)` (σ at most ``maximumFluctuationDB``).
-    private func histogramMedian(_ b: Int, total: Float) -> (level: Float, fluctuation: Float) {
-        let histogram = UnsafeBufferPointer(rebasing: histograms[(b * Self.levelBins)..<((b + 1) * Self.levelBins)])
+    ///
+    /// `row` is a histogram row (band `row % bandCount`); with `steadyOnly` only the steady-noise
+    /// rounds run (the valley rows, whose statistic spreads more than a band sum).
+    private func histogramMedian(_ row: Int, total: Float, steadyOnly: Bool) -> (level: Float, fluctuation: Float) {
+        let b = row % configuration.bandCount
+        let histogram = UnsafeBufferPointer(rebasing: histograms[(row * Self.levelBins)..<((row + 1) * Self.levelBins)])
         // The running sum over the occupied bins only: the same values the whole scan gives
         // there (it only adds zeros before them).
-        occupiedLow = Int(occupied[b].low)
-        occupiedHigh = Int(occupied[b].high)
+        occupiedLow = Int(occupied[row].low)
+        occupiedHigh = Int(occupied[row].high)
         guard occupiedLow <= occupiedHigh else { return (Self.floorDB, 1) }
         var running: Float = 0
         cumulative[occupiedLow] = 0
@@ -335,13 +512,13 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
         var fluctuating = false
         for round in 0..<Self.rounds {
             var margin = Self.foregroundMarginDB
-            if round >= Self.steadyRounds, share >= Self.fluctuationShare {
+            if round >= Self.steadyRounds, !steadyOnly, share >= Self.fluctuationShare {
                 let lower = quantile(histogram, total * share * 0.1587)
                 let spread = Swift.min(Self.maximumFluctuationDB, level - lower)
                 if round == Self.steadyRounds { fluctuating = lower > Self.floorDB + 1 && spread >= steady + Self.fluctuationThresholdDB }
                 if fluctuating { margin = Swift.min(Self.maximumMarginDB, Swift.max(margin, 2 * spread)) }
             }
-            if round >= Self.steadyRounds && !fluctuating { break }
+            if round >= Self.steadyRounds && (steadyOnly || !fluctuating) { break }
             let above = weight(histogram, atOrAbove: level + margin)
             share = Swift.max(0.05, 1 - above / total)
             level = quantile(histogram, total * share * 0.5)
@@ -392,6 +569,8 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
     private func rescale(_ factor: Float) {
         for i in 0..<histograms.count { histograms[i] *= factor }
         for b in 0..<totals.count { totals[b] *= factor }
+        musicWeight *= factor
+        hopWeight *= factor
         weight *= factor
     }
 
@@ -427,10 +606,10 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
             if carryCount > 0 {
                 _ = UnsafeMutableBufferPointer(rebasing: carry[carryCount...])
                     .update(fromContentsOf: UnsafeBufferPointer(rebasing: input[consumed..<(consumed + need)]))
-                add(UnsafeBufferPointer(carry))
+                add(UnsafeBufferPointer(carry), musicProbability: 0)
                 carryCount = 0
             } else {
-                add(UnsafeBufferPointer(rebasing: input[consumed..<(consumed + bins)]))
+                add(UnsafeBufferPointer(rebasing: input[consumed..<(consumed + bins)]), musicProbability: 0)
             }
             consumed += need
             output[produced] = currentLevel()
@@ -454,6 +633,8 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
         histograms.update(repeating: 0)
         totals.update(repeating: 0)
         occupied.update(repeating: (Int32(Self.levelBins), -1))
+        musicWeight = 0
+        hopWeight = 0
         weight = 1
         hops = 0
         recentIndex = 0
@@ -469,6 +650,7 @@ extension NoiseLevelEstimator: MemoryAccounting {
             + MemoryFootprint.bytes(chiSquareSpread) + MemoryFootprint.bytes(histograms)
             + MemoryFootprint.bytes(totals) + MemoryFootprint.bytes(levels) + MemoryFootprint.bytes(cumulative)
             + MemoryFootprint.bytes(carry) + MemoryFootprint.bytes(occupied)
-            + MemoryFootprint.bytes(recent))
+            + MemoryFootprint.bytes(recent) + MemoryFootprint.bytes(valleyScratch) + MemoryFootprint.bytes(valleys)
+            + MemoryFootprint.bytes(sortingNetwork))
     }
 }
