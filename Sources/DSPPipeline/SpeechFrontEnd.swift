@@ -174,7 +174,7 @@ public final class SpeechFrontEnd: @unchecked Sendable {
     /// The process's workspace key (``/DSPCore/ScratchWorkspace``).
     private let workspace = ScratchWorkspace()
     /// Bytes a call takes from the calling thread's workspace: the block buffers above and what
-    /// the chain takes inside the call, reserved at the start of every call.
+    /// the conditioner and the chain take inside the call, reserved at the start of every call.
     private let workspaceBytes: Int
 
     private var inputSamplesConsumed: Int64 = 0
@@ -234,7 +234,7 @@ public final class SpeechFrontEnd: @unchecked Sendable {
         self.streamCapacity = streamCapacity
         chainEventCapacity = chain.map { Swift.max($0.maxFlushOutputCount, $0.outputCapacity(forInputCount: streamCapacity)) } ?? 1
         workspaceBytes = ScratchWorkspace.bytes(Float.self, streamCapacity) + ScratchWorkspace.bytes(AnalysisEvent.self, chainEventCapacity)
-            + (chain?.memoryFootprint.workspaceBytes ?? 0)
+            + (chain?.memoryFootprint.workspaceBytes ?? 0) + (conditioner?.memoryFootprint.workspaceBytes ?? 0)
     }
 
     /// The detector the chain runs: the defaults, with the configuration's

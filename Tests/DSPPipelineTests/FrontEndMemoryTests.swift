@@ -1,0 +1,20 @@
+import DSPCore
+import DSPPipeline
+import Testing
+
+/// What one stream costs: issue 22's budget of at most 128 kB owned per stream (shared tables
+/// counted once, per-call scratch in the thread's workspace), with every stage on, for the two
+/// layouts a service meets most.
+@Suite("SpeechFrontEnd: memory per stream")
+struct FrontEndMemoryTests {
+    @Test("every stage on, 48 kHz mono and 44.1 kHz stereo: owned ≤ 128 kB per stream", arguments: [(48_000, 1), (44_100, 2)])
+    func ownedBudget(rate: Int, channels: Int) throws {
+        let memory = try SpeechFrontEnd.memoryFootprint(for: .init(inputRate: rate, channelCount: channels, stages: .all))
+        #expect(memory.total.ownedBytes <= 128_000, "\(memory.stages.map { "\($0.name): \($0.footprint)" })")
+        // Scratch is per thread, not per stream: the conditioner's downmixed block and the
+        // detector's per-call buffers are workspace bytes.
+        let conditioner = try #require(memory.stages.first { $0.name == "conditioner" })
+        #expect(conditioner.footprint.workspaceBytes >= 1024 * MemoryLayout<Float>.stride)
+        #expect(memory.total.workspaceBytes > memory.total.ownedBytes / 2)
+    }
+}
