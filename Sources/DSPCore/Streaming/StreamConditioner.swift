@@ -55,7 +55,7 @@ public final class StreamConditioner: StreamingProcessor, @unchecked Sendable {
 
     /// Input frames (per channel) downmixed per internal block (the block buffer is scratch:
     /// nothing in it outlives a call, so it comes from the calling thread's
-    /// ``ScratchWorkspace``, not the stream). The front end pushes 1024 frames.
+    /// scratch workspace, not the stream). The front end pushes 1024 frames.
     public static let blockFrames = 1024
 
     /// The resampler's history block, frames (`Resampler.defaultHistoryBlockFrames` is 4096):
