@@ -352,10 +352,24 @@ public final class ReverberationEstimator: StreamAnalyzer, @unchecked Sendable {
         let input = scope.take(Float.self, count: n)
         let spectrum = scope.take(Float.self, count: 2 * (n / 2 + 1))
         let fftScratch = scope.take(Float.self, count: Swift.max(1, fft.scratchCount))
-        var energy: Float = 0
-        for i in 0..<n {
+        // The frame's energy only decides whether it is finite (a sum of squares that overflows
+        // counts as non-finite, like a NaN or ±Inf sample): eight partial sums, so the loop is
+        // not one long chain of dependent additions.
+        var lanes = SIMD8<Float>()
+        var i = 0
+        let x = UnsafeRawPointer(frame.baseAddress!), w = UnsafeRawPointer(window.baseAddress!)
+        let y = UnsafeMutableRawPointer(input)
+        while i + 8 <= n {
+            let v = x.loadUnaligned(fromByteOffset: 4 * i, as: SIMD8<Float>.self)
+            y.storeBytes(of: v * w.loadUnaligned(fromByteOffset: 4 * i, as: SIMD8<Float>.self), toByteOffset: 4 * i, as: SIMD8<Float>.self)
+            lanes += v * v
+            i += 8
+        }
+        var energy = lanes.sum()
+        while i < n {
             input[i] = frame[i] * window[i]
             energy += frame[i] * frame[i]
+            i += 1
         }
         let bandCount = bandCentersHz.count
         guard energy.isFinite else {
