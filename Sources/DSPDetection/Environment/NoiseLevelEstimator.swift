@@ -26,8 +26,8 @@ import DSPSpectral
 /// (docs/scene-measures.md gives the figures); the next paragraph covers the one case where
 /// the detector can tell.
 ///
-/// **Looped and bursty backgrounds.** A short burst looped faster than half a second (a
-/// recorded effect, a rhythmic machine) has 0.5 s levels near its mean power, while its hops
+/// **Looped and bursty backgrounds.** A short burst looped every second or so or faster (a
+/// recorded effect, a rhythmic machine) has 0.5 s levels within a few dB of its mean power, while its hops
 /// spread over 30 dB or more: the rule above reads its quiet phases as the background, 15–30 dB
 /// low. Where the caller passes the detector's speech probability
 /// (``update(_:musicProbability:speechProbability:)``, as ``AcousticDetector`` does), a hop
@@ -49,8 +49,8 @@ import DSPSpectral
 /// steady background in reverberant rooms, and gives a burst now and then, but not three in a
 /// row each within 2 s. A stream with no speech probability (``update(_:)``,
 /// ``update(_:musicProbability:)``, ``process(_:into:)``), or whose bursts do not recur, reads
-/// exactly what it read without this path. Looped bursts under continuous speech are not
-/// caught: their rises fall in the pauses too rarely to recur within 2 s (docs/scene-measures.md
+/// exactly what it read without this path. Looped bursts under dialogue are mostly not caught:
+/// their rises fall in the short pauses too rarely to recur within 2 s (docs/scene-measures.md
 /// gives the figures).
 ///
 /// **Under music.** Sustained notes hold a band's level as steady as a background, so the
