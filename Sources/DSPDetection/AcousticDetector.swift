@@ -202,7 +202,8 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
     /// Noise-floor histogram for the median: 0.5 dB bins from −140 to +10 dBFS.
     private let noiseHistogram: UnsafeMutableBufferPointer<Int>
     /// The background-noise level under the foreground, updated on every hop from its power
-    /// spectrum and the music probability (``NoiseLevelEstimator``, default settings at this
+    /// spectrum and the smoothed music and speech probabilities (``NoiseLevelEstimator``'s
+    /// ``NoiseLevelEstimator/update(_:musicProbability:speechProbability:)``, default settings at this
     /// analysis's bins and hop);
     /// ``AnalysisChain`` reads it where the environment measures.
     public let noiseLevel: NoiseLevelEstimator
@@ -472,10 +473,11 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
         let pMusic = silent || !fullCues ? 0 : musicNetwork.probability(x)
         musicProbability = Self.smooth(musicProbability, pMusic, configuration.musicSmoothing)
         let reportedMusic = configuration.detectsMusic ? musicProbability : 0
-        // The background estimate reads music hops' spectra between their partials.
-        if f.isFinite { noiseLevel.update(frame.powerSpectrum, musicProbability: reportedMusic) }
         let pSpeech = silent ? 0 : speechNetwork.probability(x)
         speechProbability = Self.smooth(speechProbability, pSpeech, configuration.speechSmoothing)
+        // The background estimate reads music hops' spectra between their partials, and the
+        // hops with neither speech nor music in full.
+        if f.isFinite { noiseLevel.update(frame.powerSpectrum, musicProbability: reportedMusic, speechProbability: speechProbability) }
         x[CueLane.speechProbability.rawValue] = speechProbability
         let pMulti = silent || !configuration.detectsMultipleSpeakers ? 0 : multiSpeakerNetwork.probability(x)
         multiSpeakerProbability = Self.smooth(multiSpeakerProbability, pMulti, configuration.multiSpeakerSmoothing)

@@ -23,7 +23,35 @@ import DSPSpectral
 /// in dBFS like the spectrum: the mean power of the background in the analysed band (at the
 /// default 16 kHz, about 16 Hz to 8 kHz). A background that fluctuates much more than steady
 /// noise (a looped effect, babble) reads low: the hops of its loud phases count as foreground
-/// (docs/scene-measures.md gives the figures).
+/// (docs/scene-measures.md gives the figures); the next paragraph covers the one case where
+/// the detector can tell.
+///
+/// **Looped and bursty backgrounds.** A short burst looped every second or so or faster (a
+/// recorded effect, a rhythmic machine) has 0.5 s levels within a few dB of its mean power, while its hops
+/// spread over 30 dB or more: the rule above reads its quiet phases as the background, 15–30 dB
+/// low. Where the caller passes the detector's speech probability
+/// (``update(_:musicProbability:speechProbability:)``, as ``AcousticDetector`` does), a hop
+/// with speech probability under ``quietSpeechThreshold`` and music probability under
+/// ``quietMusicThreshold``, with ``quietGuardHops`` such hops on either side (the 64 ms window
+/// reaches 4 hops into its neighbours; the hops after are waited for, so a quiet hop counts 4
+/// hops late), is *quiet*: the detector hears no foreground in it. The quiet hops' total power
+/// goes into a ring of the last ``quietBlockHops`` (0.5 s of quiet hops, from one pause or
+/// several), and every ``quietBlockStride`` quiet hops the ring's mean power, a *quiet block*,
+/// is counted in one more forgetting histogram. A *burst* is a quiet hop ``burstRiseDB`` above
+/// the least of the (up to ``quietGuardHops``) quiet hops before it in the same pause: the
+/// background itself rising with nothing heard. Once ``burstChain`` bursts have followed one
+/// another within ``burstIntervalSeconds`` each, and for ``burstMemorySeconds`` after the last
+/// such, the estimate moves to the median of the quiet blocks (what a 0.5 s level reads) where
+/// that lies above it: not at all up to ``quietLowDB`` above, fully from ``quietHighDB``, linear
+/// in dB between; the quiet blocks must hold at least ``quietShareMinimum`` of the window's
+/// hops. Recurrence is the gate because the quiet hops are not all noise: a reverberant tail or
+/// a quiet word the detector misses after speech makes the quiet blocks read 10–30 dB over a
+/// steady background in reverberant rooms, and gives a burst now and then, but not three in a
+/// row each within 2 s. A stream with no speech probability (``update(_:)``,
+/// ``update(_:musicProbability:)``, ``process(_:into:)``), or whose bursts do not recur, reads
+/// exactly what it read without this path. Looped bursts under dialogue are mostly not caught:
+/// their rises fall in the short pauses too rarely to recur within 2 s (docs/scene-measures.md
+/// gives the figures).
 ///
 /// **Under music.** Sustained notes hold a band's level as steady as a background, so the
 /// histograms above read music as noise. Where the detector hears music (``update(_:musicProbability:)``
@@ -47,9 +75,10 @@ import DSPSpectral
 /// whose noise median sits there contributes no power, so a recording with digitally silent
 /// pauses reads −∞ (no noise). A hop with a non-finite power is not counted.
 ///
-/// **Calls.** ``update(_:musicProbability:)`` adds one hop's power spectrum with the music
-/// probability (what ``AcousticDetector`` does on every hop; ``update(_:)`` is the same with no
-/// music); ``levelDBFS`` computes the estimate on demand (a few thousand operations, made
+/// **Calls.** ``update(_:musicProbability:speechProbability:)`` adds one hop's power spectrum
+/// with the music and speech probabilities (what ``AcousticDetector`` does on every hop;
+/// ``update(_:musicProbability:)`` is the same with the speech unknown, ``update(_:)`` also with
+/// no music); ``levelDBFS`` computes the estimate on demand (a few thousand operations, made
 /// only when a measurement is due). As a ``/DSPCore/StreamingProcessor`` it takes power spectra
 /// (with no music probability) back to back (``Configuration-swift.struct/binCount`` per hop, a partial one carried) and writes
 /// the level after each hop. Nothing allocates after `init`; results do not depend on chunking.
@@ -131,6 +160,40 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
     /// layout; checked by the tests).
     public static let valleyCalibrationDB: Float = 1.5
 
+    /// A hop whose speech probability is below this, with a music probability below
+    /// ``quietMusicThreshold``, is *quiet*: the detector hears no foreground in it.
+    public static let quietSpeechThreshold: Float = 0.3
+    /// The music probability under which a hop can be quiet.
+    public static let quietMusicThreshold: Float = 0.5
+    /// A hop counts as quiet only with this many hops with neither speech nor music before it
+    /// and after it (the 64 ms window of a hop reaches 4 hops into its neighbours).
+    static let quietGuardHops = 4
+    /// Quiet hops per quiet block: 31 hops of 16 ms, the 0.5 s of a block level.
+    static let quietBlockHops = 31
+    /// A quiet block is counted every this many quiet hops (blocks overlap).
+    static let quietBlockStride = 8
+    /// How far the quiet blocks' median must lie above the occupancy estimate before it
+    /// counts (``quietLowDB``), and from where it alone counts (``quietHighDB``), dB; linear in
+    /// dB between.
+    public static let quietLowDB: Float = 3
+    public static let quietHighDB: Float = 6
+    /// A quiet hop whose total power exceeds the least of the up to ``quietGuardHops`` quiet
+    /// hops before it in the same quiet stretch by this much, dB, is a burst: the background
+    /// itself rises, with no speech or music heard.
+    public static let burstRiseDB: Float = 10
+    /// Rises within this many hops of the last one belong to the same burst.
+    static let burstSpanHops = 8
+    /// Bursts recur when each follows the last within ``burstIntervalSeconds``; the quiet
+    /// blocks are read once ``burstChain`` bursts have come in a row so.
+    public static let burstIntervalSeconds = 2.0
+    public static let burstChain = 3
+    /// How long after a recurring burst the quiet blocks are read, seconds.
+    public static let burstMemorySeconds = 10.0
+    /// The least share of the window's hops (forgetting-weighted) that the quiet blocks must
+    /// stand for (a block counted every ``quietBlockStride`` quiet hops stands for that many)
+    /// before they are read.
+    public static let quietShareMinimum: Float = 0.1
+
     /// The settings, as validated.
     public let configuration: Configuration
     /// First bin of each band, and one past the last band (`bandCount + 1` entries).
@@ -153,6 +216,28 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
     /// Batcher's odd–even merge sort of 16 inputs (63 compare-exchanges, branch-free): the
     /// median bin of a band of at most 16 bins (15–16 at the defaults), padded with +∞.
     private let sortingNetwork: UnsafeMutableBufferPointer<(Int32, Int32)>
+    /// The total power of the last ``quietBlockHops`` quiet hops (a ring), and of the up to
+    /// ``quietGuardHops`` quiet hops still waiting for their quiet successors (a ring).
+    private let quietHops: UnsafeMutableBufferPointer<Float>
+    private let pendingHops: UnsafeMutableBufferPointer<Float>
+    private var quietIndex = 0
+    private var quietCount = 0
+    private var pendingIndex = 0
+    private var pendingCount = 0
+    /// Hops since the last hop with speech or music (or with no speech probability).
+    private var hopsSinceForeground = 0
+    /// Quiet hops in the ring since the last hop with speech or music.
+    private var quietRun = 0
+    /// Hops since the last burst (``burstRiseDB``), capped; and the cap.
+    private var hopsSinceBurst = Int.max / 2
+    private let burstMemoryHops: Int
+    /// The hop of the last burst, bursts recurring in a row up to it, and the longest interval
+    /// that keeps them in a row (hops).
+    private var lastBurst = Int.min / 2
+    private var burstsInRow = 0
+    private let burstIntervalHops: Int
+    /// ``burstRiseDB`` as a power ratio.
+    private let burstRatio = Float(Decibels.toPower(Double(burstRiseDB)))
     /// The forgetting-weighted count of music hops and of all hops.
     private var musicWeight: Float = 0
     private var hopWeight: Float = 0
@@ -200,10 +285,14 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
             let spread = 30 * Double.log10(base / lower)
             chiSquareSpread[b] = Float(spread * spread)
         }
-        histograms = .allocate(capacity: 2 * bands * Self.levelBins)
+        histograms = .allocate(capacity: (2 * bands + 1) * Self.levelBins)
         histograms.initialize(repeating: 0)
-        totals = .allocate(capacity: 2 * bands)
+        totals = .allocate(capacity: 2 * bands + 1)
         totals.initialize(repeating: 0)
+        quietHops = .allocate(capacity: Self.quietBlockHops)
+        quietHops.initialize(repeating: 0)
+        pendingHops = .allocate(capacity: Self.quietGuardHops)
+        pendingHops.initialize(repeating: 0)
         var widest = 1
         for b in 0..<bands { widest = Swift.max(widest, bandStarts[b + 1] - bandStarts[b]) }
         valleyScratch = .allocate(capacity: Swift.max(widest, 16))
@@ -232,11 +321,13 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
         levels.initialize(repeating: 0)
         cumulative = .allocate(capacity: Self.levelBins + 1)
         cumulative.initialize(repeating: 0)
-        occupied = .allocate(capacity: 2 * bands)
+        occupied = .allocate(capacity: 2 * bands + 1)
         occupied.initialize(repeating: (Int32(Self.levelBins), -1))
         let starts = bandStarts
         sixteenBinBands = (0..<bands).allSatisfy { starts[$0 + 1] - starts[$0] == 16 }
         growth = Float(Double.exp(configuration.hopSeconds / configuration.windowSeconds))
+        burstIntervalHops = Swift.max(1, Int((Self.burstIntervalSeconds / configuration.hopSeconds).rounded()))
+        burstMemoryHops = Swift.max(1, Int((Self.burstMemorySeconds / configuration.hopSeconds).rounded()))
         recentHops = Swift.max(2, Int((Self.steadySeconds / configuration.hopSeconds).rounded()))
         recent = .allocate(capacity: recentHops * bands)
         recent.initialize(repeating: 0)
@@ -248,6 +339,7 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
         bandStarts.deallocate(); meanToMedian.deallocate(); chiSquareSpread.deallocate(); histograms.deallocate()
         totals.deallocate(); levels.deallocate(); cumulative.deallocate(); carry.deallocate(); recent.deallocate()
         occupied.deallocate(); valleyScratch.deallocate(); valleys.deallocate(); sortingNetwork.deallocate()
+        quietHops.deallocate(); pendingHops.deallocate()
     }
 
     private let ownership = StreamOwnership()
@@ -269,7 +361,7 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
     /// Never allocates.
     public func update(_ power: UnsafeBufferPointer<Float>) {
         enter(); defer { ownership.release() }
-        add(power, musicProbability: 0)
+        add(power, musicProbability: 0, speechProbability: .nan)
     }
 
     /// ``update(_:)`` for a hop with music probability `musicProbability` (0…1; NaN reads as 0):
@@ -277,11 +369,20 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
     /// Never allocates.
     public func update(_ power: UnsafeBufferPointer<Float>, musicProbability: Float) {
         enter(); defer { ownership.release() }
-        add(power, musicProbability: musicProbability)
+        add(power, musicProbability: musicProbability, speechProbability: .nan)
     }
 
-    /// ``update(_:musicProbability:)`` for a caller holding the flag.
-    private func add(_ power: UnsafeBufferPointer<Float>, musicProbability: Float) {
+    /// ``update(_:musicProbability:)`` for a hop whose speech probability is also known
+    /// (`speechProbability`, 0…1; NaN reads as unknown, never quiet): a hop the detector hears
+    /// neither speech nor music in also feeds the quiet blocks and the burst check read for a
+    /// looped or bursty background (the type's *Looped and bursty backgrounds*). Never allocates.
+    public func update(_ power: UnsafeBufferPointer<Float>, musicProbability: Float, speechProbability: Float) {
+        enter(); defer { ownership.release() }
+        add(power, musicProbability: musicProbability, speechProbability: speechProbability)
+    }
+
+    /// ``update(_:musicProbability:speechProbability:)`` for a caller holding the flag.
+    private func add(_ power: UnsafeBufferPointer<Float>, musicProbability: Float, speechProbability: Float) {
         let bands = configuration.bandCount
         let n = Swift.min(power.count, configuration.binCount)
         var finite = true
@@ -305,6 +406,20 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
         guard finite else { return }
         let isMusic = musicProbability >= Self.musicThreshold
         if isMusic { medianBins(power, count: n) }
+        // NaN probabilities fail both comparisons: a hop of unknown content is never quiet.
+        if speechProbability < Self.quietSpeechThreshold, !(musicProbability >= Self.quietMusicThreshold) {
+            hopsSinceForeground += 1
+            if hopsSinceForeground > Self.quietGuardHops {
+                var sum: Float = 0
+                for b in 0..<bands { sum += levels[b] }
+                addQuiet(sum)
+            }
+        } else {
+            hopsSinceForeground = 0
+            pendingCount = 0
+            quietRun = 0
+        }
+        if hopsSinceBurst < burstMemoryHops { hopsSinceBurst += 1 }
         var b = 0
         // Levels in dB, held to the histogram's span, eight bands at a time. (The bins are found
         // one band at a time: the standard library's SIMD float-to-integer conversion is a
@@ -353,6 +468,55 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
         hops += 1
         weight *= growth
         if weight > 1e20 { rescale(1e-20) }
+    }
+
+    /// A rise of the quiet hops' power (``burstRiseDB``) at the current hop.
+    private func burst() {
+        let since = hops - lastBurst
+        if since <= Self.burstSpanHops { return }
+        burstsInRow = since <= burstIntervalHops ? burstsInRow + 1 : 1
+        lastBurst = hops
+        if burstsInRow >= Self.burstChain { hopsSinceBurst = 0 }
+    }
+
+    /// Queues a quiet hop's total power; the hop ``quietGuardHops`` earlier, now followed by as
+    /// many quiet hops, joins the quiet-block ring, and every ``quietBlockStride`` hops the
+    /// ring's mean power (a 0.5 s block of quiet hops) is counted in the quiet-block histogram.
+    private func addQuiet(_ power: Float) {
+        let guardHops = Self.quietGuardHops
+        if pendingCount == guardHops {
+            let ready = pendingHops[pendingIndex]
+            if quietRun > 0 {
+                var least = Float.infinity
+                for k in 1...Swift.min(quietRun, guardHops) {
+                    least = Swift.min(least, quietHops[(quietIndex + Self.quietBlockHops - k) % Self.quietBlockHops])
+                }
+                if ready > least * burstRatio { burst() }
+            }
+            quietRun += 1
+            quietHops[quietIndex] = ready
+            quietIndex = quietIndex + 1 == Self.quietBlockHops ? 0 : quietIndex + 1
+            quietCount += 1
+            if quietCount >= Self.quietBlockHops, (quietCount - Self.quietBlockHops) % Self.quietBlockStride == 0 {
+                var sum: Float = 0
+                for k in 0..<Self.quietBlockHops { sum += quietHops[k] }
+                let level = Swift.min(Self.floorDB + Float(Self.levelBins), Swift.max(Self.floorDB, FastLog.decibels(sum / Float(Self.quietBlockHops))))
+                let index = Int32(Swift.min(Self.levelBins - 1, Int((level - Self.floorDB).rounded(.down))))
+                let row = 2 * configuration.bandCount
+                histograms[row * Self.levelBins + Int(index)] += weight
+                totals[row] += weight
+                let span = occupied[row]
+                if index < span.low || index > span.high {
+                    occupied[row] = (Swift.min(span.low, index), Swift.max(span.high, index))
+                }
+            }
+            if quietCount >= Self.quietBlockHops + Self.quietBlockStride { quietCount -= Self.quietBlockStride }
+            pendingHops[pendingIndex] = power
+            pendingIndex = pendingIndex + 1 == guardHops ? 0 : pendingIndex + 1
+        } else {
+            pendingHops[(pendingIndex + pendingCount) % guardHops] = power
+            pendingCount += 1
+        }
     }
 
     /// Each band's median bin × its bin count into ``valleys`` (the mean of the two middle bins
@@ -444,12 +608,45 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
             }
             underMusic += Swift.min(power, valley)
         }
+        total = raisedByQuietBlocks(total)
         guard blend > 0 else { return total > 0 ? Float(Decibels.fromPower(total)) : -.infinity }
         // Between the two in dB; a silent side pulls the total to −∞ only when it alone counts.
         if blend >= 1 || total <= 0 { return underMusic > 0 ? Float(Decibels.fromPower(underMusic)) : -.infinity }
         if underMusic <= 0 { return Float(Decibels.fromPower(total)) }
         let plain = Decibels.fromPower(total), music = Decibels.fromPower(underMusic)
         return Float(plain + Double(blend) * (music - plain))
+    }
+
+    /// The quantile `fraction` of the quiet blocks' levels, dB (the floor when there are too few).
+    private func quietLevel(_ fraction: Float = 0.5) -> Float {
+        let row = 2 * configuration.bandCount
+        let total = totals[row]
+        guard hopWeight > 0, total * Float(Self.quietBlockStride) >= Self.quietShareMinimum * hopWeight else { return Self.floorDB }
+        let histogram = UnsafeBufferPointer(rebasing: histograms[(row * Self.levelBins)..<((row + 1) * Self.levelBins)])
+        occupiedLow = Int(occupied[row].low)
+        occupiedHigh = Int(occupied[row].high)
+        guard occupiedLow <= occupiedHigh else { return Self.floorDB }
+        var running: Float = 0
+        cumulative[occupiedLow] = 0
+        for i in occupiedLow...occupiedHigh {
+            running += histogram[i]
+            cumulative[i + 1] = running
+        }
+        return quantile(histogram, total * fraction)
+    }
+
+    /// `total` (a power), moved towards the quiet blocks' median where bursts recur and that
+    /// median lies more than ``quietLowDB`` above it (the type's *Looped and bursty
+    /// backgrounds*).
+    private func raisedByQuietBlocks(_ total: Double) -> Double {
+        guard hopsSinceBurst < burstMemoryHops else { return total }
+        let quiet = quietLevel()
+        guard quiet > Self.floorDB + 1 else { return total }
+        let plain = total > 0 ? Decibels.fromPower(total) : Double(Self.floorDB)
+        let excess = Double(quiet) - plain
+        guard excess > Double(Self.quietLowDB) else { return total }
+        let blend = Swift.min(1, (excess - Double(Self.quietLowDB)) / Double(Self.quietHighDB - Self.quietLowDB))
+        return Decibels.toPower(plain + blend * excess)
     }
 
     /// The noise-only median of band `b`'s level, dB (the floor when it has no hops). A band
@@ -606,10 +803,10 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
             if carryCount > 0 {
                 _ = UnsafeMutableBufferPointer(rebasing: carry[carryCount...])
                     .update(fromContentsOf: UnsafeBufferPointer(rebasing: input[consumed..<(consumed + need)]))
-                add(UnsafeBufferPointer(carry), musicProbability: 0)
+                add(UnsafeBufferPointer(carry), musicProbability: 0, speechProbability: .nan)
                 carryCount = 0
             } else {
-                add(UnsafeBufferPointer(rebasing: input[consumed..<(consumed + bins)]), musicProbability: 0)
+                add(UnsafeBufferPointer(rebasing: input[consumed..<(consumed + bins)]), musicProbability: 0, speechProbability: .nan)
             }
             consumed += need
             output[produced] = currentLevel()
@@ -635,6 +832,15 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
         occupied.update(repeating: (Int32(Self.levelBins), -1))
         musicWeight = 0
         hopWeight = 0
+        quietIndex = 0
+        quietCount = 0
+        pendingIndex = 0
+        pendingCount = 0
+        hopsSinceForeground = 0
+        quietRun = 0
+        hopsSinceBurst = Int.max / 2
+        lastBurst = Int.min / 2
+        burstsInRow = 0
         weight = 1
         hops = 0
         recentIndex = 0
@@ -651,6 +857,6 @@ extension NoiseLevelEstimator: MemoryAccounting {
             + MemoryFootprint.bytes(totals) + MemoryFootprint.bytes(levels) + MemoryFootprint.bytes(cumulative)
             + MemoryFootprint.bytes(carry) + MemoryFootprint.bytes(occupied)
             + MemoryFootprint.bytes(recent) + MemoryFootprint.bytes(valleyScratch) + MemoryFootprint.bytes(valleys)
-            + MemoryFootprint.bytes(sortingNetwork))
+            + MemoryFootprint.bytes(sortingNetwork) + MemoryFootprint.bytes(quietHops) + MemoryFootprint.bytes(pendingHops))
     }
 }
