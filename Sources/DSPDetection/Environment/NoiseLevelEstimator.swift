@@ -593,8 +593,10 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
         let share = hopWeight > 0 ? musicWeight / hopWeight : 0
         let blend = Swift.min(1, Swift.max(0, (share - Self.musicShareLow) / (Self.musicShareHigh - Self.musicShareLow)))
         var total = 0.0, underMusic = 0.0
+        var steady = RingStatistics()
         for b in 0..<bands {
-            let (level, fluctuation) = bandMedian(b)
+            if b % 8 == 0 { steady = ringStatistics(from: b) }
+            let (level, fluctuation) = bandMedian(b, ringMean: steady.mean[b % 8], ringVariance: steady.variance[b % 8])
             var power = 0.0
             if level > Self.floorDB + 1 {
                 power = Decibels.toPower(Double(level)) * Double(meanToMedian[b]) * Double(fluctuation)
@@ -654,23 +656,58 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
     /// ``steadySeconds``, as a band of Gaussian noise does, ±1.6 dB, and speech or music do
     /// not) at more than ``foregroundMarginDB`` above the histogram's answer is a background
     /// that got louder: its steady level is the answer until the histogram catches up.
-    private func bandMedian(_ b: Int) -> (level: Float, fluctuation: Float) {
+    /// `ringMean` and `ringVariance` are the band's level mean and variance over the
+    /// ``steadySeconds`` ring (``ringStatistics(from:)``; read only when the ring is full).
+    private func bandMedian(_ b: Int, ringMean mean: Float, ringVariance variance: Float) -> (level: Float, fluctuation: Float) {
         let total = totals[b]
         guard total > 0 else { return (Self.floorDB, 1) }
         let (median, fluctuation) = histogramMedian(b, total: total, steadyOnly: false)
         guard recentCount == recentHops else { return (median, fluctuation) }
-        let bands = configuration.bandCount
-        var sum: Float = 0
-        for h in 0..<recentHops { sum += recent[h * bands + b] }
-        let mean = sum / Float(recentHops)
-        var squares: Float = 0
-        for h in 0..<recentHops {
-            let d = recent[h * bands + b] - mean
-            squares += d * d
-        }
-        let variance = squares / Float(recentHops - 1)
         if variance <= Self.steadySpreadDB * Self.steadySpreadDB, mean > median + Self.foregroundMarginDB { return (mean, 1) }
         return (median, fluctuation)
+    }
+
+    /// Eight bands' level means and variances over the ring.
+    private struct RingStatistics {
+        var mean = SIMD8<Float>()
+        var variance = SIMD8<Float>()
+    }
+
+    /// The level mean and variance (n − 1) over the last ``steadySeconds`` of bands `first`
+    /// … `first + 7` (those that exist; zeros for the rest and before the ring is full): each
+    /// band's sums run over the hops in order, as one band at a time would, eight bands a lane
+    /// each.
+    private func ringStatistics(from first: Int) -> RingStatistics {
+        guard recentCount == recentHops else { return RingStatistics() }
+        let bands = configuration.bandCount
+        let n = Float(recentHops), m = Float(recentHops - 1)
+        if first + 8 <= bands {
+            let ring = UnsafeRawPointer(recent.baseAddress! + first)
+            var sum = SIMD8<Float>()
+            for h in 0..<recentHops { sum += ring.loadUnaligned(fromByteOffset: 4 * h * bands, as: SIMD8<Float>.self) }
+            let mean = sum / n
+            var squares = SIMD8<Float>()
+            for h in 0..<recentHops {
+                let d = ring.loadUnaligned(fromByteOffset: 4 * h * bands, as: SIMD8<Float>.self) - mean
+                squares += d * d
+            }
+            return RingStatistics(mean: mean, variance: squares / m)
+        }
+        var result = RingStatistics()
+        for lane in 0..<Swift.min(8, bands - first) {
+            let b = first + lane
+            var sum: Float = 0
+            for h in 0..<recentHops { sum += recent[h * bands + b] }
+            let mean = sum / n
+            var squares: Float = 0
+            for h in 0..<recentHops {
+                let d = recent[h * bands + b] - mean
+                squares += d * d
+            }
+            result.mean[lane] = mean
+            result.variance[lane] = squares / m
+        }
+        return result
     }
 
     /// The median of band `b`'s noise-only hops from its histogram, and the factor by which the
