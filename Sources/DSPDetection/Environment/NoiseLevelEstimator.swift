@@ -252,7 +252,8 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
     /// The occupied bins of the band whose cumulative histogram is built.
     private var occupiedLow = 0
     private var occupiedHigh = -1
-    /// Whether every band is 16 bins wide from bin 1 (the default layout), summed 16 at a time.
+    /// Whether every band is 16 bins wide from bin 1 (not the default layout, whose 32 bands hold
+    /// 15–16 bins), summed 16 at a time.
     private let sixteenBinBands: Bool
     private let growth: Float
     /// The last ``steadySeconds`` of band levels, hop-major (`recentHops × bandCount`), for
