@@ -24,15 +24,24 @@ struct NoiseLevelEstimatorTests {
         Decibels.fromPower(x.reduce(0) { $0 + Double($1) * Double($1) } / Double(x.count))
     }
 
-    /// The estimator's level after each hop of `signal` (16 kHz, the detector's analysis).
-    static func levels(_ signal: [Float], every hops: Int = 1) throws -> [Float] {
+    /// The estimator's level every `hops` hops of `signal` (16 kHz, the detector's analysis),
+    /// each hop given through the update that takes what is known of it: nothing
+    /// (`update(_:)`), a music probability, or both probabilities (music then 0 when not given).
+    static func levels(
+        _ signal: [Float], musicProbability: Float? = nil, speechProbability: Float? = nil, every hops: Int = 1
+    ) throws -> [Float] {
         let analyzer = try SpectralAnalyzer()
         let estimator = try NoiseLevelEstimator()
         var out: [Float] = []
         var i = 0
         signal.withUnsafeBufferPointer { p in
             analyzer.process(p) { frame in
-                estimator.update(frame.powerSpectrum)
+                switch (musicProbability, speechProbability) {
+                case (nil, nil): estimator.update(frame.powerSpectrum)
+                case (let music?, nil): estimator.update(frame.powerSpectrum, musicProbability: music)
+                case (let music, let speech?):
+                    estimator.update(frame.powerSpectrum, musicProbability: music ?? 0, speechProbability: speech)
+                }
                 i += 1
                 if i % hops == 0 { out.append(estimator.levelDBFS) }
             }
@@ -94,23 +103,6 @@ struct NoiseLevelEstimatorTests {
         withKnownIssue("two continuous talkers far above the noise read high (docs/scene-measures.md)") {
             #expect(p90 <= 5, "\(detail)")
         }
-    }
-
-    /// The estimator's level after each hop of `signal`, every hop counted as music with
-    /// probability `musicProbability`.
-    static func levels(_ signal: [Float], musicProbability: Float, every hops: Int = 1) throws -> [Float] {
-        let analyzer = try SpectralAnalyzer()
-        let estimator = try NoiseLevelEstimator()
-        var out: [Float] = []
-        var i = 0
-        signal.withUnsafeBufferPointer { p in
-            analyzer.process(p) { frame in
-                estimator.update(frame.powerSpectrum, musicProbability: musicProbability)
-                i += 1
-                if i % hops == 0 { out.append(estimator.levelDBFS) }
-            }
-        }
-        return out
     }
 
     /// Sustained harmonic notes: three-note chords (10 partials each, amplitude 1/h, a slow
@@ -214,22 +206,6 @@ struct NoiseLevelEstimatorTests {
         let x = (0..<count).map { n in burst[n] * Float(Double.exp(-rate * Double(n % periodSamples))) + floor[n] }
         let blocks = stride(from: 0, to: count - 7_999, by: 8_000).map { level(Array(x[$0..<($0 + 8_000)])) }.sorted()
         return (x, blocks[blocks.count / 2])
-    }
-
-    /// The estimator's level every `hops` hops, each hop given `speechProbability` and no music.
-    static func levels(_ signal: [Float], speechProbability: Float, every hops: Int) throws -> [Float] {
-        let analyzer = try SpectralAnalyzer()
-        let estimator = try NoiseLevelEstimator()
-        var out: [Float] = []
-        var i = 0
-        signal.withUnsafeBufferPointer { p in
-            analyzer.process(p) { frame in
-                estimator.update(frame.powerSpectrum, musicProbability: 0, speechProbability: speechProbability)
-                i += 1
-                if i % hops == 0 { out.append(estimator.levelDBFS) }
-            }
-        }
-        return out
     }
 
     /// Issue 19: a short burst looped faster than the 0.5 s blocks (like the `jetpackboost` and
