@@ -167,25 +167,26 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
     public static let quietMusicThreshold: Float = 0.5
     /// A hop counts as quiet only with this many hops with neither speech nor music before it
     /// and after it (the 64 ms window of a hop reaches 4 hops into its neighbours).
-    static let quietGuardHops = 4
+    public static let quietGuardHops = 4
     /// Quiet hops per quiet block: 31 hops of 16 ms, the 0.5 s of a block level.
-    static let quietBlockHops = 31
+    public static let quietBlockHops = 31
     /// A quiet block is counted every this many quiet hops (blocks overlap).
-    static let quietBlockStride = 8
+    public static let quietBlockStride = 8
     /// How far the quiet blocks' median must lie above the occupancy estimate before it
-    /// counts (``quietLowDB``), and from where it alone counts (``quietHighDB``), dB; linear in
-    /// dB between.
+    /// counts at all, dB (from ``quietHighDB`` it alone counts; linear in dB between).
     public static let quietLowDB: Float = 3
+    /// How far above the occupancy estimate the quiet blocks' median alone counts, dB.
     public static let quietHighDB: Float = 6
     /// A quiet hop whose total power exceeds the least of the up to ``quietGuardHops`` quiet
     /// hops before it in the same quiet stretch by this much, dB, is a burst: the background
     /// itself rises, with no speech or music heard.
     public static let burstRiseDB: Float = 10
     /// Rises within this many hops of the last one belong to the same burst.
-    static let burstSpanHops = 8
-    /// Bursts recur when each follows the last within ``burstIntervalSeconds``; the quiet
-    /// blocks are read once ``burstChain`` bursts have come in a row so.
+    public static let burstSpanHops = 8
+    /// Bursts recur when each follows the last within this many seconds.
     public static let burstIntervalSeconds = 2.0
+    /// The quiet blocks are read once this many bursts have recurred in a row
+    /// (``burstIntervalSeconds``).
     public static let burstChain = 3
     /// How long after a recurring burst the quiet blocks are read, seconds.
     public static let burstMemorySeconds = 10.0
