@@ -171,6 +171,43 @@ struct NoiseLevelEstimatorTests {
         #expect(plain.map(\.bitPattern) == below.map(\.bitPattern))
     }
 
+    /// The band histograms are counted in a burst where they are read (a push whose stream
+    /// other streams evicted from the caches misses on 32 scattered histogram lines a hop
+    /// otherwise: issue 22). Reading after every hop counts them hop by hop, as before; reading
+    /// every 31 hops (the 2 Hz environment update) or every 97 (more hops than the 62-hop ring
+    /// holds, so the ring's oldest row is counted before it is overwritten) must give the same
+    /// bits at the hops all three read, with music and quiet hops mixed in, and across the
+    /// forgetting's rescale (a 0.1 s window rescales every 288 hops).
+    @Test("readings do not depend on how often the level is read", arguments: [2.0, 0.1])
+    func readingIntervals(windowSeconds: Double) throws {
+        let clip = try AnalysisChainTests.mono16k("eval_clean_16k.flac")
+        let speech = clip + clip + clip
+        let mix = zip(speech, Self.noise(count: speech.count, dBFS: -50, seed: 9)).map { $0 + $1 }
+        func readings(every hops: Int) throws -> [Int: UInt32] {
+            let analyzer = try SpectralAnalyzer()
+            let estimator = try NoiseLevelEstimator(configuration: .init(windowSeconds: windowSeconds))
+            var out: [Int: UInt32] = [:]
+            var i = 0
+            mix.withUnsafeBufferPointer { p in
+                analyzer.process(p) { frame in
+                    // Music on 40 % of the hops, speech heard on a third: every histogram row fills.
+                    let music: Float = i % 10 < 4 ? 0.9 : 0
+                    let speech: Float = i % 3 == 0 ? 0.9 : 0
+                    estimator.update(frame.powerSpectrum, musicProbability: music, speechProbability: speech)
+                    i += 1
+                    if i % hops == 0 { out[i] = estimator.levelDBFS.bitPattern }
+                }
+            }
+            return out
+        }
+        let everyHop = try readings(every: 1)
+        for hops in [31, 97] {
+            let sparse = try readings(every: hops)
+            #expect(sparse.count >= 5)
+            for (hop, bits) in sparse { #expect(everyHop[hop] == bits, "hop \(hop), read every \(hops)") }
+        }
+    }
+
     @Test("music detected on real music over noise: the detector's estimate reads the noise",
           arguments: [("eval_music_guitar_16k.flac", -25.0)])
     func detectorMusicOverNoise(file: String, belowDB: Double) throws {

@@ -265,6 +265,15 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
     private var recentCount = 0
     private var weight: Float = 1
     private var hops = 0
+    /// The last hops whose band levels are in ``recent`` but not yet counted in the band
+    /// histograms (at most ``recentHops``), and the forgetting weight of the first of them: the
+    /// counts are made in a burst where they are read (``currentLevel()``), before ``recent``
+    /// would overwrite a row, and before a rescale. Each bin receives the same additions in the
+    /// same order as if they were made hop by hop, so every result is bit-identical; a push
+    /// whose stream other streams have evicted from the caches no longer misses on 32
+    /// scattered histogram lines a hop (docs/front-end.md).
+    private var uncountedHops = 0
+    private var uncountedWeight: Float = 1
     /// The partial input hop carried between ``process(_:into:)`` calls.
     private let carry: UnsafeMutableBufferPointer<Float>
     private var carryCount = 0
@@ -439,17 +448,12 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
             levels[b] = Swift.min(Self.floorDB + Float(Self.levelBins), Swift.max(Self.floorDB, FastLog.decibels(levels[b])))
             b += 1
         }
+        if uncountedHops == recentHops { countUncounted() }
         let row = recent.baseAddress! + recentIndex * bands
         row.update(from: levels.baseAddress!, count: bands)
-        for b in 0..<bands {
-            let index = Int32(Swift.min(top, Int((levels[b] - Self.floorDB).rounded(.down))))
-            histograms[b * Self.levelBins + Int(index)] += weight
-            totals[b] += weight
-            let span = occupied[b]
-            if index < span.low || index > span.high {
-                occupied[b] = (Swift.min(span.low, index), Swift.max(span.high, index))
-            }
-        }
+        if uncountedHops == 0 { uncountedWeight = weight }
+        uncountedHops += 1
+        for b in 0..<bands { totals[b] += weight }
         if isMusic {
             for b in 0..<bands {
                 let level = Swift.min(Self.floorDB + Float(Self.levelBins), Swift.max(Self.floorDB, FastLog.decibels(valleys[b])))
@@ -470,6 +474,32 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
         hops += 1
         weight *= growth
         if weight > 1e20 { rescale(1e-20) }
+    }
+
+    /// Counts the ``uncountedHops`` hops (oldest first) in the band histograms: each hop's
+    /// band levels from ``recent``, at its forgetting weight (the first hop's times ``growth``
+    /// per hop, as ``add(_:musicProbability:speechProbability:)`` made it).
+    private func countUncounted() {
+        guard uncountedHops > 0 else { return }
+        let bands = configuration.bandCount
+        let top = Self.levelBins - 1
+        var h = recentIndex - uncountedHops
+        if h < 0 { h += recentHops }
+        var w = uncountedWeight
+        for _ in 0..<uncountedHops {
+            let row = recent.baseAddress! + h * bands
+            for b in 0..<bands {
+                let index = Int32(Swift.min(top, Int((row[b] - Self.floorDB).rounded(.down))))
+                histograms[b * Self.levelBins + Int(index)] += w
+                let span = occupied[b]
+                if index < span.low || index > span.high {
+                    occupied[b] = (Swift.min(span.low, index), Swift.max(span.high, index))
+                }
+            }
+            w *= growth
+            h = h + 1 == recentHops ? 0 : h + 1
+        }
+        uncountedHops = 0
     }
 
     /// A rise of the quiet hops' power (``burstRiseDB``) at the current hop.
@@ -591,6 +621,7 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
 
     /// ``levelDBFS`` for a caller holding the flag.
     private func currentLevel() -> Float {
+        countUncounted()
         let bands = configuration.bandCount
         let share = hopWeight > 0 ? musicWeight / hopWeight : 0
         let blend = Swift.min(1, Swift.max(0, (share - Self.musicShareLow) / (Self.musicShareHigh - Self.musicShareLow)))
@@ -803,6 +834,7 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
     }
 
     private func rescale(_ factor: Float) {
+        countUncounted()
         for i in 0..<histograms.count { histograms[i] *= factor }
         for b in 0..<totals.count { totals[b] *= factor }
         musicWeight *= factor
@@ -882,6 +914,8 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
         burstsInRow = 0
         weight = 1
         hops = 0
+        uncountedHops = 0
+        uncountedWeight = 1
         recentIndex = 0
         recentCount = 0
         carryCount = 0
