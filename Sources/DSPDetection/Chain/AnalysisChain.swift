@@ -1,3 +1,4 @@
+import DSPSpectral
 import DSPCore
 
 /// The one analysis chain: mono audio at the analysis rate (16 kHz) in; segment boundaries
@@ -67,6 +68,11 @@ public final class AnalysisChain: StreamAnalyzer, @unchecked Sendable {
     public let configuration: Configuration
     /// The detector.
     public let detector: AcousticDetector
+    /// The detector's spectral analyzer, held here too: a call reads it through a stored
+    /// property of its own, which takes no reference count (through `detector.analyzer` each
+    /// call retained and released it: an atomic write on an object header that other streams
+    /// may have evicted from the caches).
+    private let analyzer: SpectralAnalyzer
     /// The environment analyzer, if configured.
     public let environment: EnvironmentAnalyzer?
     /// The blind reverberation estimate over the stream, with the environment analyzer.
@@ -130,6 +136,7 @@ public final class AnalysisChain: StreamAnalyzer, @unchecked Sendable {
         }
         sampleRate = Int(rate)
         detector = try AcousticDetector(configuration: configuration.detector)
+        analyzer = detector.analyzer
         grouper = try FrameGrouper(frameLength: configuration.frameLength, hopLength: detector.analyzer.hopLength)
         if var environment = configuration.environment {
             environment.sampleRate = sampleRate
@@ -199,13 +206,15 @@ public final class AnalysisChain: StreamAnalyzer, @unchecked Sendable {
         _ input: UnsafeBufferPointer<Float>, into events: UnsafeMutableBufferPointer<AnalysisEvent>
     ) -> ProcessResult {
         enter(); defer { ownership.release() }
-        let take = detector.analyzer.acceptedCount(input.count, room: events.count / Self.eventsPerHop)
+        let take = analyzer.acceptedCount(input.count, room: events.count / Self.eventsPerHop)
         guard take > 0 else { return ProcessResult(consumed: 0, produced: 0) }
         let scope = workspace.enter(reserving: workspaceBytes)
         defer { scope.leave() }
         var writer = EventWriter(events)
         // Reverberation and prosody run together (with the environment analyzer) or not at all.
-        guard let reverberation, let prosody else {
+        // (The units are read through `self` below, not bound to locals: a binding held over
+        // the loop and its closure took a reference count each call.)
+        guard reverberation != nil, prosody != nil else {
             detector.process(UnsafeBufferPointer(rebasing: input[..<take])) { hop in handle(hop, &writer) }
             return ProcessResult(consumed: take, produced: writer.count)
         }
@@ -219,21 +228,21 @@ public final class AnalysisChain: StreamAnalyzer, @unchecked Sendable {
         // detector computed for it.
         var start = 0
         while start < take {
-            var end = Swift.min(take, start + detector.analyzer.acceptedCount(take - start, room: 0) + 1)
+            var end = Swift.min(take, start + analyzer.acceptedCount(take - start, room: 0) + 1)
             if nextMeasuredEnd - position < Int64(end - start) { end = start + Int(nextMeasuredEnd - position) }
             let piece = UnsafeBufferPointer(rebasing: input[start..<end])
-            _ = reverberation.process(piece, into: noEstimates)
+            _ = self.reverberation?.process(piece, into: noEstimates)
             position += Int64(piece.count)
             if position == nextMeasuredEnd {
                 precondition(pendingCount < pendingEnds.count, "AnalysisChain: more pending measurements than a batch holds")
-                pendingEstimates[pendingCount] = reverberation.estimate
+                if let reverberation { pendingEstimates[pendingCount] = reverberation.estimate }
                 pendingEnds[pendingCount] = position
                 pendingCount += 1
                 nextMeasuredEnd = measuredFrameEnd(after: position)
             }
             detector.process(piece, lendingSpectra: { hop, frame in
                 handle(hop, &writer)
-                prosody.add(hop, powerSpectrum: frame.powerSpectrum)
+                self.prosody?.add(hop, powerSpectrum: frame.powerSpectrum)
             })
             start = end
         }
