@@ -195,7 +195,13 @@ def room(spec, rng):
 def band(spec, rng):
     """Speech or music with a fullband noise floor (35 dB down), then band-limited or coded."""
     fs, n = spec["fs"], _n(spec)
-    if spec["index"] % 4 == 3:
+    # Counted in pairs (index // 2): indices alternate dev/test, so a choice by the index alone
+    # would give each split its own half of the processes (generator 1.1.0 gave dev no music,
+    # no 8 or 16 kHz cut-off and no GSM, MP3 7/15 kHz or Opus wideband; test had only those).
+    # Music on every fourth pair, shifted by one in each round of the twelve processes so that
+    # music meets every process, not the same three.
+    pair = spec["index"] // 2
+    if (pair + pair // 12) % 4 == 3:
         pid = pick(rng, music.piece_ids(spec["split"]))[0]
         src, sources, kind = noise_at(music.make(pid, rng, n, fs), -22.0), {"music": pid}, "music"
         lev = -22.0
@@ -204,7 +210,7 @@ def band(spec, rng):
         src, sources, kind = speech_at(x, fs, -24.0), {"voices": [v["id"]]}, "speech"
         lev = -24.0
     floor = noise_at(noise.make("synthetic:white", rng, n, fs), lev - 35.0)
-    process = (bandwidth.LOWPASS_HZ + bandwidth.CODECS)[spec["index"] % (len(bandwidth.LOWPASS_HZ) + len(bandwidth.CODECS))]
+    process = (bandwidth.LOWPASS_HZ + bandwidth.CODECS)[pair % (len(bandwidth.LOWPASS_HZ) + len(bandwidth.CODECS))]
     sources["noise"] = "synthetic:white"
     if isinstance(process, str):
         # A codec is not linear: no separate speech/noise tracks, so no level truth.
