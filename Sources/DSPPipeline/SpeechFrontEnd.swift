@@ -382,14 +382,13 @@ public final class SpeechFrontEnd: @unchecked Sendable {
                 let chunk = UnsafeBufferPointer(rebasing: input[consumed..<consumed + n])
                 let nonFiniteBefore = clipCounter?.totalNonFinite
                 clipCounter?.process(chunk, events: events)
-                if let conditioner {
-                    // The clip counter has just scanned the chunk: when it saw no NaN or ±Inf,
-                    // the conditioner need not look again.
-                    let finite = nonFiniteBefore != nil && clipCounter?.totalNonFinite == nonFiniteBefore
-                    let count = conditioner.process(chunk, into: stream, knownFinite: finite).produced
+                // The clip counter has just scanned the chunk: when it saw no NaN or ±Inf, the
+                // conditioner need not look again. (Units through optional chaining: see analyze.)
+                let finite = nonFiniteBefore != nil && clipCounter?.totalNonFinite == nonFiniteBefore
+                if let count = conditioner?.process(chunk, into: stream, knownFinite: finite).produced {
                     let samples = UnsafeBufferPointer(rebasing: stream[..<count])
-                    if let converter, count > 0 {
-                        converter.convert(samples, into: UnsafeMutableBufferPointer(rebasing: output[produced...]))
+                    if converter != nil, count > 0 {
+                        converter?.convert(samples, into: UnsafeMutableBufferPointer(rebasing: output[produced...]))
                         produced += count
                     }
                     analyze(samples, events: events, chainEvents: chainEvents)
@@ -511,10 +510,10 @@ public final class SpeechFrontEnd: @unchecked Sendable {
         let crossed = outputSamplesWritten / halfSeconds != live.outputSampleCount / halfSeconds
         live.inputFrameCount = (inputSamplesConsumed + Int64(channelCount) - 1) / Int64(channelCount)
         live.outputSampleCount = outputSamplesWritten
-        if let loudness {
-            live.momentaryLUFS = loudness.momentaryLUFS
-            live.shortTermLUFS = loudness.shortTermLUFS
-            if crossed || live.integratedLUFS.isNaN { live.integratedLUFS = loudness.integratedLUFS }
+        if loudness != nil {  // (optional chaining, not `if let`: see analyze)
+            live.momentaryLUFS = loudness?.momentaryLUFS ?? .nan
+            live.shortTermLUFS = loudness?.shortTermLUFS ?? .nan
+            if crossed || live.integratedLUFS.isNaN { live.integratedLUFS = loudness?.integratedLUFS ?? .nan }
         }
         if let clipCounter {
             live.clippedSampleCount = clipCounter.totalClipped
@@ -542,8 +541,10 @@ public final class SpeechFrontEnd: @unchecked Sendable {
         reframer?.process(samples) { frame, info in
             measureFrame(frame, validCount: info.validCount, startSample: info.startSample, events: events)
         }
-        if let chain {
-            let result = chain.process(samples, into: chainEvents)
+        // Units are called through optional chaining, not bound with `if let`: a binding took
+        // a reference count per call (an atomic write on an object header that other streams
+        // may have evicted from the caches).
+        if let result = chain?.process(samples, into: chainEvents) {
             assert(result.consumed == samples.count, "chainEvents is sized for a whole block")
             report(chainEvents[..<result.produced], events: events)
         }
@@ -573,10 +574,10 @@ public final class SpeechFrontEnd: @unchecked Sendable {
         let valid = UnsafeBufferPointer(rebasing: frame[..<validCount])
         var momentary = Double.nan
         var shortTerm = Double.nan
-        if let loudness {
-            loudness.process(valid)
-            momentary = loudness.momentaryLUFS
-            shortTerm = loudness.shortTermLUFS
+        if loudness != nil {
+            loudness?.process(valid)
+            momentary = loudness?.momentaryLUFS ?? .nan
+            shortTerm = loudness?.shortTermLUFS ?? .nan
         }
         if emitsLevels {
             let level = meter.measure(valid)
