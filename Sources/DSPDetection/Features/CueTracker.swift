@@ -521,13 +521,43 @@ final class CueTracker {
         }
         guard energy > 1e-6 else { return 0 }
         var best: Float = 0
-        for lag in lags {
+        // Four lags at a time, each its own sum in `i` order (their first terms, which the
+        // longer lags lack, one lag at a time; then all four together): the sequential sums'
+        // latencies overlap, the bits are those of one lag at a time. The maximum in lag order.
+        let x = UnsafePointer(fluxScratch)
+        var lag = lags.lowerBound
+        while lag + 3 <= lags.upperBound {
+            var r0: Float = 0, r1: Float = 0, r2: Float = 0, r3: Float = 0
+            for i in lag..<(lag + 3) { r0 += x[i] * x[i - lag] }
+            for i in (lag + 1)..<(lag + 3) { r1 += x[i] * x[i - lag - 1] }
+            r2 += x[lag + 2] * x[0]
+            for i in (lag + 3)..<n {
+                let v = x[i]
+                r0 += v * x[i - lag]
+                r1 += v * x[i - lag - 1]
+                r2 += v * x[i - lag - 2]
+                r3 += v * x[i - lag - 3]
+            }
+            best = Self.pulseMax(best, r0, n, lag, energy)
+            best = Self.pulseMax(best, r1, n, lag + 1, energy)
+            best = Self.pulseMax(best, r2, n, lag + 2, energy)
+            best = Self.pulseMax(best, r3, n, lag + 3, energy)
+            lag += 4
+        }
+        while lag <= lags.upperBound {
             var r: Float = 0
-            for i in lag..<n { r += fluxScratch[i] * fluxScratch[i - lag] }
-            // Unbiased normalisation so longer lags are not penalised.
-            best = max(best, (r / Float(n - lag)) / (energy / Float(n)))
+            for i in lag..<n { r += x[i] * x[i - lag] }
+            best = Self.pulseMax(best, r, n, lag, energy)
+            lag += 1
         }
         return min(1, max(0, best))
+    }
+
+    /// `max(best, …)` with lag `lag`'s autocorrelation `r` over `n` pairs of frames, normalised
+    /// unbiased (so longer lags are not penalised) by the `energy` of the `n`.
+    @inline(__always)
+    private static func pulseMax(_ best: Float, _ r: Float, _ n: Int, _ lag: Int, _ energy: Float) -> Float {
+        max(best, (r / Float(n - lag)) / (energy / Float(n)))
     }
 }
 
