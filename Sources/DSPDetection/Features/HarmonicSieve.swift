@@ -57,6 +57,11 @@ final class HarmonicSieve {
         /// candidate without harmonics, whose sums are 0: its score is then 0), the divisor of its
         /// score; ``steps`` rounded up to eight, the padding 1.
         let harmonicCounts: UnsafeMutableBufferPointer<Float>
+        /// The bins whose ±1 neighbourhoods cancel candidate c as the first pitch, back to back:
+        /// `cancelOffsets[c]..<cancelOffsets[c+1]` (the harmonics `h·f0` up to ``topBin``,
+        /// rounded, as the cancellation computed them per frame).
+        let cancelBins: UnsafeMutableBufferPointer<Int32>
+        let cancelOffsets: UnsafeMutableBufferPointer<Int>
 
         /// Builds the tables of `key`.
         init(_ key: Key) {
@@ -90,18 +95,33 @@ final class HarmonicSieve {
             harmonicCounts = .allocate(capacity: (steps + 7) / 8 * 8)
             harmonicCounts.initialize(repeating: 1)
             for c in 0..<steps where offsets[c + 1] > offsets[c] { harmonicCounts[c] = Float(offsets[c + 1] - offsets[c]) }
+            var cancels: [Int32] = []
+            cancelOffsets = .allocate(capacity: steps + 1)
+            for c in 0..<steps {
+                cancelOffsets[c] = cancels.count
+                let f1 = candidates[c]
+                var h: Float = 1
+                while h * f1 / binHz <= Float(topBin) {
+                    cancels.append(Int32((h * f1 / binHz).rounded()))
+                    h += 1
+                }
+            }
+            cancelOffsets[steps] = cancels.count
+            cancelBins = .allocate(capacity: max(1, cancels.count))
+            for (i, b) in cancels.enumerated() { cancelBins[i] = b }
         }
 
         deinit {
             candidates.deallocate(); offsets.deallocate(); harmonicBins.deallocate()
-            halfBins.deallocate(); harmonicCounts.deallocate()
+            halfBins.deallocate(); harmonicCounts.deallocate(); cancelBins.deallocate(); cancelOffsets.deallocate()
         }
 
         /// Bytes of the tables.
         var allocatedBytes: Int {
             MemoryFootprint.bytes(candidates) + MemoryFootprint.bytes(harmonicBins)
                 + MemoryFootprint.bytes(halfBins) + MemoryFootprint.bytes(offsets)
-                + MemoryFootprint.bytes(harmonicCounts)
+                + MemoryFootprint.bytes(harmonicCounts) + MemoryFootprint.bytes(cancelBins)
+                + MemoryFootprint.bytes(cancelOffsets)
         }
     }
 
@@ -172,24 +192,27 @@ final class HarmonicSieve {
         let levels = scratch.levels, prefix = scratch.prefix, peaks = scratch.peaks
         let end = topBin + halfWidth + 1
         // Levels eight bins at a time (the same polynomial as the scalar tail, so the same
-        // values), then their running sum in order.
+        // values) and their running sum in order, in one loop: the next eight levels are
+        // computed while the sum's sequential adds run.
         var k = 0
         let floor = SIMD8<Float>(repeating: 1e-12)
+        var running: Float = 0
+        prefix[0] = 0
         while k + 8 <= end {
             let p = UnsafeRawPointer(power.baseAddress! + k).loadUnaligned(as: SIMD8<Float>.self)
             let l = FastLog.decibels(p + floor)
             UnsafeMutableRawPointer(levels + k).storeBytes(of: l, as: SIMD8<Float>.self)
+            for j in 0..<8 {
+                running += l[j]
+                prefix[k + j + 1] = running
+            }
             k += 8
         }
         while k < end {
             levels[k] = FastLog.decibels(power[k] + 1e-12)
-            k += 1
-        }
-        var running: Float = 0
-        prefix[0] = 0
-        for k in 0..<end {
             running += levels[k]
             prefix[k + 1] = running
+            k += 1
         }
         // Peaks: the edges one bin at a time; between them, where every window is whole
         // (`2·halfWidth + 1` bins), eight bins at a time with the same operations per lane
@@ -218,12 +241,10 @@ final class HarmonicSieve {
         guard firstIndex >= 0, firstScore > 1 else { return Result(first: 0, second: 0, ratio: 0) }
         let f1 = candidates[firstIndex]
         let firstCandidate = firstIndex
-        // Cancel the first pitch's harmonics.
-        var h: Float = 1
-        while h * f1 / binHz <= Float(topBin) {
-            let b = Int((h * f1 / binHz).rounded())
+        // Cancel the first pitch's harmonics (their bins from the shared table).
+        for i in tables.cancelOffsets[firstIndex]..<tables.cancelOffsets[firstIndex + 1] {
+            let b = Int(tables.cancelBins[i])
             for k in max(0, b - 1)...min(topBin, b + 1) { peaks[k] = 0 }
-            h += 1
         }
         let (secondIndex, secondScore) = best(excludingRatiosOf: firstCandidate, scratch)
         guard secondIndex >= 0, secondScore > 0 else { return Result(first: f1, second: 0, ratio: 0) }
