@@ -53,6 +53,15 @@ final class HarmonicSieve {
         let harmonicBins: UnsafeMutableBufferPointer<Int32>
         let halfBins: UnsafeMutableBufferPointer<Int32>
         let offsets: UnsafeMutableBufferPointer<Int>
+        /// Each candidate's harmonic count `offsets[c+1] − offsets[c]` as a float (1 for a
+        /// candidate without harmonics, whose sums are 0: its score is then 0), the divisor of its
+        /// score; ``steps`` rounded up to eight, the padding 1.
+        let harmonicCounts: UnsafeMutableBufferPointer<Float>
+        /// The bins whose ±1 neighbourhoods cancel candidate c as the first pitch, back to back:
+        /// `cancelOffsets[c]..<cancelOffsets[c+1]` (the harmonics `h·f0` up to ``topBin``,
+        /// rounded, as the cancellation computed them per frame).
+        let cancelBins: UnsafeMutableBufferPointer<Int32>
+        let cancelOffsets: UnsafeMutableBufferPointer<Int>
 
         /// Builds the tables of `key`.
         init(_ key: Key) {
@@ -83,17 +92,36 @@ final class HarmonicSieve {
             halfBins = .allocate(capacity: max(1, halves.count))
             for (i, b) in bins.enumerated() { harmonicBins[i] = b }
             for (i, b) in halves.enumerated() { halfBins[i] = b }
+            harmonicCounts = .allocate(capacity: (steps + 7) / 8 * 8)
+            harmonicCounts.initialize(repeating: 1)
+            for c in 0..<steps where offsets[c + 1] > offsets[c] { harmonicCounts[c] = Float(offsets[c + 1] - offsets[c]) }
+            var cancels: [Int32] = []
+            cancelOffsets = .allocate(capacity: steps + 1)
+            for c in 0..<steps {
+                cancelOffsets[c] = cancels.count
+                let f1 = candidates[c]
+                var h: Float = 1
+                while h * f1 / binHz <= Float(topBin) {
+                    cancels.append(Int32((h * f1 / binHz).rounded()))
+                    h += 1
+                }
+            }
+            cancelOffsets[steps] = cancels.count
+            cancelBins = .allocate(capacity: max(1, cancels.count))
+            for (i, b) in cancels.enumerated() { cancelBins[i] = b }
         }
 
         deinit {
             candidates.deallocate(); offsets.deallocate(); harmonicBins.deallocate()
-            halfBins.deallocate()
+            halfBins.deallocate(); harmonicCounts.deallocate(); cancelBins.deallocate(); cancelOffsets.deallocate()
         }
 
         /// Bytes of the tables.
         var allocatedBytes: Int {
             MemoryFootprint.bytes(candidates) + MemoryFootprint.bytes(harmonicBins)
                 + MemoryFootprint.bytes(halfBins) + MemoryFootprint.bytes(offsets)
+                + MemoryFootprint.bytes(harmonicCounts) + MemoryFootprint.bytes(cancelBins)
+                + MemoryFootprint.bytes(cancelOffsets)
         }
     }
 
@@ -108,11 +136,13 @@ final class HarmonicSieve {
     private let harmonicBins: UnsafeMutableBufferPointer<Int32>
     private let halfBins: UnsafeMutableBufferPointer<Int32>
     private let offsets: UnsafeMutableBufferPointer<Int>
+    private let harmonicCounts: UnsafeMutableBufferPointer<Float>
     /// The process's workspace key: a frame's buffers (``Scratch``) come from the calling
     /// thread's workspace.
     private let workspace = ScratchWorkspace()
 
-    /// One frame's buffers, all written before they are read in ``analyze(_:)``.
+    /// One frame's buffers, all written before they are read in ``analyze(_:)``; `scores` holds
+    /// ``steps`` rounded up to eight.
     private struct Scratch {
         /// Levels (dB) and their running sum.
         let levels: UnsafeMutablePointer<Float>
@@ -128,7 +158,7 @@ final class HarmonicSieve {
     /// running sum, a score per candidate.
     var workspaceBytes: Int {
         3 * ScratchWorkspace.bytes(Float.self, binCount) + ScratchWorkspace.bytes(Float.self, binCount + 1)
-            + ScratchWorkspace.bytes(Float.self, steps)
+            + ScratchWorkspace.bytes(Float.self, (steps + 7) / 8 * 8)
     }
 
     /// A sieve over `binCount`-bin power spectra of `binHz` per bin; its candidate tables are
@@ -147,6 +177,7 @@ final class HarmonicSieve {
         harmonicBins = tables.harmonicBins
         halfBins = tables.halfBins
         offsets = tables.offsets
+        harmonicCounts = tables.harmonicCounts
     }
 
     /// The two pitches of the frame whose power spectrum is `power` (``binCount`` values). Its
@@ -157,28 +188,31 @@ final class HarmonicSieve {
         let scratch = Scratch(
             levels: scope.take(Float.self, count: binCount), prefix: scope.take(Float.self, count: binCount + 1),
             peaks: scope.take(Float.self, count: binCount), nearMax: scope.take(Float.self, count: binCount),
-            scores: scope.take(Float.self, count: steps))
+            scores: scope.take(Float.self, count: (steps + 7) / 8 * 8))
         let levels = scratch.levels, prefix = scratch.prefix, peaks = scratch.peaks
         let end = topBin + halfWidth + 1
         // Levels eight bins at a time (the same polynomial as the scalar tail, so the same
-        // values), then their running sum in order.
+        // values) and their running sum in order, in one loop: the next eight levels are
+        // computed while the sum's sequential adds run.
         var k = 0
         let floor = SIMD8<Float>(repeating: 1e-12)
+        var running: Float = 0
+        prefix[0] = 0
         while k + 8 <= end {
             let p = UnsafeRawPointer(power.baseAddress! + k).loadUnaligned(as: SIMD8<Float>.self)
             let l = FastLog.decibels(p + floor)
             UnsafeMutableRawPointer(levels + k).storeBytes(of: l, as: SIMD8<Float>.self)
+            for j in 0..<8 {
+                running += l[j]
+                prefix[k + j + 1] = running
+            }
             k += 8
         }
         while k < end {
             levels[k] = FastLog.decibels(power[k] + 1e-12)
-            k += 1
-        }
-        var running: Float = 0
-        prefix[0] = 0
-        for k in 0..<end {
             running += levels[k]
             prefix[k + 1] = running
+            k += 1
         }
         // Peaks: the edges one bin at a time; between them, where every window is whole
         // (`2·halfWidth + 1` bins), eight bins at a time with the same operations per lane
@@ -207,12 +241,10 @@ final class HarmonicSieve {
         guard firstIndex >= 0, firstScore > 1 else { return Result(first: 0, second: 0, ratio: 0) }
         let f1 = candidates[firstIndex]
         let firstCandidate = firstIndex
-        // Cancel the first pitch's harmonics.
-        var h: Float = 1
-        while h * f1 / binHz <= Float(topBin) {
-            let b = Int((h * f1 / binHz).rounded())
+        // Cancel the first pitch's harmonics (their bins from the shared table).
+        for i in tables.cancelOffsets[firstIndex]..<tables.cancelOffsets[firstIndex + 1] {
+            let b = Int(tables.cancelBins[i])
             for k in max(0, b - 1)...min(topBin, b + 1) { peaks[k] = 0 }
-            h += 1
         }
         let (secondIndex, secondScore) = best(excludingRatiosOf: firstCandidate, scratch)
         guard secondIndex >= 0, secondScore > 0 else { return Result(first: f1, second: 0, ratio: 0) }
@@ -230,31 +262,67 @@ final class HarmonicSieve {
         return max(0, levels[k] - localMean)
     }
 
-    private func score(_ c: Int, _ scratch: Scratch) -> Float {
-        let nearMax = scratch.nearMax, peaks = scratch.peaks
+    /// Candidate `c`'s score before its division by the harmonic count: the sum of the near
+    /// maxima at its harmonics less the sum of the peaks half-way between them, each in harmonic
+    /// order (0 without harmonics).
+    @inline(__always)
+    private func scoreSum(_ c: Int, _ nearMax: UnsafeMutablePointer<Float>, _ peaks: UnsafeMutablePointer<Float>) -> Float {
         let lo = offsets[c], hi = offsets[c + 1]
-        guard hi > lo else { return 0 }
         var onHarmonics: Float = 0
         var between: Float = 0
         for i in lo..<hi {
             onHarmonics += nearMax[Int(harmonicBins[i])]
             between += peaks[Int(halfBins[i])]
         }
-        return (onHarmonics - between) / Float(hi - lo)
+        return onHarmonics - between
     }
 
     /// `pitch`: the candidate index of the first pitch, whose simple ratios are skipped.
+    ///
+    /// The near maxima eight bins at a time (each lane Swift's `max` picks: the bits of the
+    /// scalar loop); every candidate's sums first, then their divisions by the harmonic counts
+    /// eight at a time (a division rounds the same in any lane), then the search for the best:
+    /// the scores of one candidate at a time, without a branch on each score between the sums.
     private func best(excludingRatiosOf pitch: Int?, _ scratch: Scratch) -> (Int, Float) {
         let nearMax = scratch.nearMax, peaks = scratch.peaks, scores = scratch.scores
-        for k in 1..<topBin { nearMax[k] = max(peaks[k], max(peaks[k - 1], peaks[k + 1])) }
+        // max(a, b) is `b >= a ? b : a`.
+        var k = 1
+        while k + 8 <= topBin {
+            let below = UnsafeRawPointer(peaks + k - 1).loadUnaligned(as: SIMD8<Float>.self)
+            let here = UnsafeRawPointer(peaks + k).loadUnaligned(as: SIMD8<Float>.self)
+            let above = UnsafeRawPointer(peaks + k + 1).loadUnaligned(as: SIMD8<Float>.self)
+            let side = below.replacing(with: above, where: above .>= below)
+            let m = here.replacing(with: side, where: side .>= here)
+            UnsafeMutableRawPointer(nearMax + k).storeBytes(of: m, as: SIMD8<Float>.self)
+            k += 8
+        }
+        while k < topBin {
+            nearMax[k] = max(peaks[k], max(peaks[k - 1], peaks[k + 1]))
+            k += 1
+        }
+        let count = offsets.count - 1
+        if let pitch {
+            for c in 0..<count { scores[c] = Self.nearSimpleRatio(c - pitch) ? 0 : scoreSum(c, nearMax, peaks) }
+        } else {
+            for c in 0..<count { scores[c] = scoreSum(c, nearMax, peaks) }
+        }
+        var c = count
+        while c & 7 != 0 { scores[c] = 0; c += 1 }   // the padding, divided by 1 below
+        let counts = harmonicCounts.baseAddress!
+        c = 0
+        while c < count {
+            let sums = UnsafeRawPointer(scores + c).loadUnaligned(as: SIMD8<Float>.self)
+            let n = UnsafeRawPointer(counts + c).loadUnaligned(as: SIMD8<Float>.self)
+            UnsafeMutableRawPointer(scores + c).storeBytes(of: sums / n, as: SIMD8<Float>.self)
+            c += 8
+        }
+        if let pitch {
+            for c in 0..<count where Self.nearSimpleRatio(c - pitch) { scores[c] = -.infinity }
+        }
         var bestIndex = -1
         var bestScore: Float = 0
-        let count = offsets.count - 1
-        for c in 0..<count {
-            if let pitch, Self.nearSimpleRatio(c - pitch) { scores[c] = -.infinity; continue }
-            let s = score(c, scratch)
-            scores[c] = s
-            if s > bestScore { bestScore = s; bestIndex = c }
+        for c in 0..<count where scores[c] > bestScore {
+            bestScore = scores[c]; bestIndex = c
         }
         guard bestIndex >= 0 else { return (-1, 0) }
         // Prefer a candidate an octave or more above scoring close to the best (rejects
