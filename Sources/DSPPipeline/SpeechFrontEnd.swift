@@ -572,13 +572,9 @@ public final class SpeechFrontEnd: @unchecked Sendable {
         _ frame: UnsafeBufferPointer<Float>, validCount: Int, startSample: Int64, events: FrontEndEventBuffer
     ) {
         let valid = UnsafeBufferPointer(rebasing: frame[..<validCount])
-        var momentary = Double.nan
-        var shortTerm = Double.nan
-        if loudness != nil {
-            loudness?.process(valid)
-            momentary = loudness?.momentaryLUFS ?? .nan
-            shortTerm = loudness?.shortTermLUFS ?? .nan
-        }
+        loudness?.process(valid)
+        let momentary = loudness?.momentaryLUFS ?? .nan
+        let shortTerm = loudness?.shortTermLUFS ?? .nan
         if emitsLevels {
             let level = meter.measure(valid)
             events.append(.levels(FrameLevelReport(

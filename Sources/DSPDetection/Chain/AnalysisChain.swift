@@ -1,5 +1,5 @@
-import DSPSpectral
 import DSPCore
+import DSPSpectral
 
 /// The one analysis chain: mono audio at the analysis rate (16 kHz) in; segment boundaries
 /// (speech, music, several speakers) and environment measurements out, as ``AnalysisEvent``s
