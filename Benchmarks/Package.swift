@@ -16,10 +16,13 @@ let package = Package(
     targets: [
         // Deterministic test signals the benchmark executables share (no files are read).
         .target(name: "BenchmarkSignals", path: "Sources/BenchmarkSignals"),
+        // The run budget: as configured, or a few short iterations for CI's malloc counts.
+        .target(name: "BenchmarkBudget", path: "Sources/BenchmarkBudget"),
         .executableTarget(
             name: "CoreBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "package-benchmark"),
+                "BenchmarkBudget",
                 .product(name: "DSPCore", package: "SpeechDSP"),
                 .product(name: "DSPAnalysis", package: "SpeechDSP"),
                 .product(name: "DSPSpectral", package: "SpeechDSP"),
@@ -32,6 +35,7 @@ let package = Package(
             name: "ResamplerBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "package-benchmark"),
+                "BenchmarkBudget",
                 .product(name: "DSPCore", package: "SpeechDSP"),
                 .product(name: "_SpeechDSPBenchReferences", package: "SpeechDSP"),
             ],
@@ -42,6 +46,7 @@ let package = Package(
             name: "LoudnessBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "package-benchmark"),
+                "BenchmarkBudget",
                 .product(name: "DSPAnalysis", package: "SpeechDSP"),
                 .product(name: "_SpeechDSPBenchReferences", package: "SpeechDSP"),
             ],
@@ -52,6 +57,7 @@ let package = Package(
             name: "PipelineBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "package-benchmark"),
+                "BenchmarkBudget",
                 .product(name: "DSPCore", package: "SpeechDSP"),
                 .product(name: "DSPPipeline", package: "SpeechDSP"),
                 "BenchmarkSignals",
@@ -63,6 +69,7 @@ let package = Package(
             name: "DetectionBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "package-benchmark"),
+                "BenchmarkBudget",
                 .product(name: "DSPSpectral", package: "SpeechDSP"),
                 .product(name: "DSPDetection", package: "SpeechDSP"),
                 "BenchmarkSignals",

@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 # Runs the libFuzzer target Fuzz/TARGET.swift for SECONDS (0: no time limit; pass -runs=N).
 #   scripts/fuzz.sh TARGET SECONDS [libFuzzer options…]
+#   scripts/fuzz.sh --build-only TARGET            build and link .build-fuzz/fuzz-TARGET, run nothing
+#   scripts/fuzz.sh --prebuilt TARGET SECONDS […]  run the binary --build-only left, without building
+# (--build-only then --prebuilt lets several targets run at once: builds into one scratch path
+# cannot; .ci/run builds the targets one after another and runs them side by side.)
 # Builds the library modules the target imports with coverage and AddressSanitizer
 # (swift build -Xswiftc -sanitize=fuzzer,address into .build-fuzz: command-line flags, nothing
 # in Package.swift), links Fuzz/TARGET.swift against their objects with swiftc
@@ -10,7 +14,14 @@
 # third-party libraries that cannot be fixed here are suppressed in Fuzz/lsan.supp, each explained.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if [ $# -lt 2 ]; then echo "usage: $0 TARGET SECONDS [libFuzzer options…]" >&2; exit 2; fi
+mode=all
+case "${1:-}" in
+    --build-only) mode=build; shift; set -- "${1:-}" 0 ;;
+    --prebuilt) mode=run; shift ;;
+esac
+if [ $# -lt 2 ] || [ -z "$1" ]; then
+    echo "usage: $0 [--prebuilt] TARGET SECONDS [libFuzzer options…] | $0 --build-only TARGET" >&2; exit 2
+fi
 target=$1 seconds=$2
 shift 2
 source=Fuzz/$target.swift
@@ -18,7 +29,9 @@ source=Fuzz/$target.swift
 scratch=.build-fuzz
 bin=$scratch/release
 sanitize=(-Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xcc -fsanitize=fuzzer-no-link,address)
+exe=$scratch/fuzz-$target
 
+if [ "$mode" != run ]; then
 # The package's modules the target imports (`import X` lines), built with coverage.
 modules=$(sed -n -E 's/^(@testable |@_implementationOnly )?import ([A-Za-z_][A-Za-z0-9_]*).*/\2/p' "$source" | sort -u)
 targets=$(swift package dump-package | python3 -c '
@@ -49,10 +62,12 @@ for map in "$bin"/*.build/module.modulemap Sources/*/module.modulemap Sources/*/
     "$scratch"/checkouts/*/Sources/*/include/module.modulemap; do
     [ -f "$map" ] && maps+=(-Xcc "-fmodule-map-file=$map")
 done
-exe=$scratch/fuzz-$target
 swiftc -O -sanitize=fuzzer,address -parse-as-library -swift-version 6 "$source" -module-name "Fuzz_$target" \
     -I "$bin/Modules" "${maps[@]}" "${objects[@]}" \
     $(pkg-config --libs sndfile fftw3f) -lm -o "$exe"
+fi
+[ "$mode" = build ] && exit 0
+[ -x "$exe" ] || { echo "fuzz.sh: no $exe (run scripts/fuzz.sh --build-only $target first)" >&2; exit 2; }
 
 # Run on the committed seeds plus what earlier runs found.
 mkdir -p "$scratch/corpus/$target" "$scratch/artifacts"

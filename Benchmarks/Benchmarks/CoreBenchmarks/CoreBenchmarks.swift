@@ -2,6 +2,7 @@
 // reference kernel where one applies. Every `process`-style benchmark also records
 // mallocs: CI checks that they stay at zero (Thresholds/).
 import Benchmark
+import BenchmarkBudget
 import CBenchReferences
 import DSPAnalysis
 import DSPCore
@@ -31,15 +32,15 @@ let benchmarks: @Sendable () -> Void = {
     let frameConfiguration = Benchmark.Configuration(
         metrics: [.wallClock, .cpuTotal, .throughput, .mallocCountTotal],
         scalingFactor: .kilo,
-        maxDuration: .seconds(2),
-        maxIterations: 1000
+        maxDuration: BenchmarkBudget.duration(.seconds(2)),
+        maxIterations: BenchmarkBudget.iterations(1000)
     )
 
     /// For 100 M-sample passes: few iterations.
     let bulkConfiguration = Benchmark.Configuration(
         metrics: [.wallClock, .cpuTotal],
-        maxDuration: .seconds(5),
-        maxIterations: 10
+        maxDuration: BenchmarkBudget.duration(.seconds(5)),
+        maxIterations: BenchmarkBudget.iterations(10)
     )
 
     let input = makeSignal(count: frame)

@@ -5,6 +5,7 @@
 // Each scaled iteration is one push (four analysis frames), so × real time = (1024 / 16000) /
 // time per push. Mallocs per push are recorded (CI: 0, Thresholds/).
 import Benchmark
+import BenchmarkBudget
 import BenchmarkSignals
 import DSPDetection
 import DSPSpectral
@@ -13,8 +14,8 @@ let benchmarks: @Sendable () -> Void = {
     let configuration = Benchmark.Configuration(
         metrics: [.wallClock, .cpuTotal, .mallocCountTotal],
         scalingFactor: .kilo,
-        maxDuration: .seconds(2),
-        maxIterations: 200
+        maxDuration: BenchmarkBudget.duration(.seconds(2)),
+        maxIterations: BenchmarkBudget.iterations(200)
     )
     let push = 1024
     let input = makeSpeechLike(seconds: 10)

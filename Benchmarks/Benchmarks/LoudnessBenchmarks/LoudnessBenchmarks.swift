@@ -3,6 +3,7 @@
 // loudness range; libebur128 in its default (exact) mode, which allocates a list node per
 // 100 ms block — so its mallocCountTotal is not 0, and ours must be.
 import Benchmark
+import BenchmarkBudget
 import CBenchReferences
 import DSPAnalysis
 
@@ -33,8 +34,8 @@ let benchmarks: @Sendable () -> Void = {
     let configuration = Benchmark.Configuration(
         metrics: [.wallClock, .cpuTotal, .throughput, .mallocCountTotal],
         scalingFactor: .kilo,
-        maxDuration: .seconds(3),
-        maxIterations: 50
+        maxDuration: BenchmarkBudget.duration(.seconds(3)),
+        maxIterations: BenchmarkBudget.iterations(50)
     )
 
     for (channels, rate) in [(1, 48_000), (2, 48_000), (1, 16_000)] {

@@ -5,6 +5,7 @@
 // Each scaled iteration is one push, so × real time = (1024 / inputRate) / time per push = the
 // number of real-time streams one core sustains. Mallocs per push are recorded (CI: 0).
 import Benchmark
+import BenchmarkBudget
 import BenchmarkSignals
 import DSPCore
 import DSPPipeline
@@ -13,8 +14,8 @@ let benchmarks: @Sendable () -> Void = {
     let configuration = Benchmark.Configuration(
         metrics: [.wallClock, .cpuTotal, .mallocCountTotal],
         scalingFactor: .kilo,
-        maxDuration: .seconds(2),
-        maxIterations: 200
+        maxDuration: BenchmarkBudget.duration(.seconds(2)),
+        maxIterations: BenchmarkBudget.iterations(200)
     )
     let push = 1024
 

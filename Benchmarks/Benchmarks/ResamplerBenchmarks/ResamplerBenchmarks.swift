@@ -4,6 +4,7 @@
 // time is per push and × real time = (1024 / inputRate) / time. SpeechDSP's benchmarks record
 // mallocs per push (CI: 0).
 import Benchmark
+import BenchmarkBudget
 import CBenchReferences
 import DSPCore
 
@@ -11,8 +12,8 @@ let benchmarks: @Sendable () -> Void = {
     let configuration = Benchmark.Configuration(
         metrics: [.wallClock, .cpuTotal, .mallocCountTotal],
         scalingFactor: .kilo,
-        maxDuration: .seconds(2),
-        maxIterations: 200
+        maxDuration: BenchmarkBudget.duration(.seconds(2)),
+        maxIterations: BenchmarkBudget.iterations(200)
     )
     let push = 1024
 
