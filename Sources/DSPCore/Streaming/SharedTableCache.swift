@@ -25,6 +25,13 @@ public final class SharedTableCache<Key: Hashable & Sendable, Table: AnyObject &
 
     /// Guarded by `mutex`.
     private var entries: [Key: Entry] = [:]
+    /// The keys of the last few lookups, newest first, checked with `==` before `entries` is
+    /// hashed (guarded by `mutex`). A key holding large arrays (a model's weights) costs a hash
+    /// over all of them, while `==` on a copy of the same value compares array storage
+    /// identities: a thousand streams of one configuration then skip the hashing.
+    private var recent: [(key: Key, entry: Entry)] = []
+    /// How many keys `recent` keeps.
+    private static var recentCapacity: Int { 4 }
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
     /// An empty cache.
@@ -44,10 +51,23 @@ public final class SharedTableCache<Key: Hashable & Sendable, Table: AnyObject &
     public func table<E: Error>(for key: Key, build: () throws(E) -> Table) throws(E) -> Table {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
-        if let table = entries[key]?.table { return table }
-        let table = try build()
-        if entries[key] == nil { entries = entries.filter { $0.value.table != nil } }
-        entries[key] = Entry(table: table)
+        if let index = recent.firstIndex(where: { $0.key == key }) {
+            if let table = recent[index].entry.table {
+                if index > 0 { recent.insert(recent.remove(at: index), at: 0) }
+                return table
+            }
+            recent.remove(at: index)
+        }
+        let table: Table
+        if let held = entries[key]?.table {
+            table = held
+        } else {
+            table = try build()
+            if entries[key] == nil { entries = entries.filter { $0.value.table != nil } }
+            entries[key] = Entry(table: table)
+        }
+        recent.insert((key, Entry(table: table)), at: 0)
+        if recent.count > Self.recentCapacity { recent.removeLast() }
         return table
     }
 

@@ -90,18 +90,24 @@ enum PipelineStreams {
         init(_ value: T) { self.value = value }
     }
 
-    /// `count` front ends of `configuration` and the resident growth per stream they caused.
+    /// `count` front ends of `configuration`, the resident growth per stream they caused and the
+    /// CPU time each took to create.
     struct StreamSet {
         var configuration: SpeechFrontEnd.Configuration
         var frontEnds: [SpeechFrontEnd]
         var residentBytesPerStream: Double
+        /// Thread CPU time of the creation loop over `count`, µs: what opening a stream costs a
+        /// service (the first stream of a configuration also builds the tables streams share).
+        var creationMicrosecondsPerStream: Double
 
         init(_ configuration: SpeechFrontEnd.Configuration, count: Int) throws {
             self.configuration = configuration
             let before = residentBytes()
             frontEnds = []
             frontEnds.reserveCapacity(count)
+            let cpu0 = Clock.threadCPU()
             for _ in 0..<count { frontEnds.append(try SpeechFrontEnd(configuration: configuration)) }
+            creationMicrosecondsPerStream = Double(Clock.threadCPU() - cpu0) / 1000 / Double(count)
             residentBytesPerStream = Double(residentBytes() - before) / Double(count)
             kept += frontEnds
         }
@@ -266,6 +272,11 @@ enum PipelineStreams {
             lines.append("    total        owned \(Self.kB(memory.total.ownedBytes)) kB, shared \(Self.kB(memory.total.sharedBytes)) kB (once per configuration), workspace \(Self.kB(memory.total.workspaceBytes)) kB (once per thread)")
             let singles = try configurations.map { try StreamSet($0, count: 1) }
             let manies = try configurations.map { try StreamSet($0, count: streams) }
+            for (b, (single, many)) in zip(singles, manies).enumerated() {
+                lines.append(String(
+                    format: "  creation CPU per stream, batch %d: %.0f µs for the configuration's first (builds the shared tables), %.1f µs for each of the next %d",
+                    batches[b], single.creationMicrosecondsPerStream, many.creationMicrosecondsPerStream, streams))
+            }
             lines.append("  round batch run                 streams/core  wall ×rt/thread  push p50 µs   p99    p99.9  max>1s    max    RSS/stream kB  p99.9÷p50")
             // figures[round][batch index]
             var results: [[(single: Figures, many: Figures)]] = []
