@@ -321,12 +321,14 @@ final class FFTWBackend: FFTBackend {
 
 extension FFTWBackend {
     /// Bytes of the buffers allocated with `fftwf_alloc_*`: two of `size` reals and a spectrum
-    /// of `size/2 + 1` complex values, plus a forward pair per further buffer set. FFTW's
-    /// plans (allocated inside FFTW) are not counted.
+    /// of `size/2 + 1` complex values, plus a forward pair per further buffer set, and the split
+    /// route's `size/2` twiddles where it runs. FFTW's plans (allocated inside FFTW) are not
+    /// counted.
     var allocatedBytes: Int {
         let spectrum = MemoryFootprint.bytes(fftwf_complex.self, bins)
         return 2 * MemoryFootprint.bytes(Float.self, size) + spectrum
             + extraInputs.count * MemoryFootprint.bytes(Float.self, size) + extraSpectra.count * spectrum
+            + (splitTwiddles == nil ? 0 : MemoryFootprint.bytes(Float.self, size / 2))
     }
 }
 #endif
