@@ -1,7 +1,7 @@
 // The FFTW backend's real split step (include/CDSPFFTWSplit.h). FFTW_ESTIMATE plans an even-size
 // r2c as its M-point complex DFT (AVX codelets here) followed by a radix-2 split whose SSE2
-// codelet cost twice the DFT (legacy-SSE code after AVX code); this is that split's arithmetic,
-// eight pairs at a time. Each pair's operations are the codelet's, in its order; contraction is
+// codelet (two pairs per step, half-register loads and stores) cost twice the DFT; this is that
+// split's arithmetic, eight pairs at a time. Each pair's operations are the codelet's, in its order; contraction is
 // off for the whole file, so every clone gives the same bits. FFTWBackend checks the result
 // against FFTW's own r2c plan before using it.
 #include "CDSPFFTWSplit.h"

@@ -36,8 +36,8 @@ let fftwPlannerLock = Mutex<Void>(())
 /// FFTW's `size/2`-point complex DFT (`fftwf_plan_dft_1d`, `FFTW_ESTIMATE`, on the same buffers)
 /// — the DFT FFTW's r2c plan starts with — and every forward transform runs it followed by
 /// `cdsp_fftw_real_split` (FFTWSplit.c: the split step FFTW's plan ends with, its operations in
-/// its order, eight pairs at a time, instead of FFTW's SSE2 codelet, which costs twice the DFT
-/// after FFTW's AVX codelets). `init` runs both routes on four test frames and keeps the split
+/// its order, eight pairs at a time, instead of FFTW's SSE2 codelet, which took twice the DFT's
+/// time here). `init` runs both routes on four test frames and keeps the split
 /// route only if every spectrum is the r2c plan's bit for bit; otherwise forward transforms run
 /// the r2c plan itself.
 final class FFTWBackend: FFTBackend {
