@@ -2,8 +2,16 @@
 // imports CFFTW and no binary links libfftw3f.
 #if FFTW
 import CFFTW
+internal import CDSPKernels
 import DSPCore
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Serialises every FFTW call that is not `fftwf_execute*`.
 ///
@@ -23,6 +31,15 @@ let fftwPlannerLock = Mutex<Void>(())
 /// out-of-place on aligned buffers. The split-complex transforms copy into those buffers, call
 /// `fftwf_execute` and copy out; ``executeForward()``/``executeInverse()`` work on the buffers
 /// in place, with no copies (FFTW's own interleaved layout).
+///
+/// The forward transform's split route: where the size is a multiple of 4, `init` also plans
+/// FFTW's `size/2`-point complex DFT (`fftwf_plan_dft_1d`, `FFTW_ESTIMATE`, on the same buffers)
+/// — the DFT FFTW's r2c plan starts with — and every forward transform runs it followed by
+/// `cdsp_fftw_real_split` (FFTWSplit.c: the split step FFTW's plan ends with, its operations in
+/// its order, eight pairs at a time, instead of FFTW's SSE2 codelet, which took twice the DFT's
+/// time here). `init` runs both routes on four test frames and keeps the split
+/// route only if every spectrum is the r2c plan's bit for bit; otherwise forward transforms run
+/// the r2c plan itself.
 final class FFTWBackend: FFTBackend {
     let size: Int
     private let bins: Int
@@ -41,6 +58,11 @@ final class FFTWBackend: FFTBackend {
     /// set 0 is `timeDomain`/`frequencyDomain`.
     private let extraInputs: [UnsafeMutablePointer<Float>]
     private let extraSpectra: [UnsafeMutablePointer<fftwf_complex>]
+    /// The split route's `size/2`-point complex DFT plan, or nil where the r2c plan runs.
+    private let splitPlan: OpaquePointer?
+    /// `cos(2πk/size)` then `sin(2πk/size)` for `k < size/4`, rounded to float (the split
+    /// step's twiddles); nil without the split route.
+    private let splitTwiddles: UnsafeMutablePointer<Float>?
 
     private struct Resources {
         var timeDomain: UnsafeMutablePointer<Float>
@@ -50,6 +72,8 @@ final class FFTWBackend: FFTBackend {
         var inversePlan: OpaquePointer
         var extraInputs: [UnsafeMutablePointer<Float>] = []
         var extraSpectra: [UnsafeMutablePointer<fftwf_complex>] = []
+        var splitPlan: OpaquePointer? = nil
+        var splitTwiddles: UnsafeMutablePointer<Float>? = nil
     }
 
     convenience init(size: Int) throws(ConfigurationError) {
@@ -93,6 +117,7 @@ final class FFTWBackend: FFTBackend {
                 resources.extraInputs.append(input)
                 resources.extraSpectra.append(spectrum)
             }
+            Self.planSplit(&resources, size: size)
             return resources
         }
         guard let resources else {
@@ -109,6 +134,8 @@ final class FFTWBackend: FFTBackend {
         self.inversePlan = resources.inversePlan
         self.extraInputs = resources.extraInputs
         self.extraSpectra = resources.extraSpectra
+        self.splitPlan = resources.splitPlan
+        self.splitTwiddles = resources.splitTwiddles
         timeDomain.initialize(repeating: 0, count: size)
         inverseTimeDomain.initialize(repeating: 0, count: size)
         interleaved.initialize(repeating: 0, count: 2 * bins)
@@ -122,7 +149,8 @@ final class FFTWBackend: FFTBackend {
     deinit {
         let resources = Resources(
             timeDomain: timeDomain, inverseTimeDomain: inverseTimeDomain, frequencyDomain: frequencyDomain,
-            forwardPlan: forwardPlan, inversePlan: inversePlan, extraInputs: extraInputs, extraSpectra: extraSpectra)
+            forwardPlan: forwardPlan, inversePlan: inversePlan, extraInputs: extraInputs, extraSpectra: extraSpectra,
+            splitPlan: splitPlan, splitTwiddles: splitTwiddles)
         fftwPlannerLock.withLock { _ in Self.release(resources) }
     }
 
@@ -130,6 +158,8 @@ final class FFTWBackend: FFTBackend {
     private static func release(_ resources: Resources) {
         fftwf_destroy_plan(resources.forwardPlan)
         fftwf_destroy_plan(resources.inversePlan)
+        if let splitPlan = resources.splitPlan { fftwf_destroy_plan(splitPlan) }
+        resources.splitTwiddles?.deallocate()
         for input in resources.extraInputs { fftwf_free(input) }
         for spectrum in resources.extraSpectra { fftwf_free(spectrum) }
         fftwf_free(resources.frequencyDomain)
@@ -143,7 +173,7 @@ final class FFTWBackend: FFTBackend {
         imaginary: UnsafeMutableBufferPointer<Float>
     ) {
         timeDomain.update(from: input.baseAddress!, count: size)
-        fftwf_execute(forwardPlan)
+        transform(timeDomain, frequencyDomain)
         for bin in 0..<bins {
             real[bin] = interleaved[2 * bin]
             imaginary[bin] = interleaved[2 * bin + 1]
@@ -172,7 +202,7 @@ final class FFTWBackend: FFTBackend {
     var inverseOutput: UnsafeMutablePointer<Float> { inverseTimeDomain }
 
     func executeForward() {
-        fftwf_execute(forwardPlan)
+        transform(timeDomain, frequencyDomain)
     }
 
     /// Buffer set `set`'s forward input (`set` 0 is ``forwardInput``).
@@ -187,27 +217,98 @@ final class FFTWBackend: FFTBackend {
             : UnsafeMutableRawPointer(extraSpectra[set - 1]).assumingMemoryBound(to: Float.self)
     }
 
-    /// The forward plan on buffer set `set` (`fftwf_execute_dft_r2c`, FFTW's new-array execute:
-    /// the same plan, so the same operations and bits as ``executeForward()`` on the same input;
-    /// the buffers are aligned as the planning ones). The input is kept.
+    /// The forward transform on buffer set `set` (FFTW's new-array execute: the same plans, so
+    /// the same operations and bits as ``executeForward()`` on the same input; the buffers are
+    /// aligned as the planning ones). The input is kept.
     func executeForward(set: Int) {
         if set == 0 {
-            fftwf_execute(forwardPlan)
+            transform(timeDomain, frequencyDomain)
         } else {
-            fftwf_execute_dft_r2c(forwardPlan, extraInputs[set - 1], extraSpectra[set - 1])
+            transform(extraInputs[set - 1], extraSpectra[set - 1])
         }
     }
 
     /// 0: FFTW's plans carry no scratch of the caller's.
     var externalScratchCount: Int { 0 }
 
-    /// The forward plan on the caller's buffers (`fftwf_execute_dft_r2c`, FFTW's new-array
-    /// execute, thread-safe on distinct arrays; 64-byte alignment is at least the planning
-    /// buffers' SIMD alignment).
+    /// The forward transform on the caller's buffers (FFTW's new-array execute, thread-safe on
+    /// distinct arrays; 64-byte alignment is at least the planning buffers' SIMD alignment).
     func executeForward(
         input: UnsafeMutablePointer<Float>, spectrum: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>
     ) {
-        fftwf_execute_dft_r2c(forwardPlan, input, UnsafeMutablePointer<fftwf_complex>(OpaquePointer(spectrum)))
+        transform(input, UnsafeMutablePointer<fftwf_complex>(OpaquePointer(spectrum)))
+    }
+
+    /// The forward transform of `input` (`size` reals, not modified) into `spectrum`
+    /// (`size/2 + 1` bins; neither overlapping the other, aligned as the planning buffers): the
+    /// split route where planned, else the r2c plan (`fftwf_execute_dft_r2c`).
+    @inline(__always)
+    private func transform(_ input: UnsafeMutablePointer<Float>, _ spectrum: UnsafeMutablePointer<fftwf_complex>) {
+        if let splitPlan, let splitTwiddles {
+            Self.split(splitPlan, splitTwiddles, size, input, spectrum)
+        } else {
+            fftwf_execute_dft_r2c(forwardPlan, input, spectrum)
+        }
+    }
+
+    /// The split route: the complex DFT of the `size/2` pairs, then the split step in place.
+    @inline(__always)
+    private static func split(
+        _ plan: OpaquePointer, _ twiddles: UnsafeMutablePointer<Float>, _ size: Int,
+        _ input: UnsafeMutablePointer<Float>, _ spectrum: UnsafeMutablePointer<fftwf_complex>
+    ) {
+        let m = size / 2
+        fftwf_execute_dft(plan, UnsafeMutablePointer<fftwf_complex>(OpaquePointer(input)), spectrum)
+        let interleaved = UnsafeMutableRawPointer(spectrum).assumingMemoryBound(to: Float.self)
+        cdsp_fftw_real_split(interleaved, m, twiddles, twiddles + m / 2)
+    }
+
+    /// Plans the split route into `resources` where `size` is a multiple of 4 and the route gives
+    /// the r2c plan's spectra bit for bit on four test frames (pseudo-random at 1, 10⁻⁴ and 10⁴,
+    /// and a sine); otherwise leaves it nil. The caller holds `fftwPlannerLock`.
+    private static func planSplit(_ resources: inout Resources, size: Int) {
+        guard size >= 8, size % 4 == 0 else { return }
+        let m = size / 2, bins = m + 1
+        guard let plan = fftwf_plan_dft_1d(
+            Int32(m), UnsafeMutablePointer<fftwf_complex>(OpaquePointer(resources.timeDomain)),
+            resources.frequencyDomain, FFTW_FORWARD, UInt32(FFTW_ESTIMATE))
+        else { return }
+        let twiddles = UnsafeMutablePointer<Float>.allocate(capacity: m)
+        for k in 0..<(m / 2) {
+            let angle = 2 * Double.pi * Double(k) / Double(size)
+            twiddles[k] = Float(cos(angle))
+            twiddles[m / 2 + k] = Float(sin(angle))
+        }
+        guard let input = fftwf_alloc_real(size), let expected = fftwf_alloc_complex(bins),
+              let actual = fftwf_alloc_complex(bins)
+        else {
+            fftwf_destroy_plan(plan)
+            twiddles.deallocate()
+            return
+        }
+        var same = true
+        var state: UInt32 = 0x2545_F491
+        for frame in 0..<4 {
+            let scale: Float = [1, 1e-4, 1e4, 1][frame]
+            for t in 0..<size {
+                state = state &* 1_664_525 &+ 1_013_904_223
+                let noise = Float(state >> 8) / Float(1 << 24) - 0.5
+                input[t] = frame == 3 ? Float(sin(0.37 * Double(t))) : scale * noise
+            }
+            fftwf_execute_dft_r2c(resources.forwardPlan, input, expected)
+            split(plan, twiddles, size, input, actual)
+            same = same && memcmp(expected, actual, MemoryLayout<fftwf_complex>.stride * bins) == 0
+        }
+        fftwf_free(actual)
+        fftwf_free(expected)
+        fftwf_free(input)
+        if same {
+            resources.splitPlan = plan
+            resources.splitTwiddles = twiddles
+        } else {
+            fftwf_destroy_plan(plan)
+            twiddles.deallocate()
+        }
     }
 
     func executeInverse() {
@@ -220,12 +321,14 @@ final class FFTWBackend: FFTBackend {
 
 extension FFTWBackend {
     /// Bytes of the buffers allocated with `fftwf_alloc_*`: two of `size` reals and a spectrum
-    /// of `size/2 + 1` complex values, plus a forward pair per further buffer set. FFTW's
-    /// plans (allocated inside FFTW) are not counted.
+    /// of `size/2 + 1` complex values, plus a forward pair per further buffer set, and the split
+    /// route's `size/2` twiddles where it runs. FFTW's plans (allocated inside FFTW) are not
+    /// counted.
     var allocatedBytes: Int {
         let spectrum = MemoryFootprint.bytes(fftwf_complex.self, bins)
         return 2 * MemoryFootprint.bytes(Float.self, size) + spectrum
             + extraInputs.count * MemoryFootprint.bytes(Float.self, size) + extraSpectra.count * spectrum
+            + (splitTwiddles == nil ? 0 : MemoryFootprint.bytes(Float.self, size / 2))
     }
 }
 #endif

@@ -180,6 +180,7 @@ private enum KernelHashes {
         return [
             ("cdsp_widen_pcm16", false, widen()),
             ("cdsp_fft_forward", false, transforms.forward), ("cdsp_fft_inverse", false, transforms.inverse),
+            ("cdsp_fftw_real_split", false, fftwRealSplit()),
             ("cdsp_model_rows", false, modelRows()), ("cdsp_exp", false, exponential()),
             ("cdsp_loudness_window_sums4", false, windowSums()),
             ("cdsp_truepeak4", false, truePeak()),
@@ -240,6 +241,22 @@ private enum KernelHashes {
             b.add(output, size)
         }
         return (f.hex, b.hex)
+    }
+
+    /// Half sizes M below one vector of pairs, with a scalar tail, and whole vectors.
+    static func fftwRealSplit() -> String {
+        let arena = Arena()
+        defer { withExtendedLifetime(arena) {} }
+        var h = FNV1a()
+        for m in [2, 6, 16, 38, 64, 256, 512] {
+            let z = noise(2 * (m + 1), seed: UInt64(m), edges: true)
+            let spectrum = arena.floats(2 * (m + 1)) { z[$0] }
+            let cosine = arena.floats(m / 2) { Float(cos(2 * Double.pi * Double($0) / Double(2 * m))) }
+            let sine = arena.floats(m / 2) { Float(sin(2 * Double.pi * Double($0) / Double(2 * m))) }
+            cdsp_fftw_real_split(spectrum, m, cosine, sine)
+            h.add(spectrum, 2 * (m + 1))
+        }
+        return h.hex
     }
 
     static func modelRows() -> String {

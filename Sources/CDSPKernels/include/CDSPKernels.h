@@ -14,6 +14,7 @@
 #include "CDSPConversion.h"   // DSPIO's 16-bit PCM widening (Conversion.c)
 #include "CDSPSpectral.h"     // DSPSpectral.SpectralAnalyzer (Spectral.c, SpectralFrames.c, SpectralBatch.c)
 #include "CDSPFFT.h"          // DSPSpectral's built-in real FFT (FFTPlan.c, FFT.c)
+#include "CDSPFFTWSplit.h"     // DSPSpectral's FFTW backend: the r2c split step (FFTWSplit.c)
 #include "CDSPModels.h"       // DSPDetection's probability models (Models.c)
 #include "CDSPExponential.h"  // glibc's expf, eight lanes at a time (Exponential.c)
 #include "CDSPLoudness.h"     // DSPAnalysis.LoudnessMeter: K-weighting, window sums (LoudnessKWeighting.c, LoudnessWindows.c)

@@ -465,11 +465,11 @@ final class CueTracker {
             let m = below2.replacing(with: above2, where: above2 .>= below2)
             let isPeak = (c .> 4 * m) .& (c .>= below) .& (c .>= above) .& (c .> floor)
             let bits = UInt64(truncatingIfNeeded: SIMD8<Int32>(repeating: 0).replacing(with: laneBits, where: isPeak).wrappedSum())
-            if bits != 0 {
-                let word = k >> 6, shift = UInt64(k & 63)
-                mask[word] |= bits << shift
-                if shift > 56 { mask[word + 1] |= bits >> (64 - shift) }
-            }
+            // Or-ed whether or not a lane is a peak: a test on `bits` was mispredicted often
+            // (13 % of this function's samples); the spill test follows `k`'s period.
+            let word = k >> 6, shift = UInt64(k & 63)
+            mask[word] |= bits << shift
+            if shift > 56 { mask[word + 1] |= bits >> (64 - shift) }
             k += 8
         }
         while k < peakBins.upperBound {
