@@ -57,13 +57,12 @@ import DSPSpectral
 /// histograms above read music as noise. Where the detector hears music (``update(_:musicProbability:)``
 /// with a probability of at least ``musicThreshold``, the smoothed probability of
 /// ``AcousticDetector``'s music model), the hop also feeds a second set of band histograms with
-/// a statistic that partials barely move: the band's *fourth smallest bin* (``valleyRank``) ×
-/// its bin count (a partial's Hann main lobe covers 4 of a band's 15–16 bins at the defaults, and
-/// its sidelobes fill the valleys between harmonics less the further a bin lies from it, so a low
-/// rank reads deeper into the valleys than the median bin), through the same occupancy rule
-/// (steady-noise rounds only). On Gaussian noise that statistic's noise-only median sits
-/// ``valleyCalibrationDB`` under the band's mean power (Hann-windowed bands of 15–16 bins,
-/// measured by the tests), which is added back. Each band then
+/// a statistic that partials barely move: the band's *median bin* × its bin count (a partial's
+/// Hann main lobe covers 4 of a band's 15–16 bins at the defaults, so the median lies in the
+/// valleys between harmonics), through the same occupancy rule (steady-noise rounds only). On
+/// Gaussian noise the median bin's noise-only median sits ``valleyCalibrationDB`` under the
+/// band's mean power (Hann-windowed bands of 15–16 bins, measured by the tests), which is added
+/// back. Each band then
 /// reads the lower of the two estimates (music only ever adds power), and the total moves in dB
 /// from the plain estimate to that one as the forgetting-weighted share of music hops rises from
 /// ``musicShareLow`` to ``musicShareHigh``. Below ``musicShareLow`` nothing changes: a stream
@@ -155,14 +154,11 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
     /// scene corpus's dev split no file without music passes 0.7 (a recorded ice-beam hum
     /// mistaken for music reaches 0.5–0.7), most music files pass 0.8.
     public static let musicShareLow: Float = 0.6
-    public static let musicShareHigh: Float = 0.7
-    /// The valley statistic is the band's bin of this rank (0-based, ascending: the fourth
-    /// smallest) for bands of up to 16 bins; wider bands take rank `3 × width / 16`.
-    public static let valleyRank = 3
-    /// How far the noise-only median of a band's ``valleyRank`` bin × its bin count lies below
-    /// the band's mean power on Gaussian noise, dB (Hann-windowed bands of 15–16 bins, the
-    /// default layout; checked by the tests).
-    public static let valleyCalibrationDB: Float = 6.7
+    public static let musicShareHigh: Float = 0.8
+    /// How far the noise-only median of a band's median bin × its bin count lies below the
+    /// band's mean power on Gaussian noise, dB (Hann-windowed bands of 15–16 bins, the default
+    /// layout; checked by the tests).
+    public static let valleyCalibrationDB: Float = 1.5
 
     /// A hop whose speech probability is below this, with a music probability below
     /// ``quietMusicThreshold``, is *quiet*: the detector hears no foreground in it.
@@ -214,12 +210,12 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
     private let histograms: UnsafeMutableBufferPointer<Float>
     /// Total weight per histogram row.
     private let totals: UnsafeMutableBufferPointer<Float>
-    /// One band's bins (scratch for the valley statistic).
+    /// One band's bins (scratch for the median bin).
     private let valleyScratch: UnsafeMutableBufferPointer<Float>
     /// Per-hop valley levels (scratch).
     private let valleys: UnsafeMutableBufferPointer<Float>
     /// Batcher's odd–even merge sort of 16 inputs (63 compare-exchanges, branch-free): the
-    /// ``valleyRank`` bin of a band of at most 16 bins (15–16 at the defaults), padded with +∞.
+    /// median bin of a band of at most 16 bins (15–16 at the defaults), padded with +∞.
     private let sortingNetwork: UnsafeMutableBufferPointer<(Int32, Int32)>
     /// The total power of the last ``quietBlockHops`` quiet hops (a ring), and of the up to
     /// ``quietGuardHops`` quiet hops still waiting for their quiet successors (a ring).
@@ -420,7 +416,7 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
         }
         guard finite else { return }
         let isMusic = musicProbability >= Self.musicThreshold
-        if isMusic { valleyBins(power, count: n) }
+        if isMusic { medianBins(power, count: n) }
         // NaN probabilities fail both comparisons: a hop of unknown content is never quiet.
         if speechProbability < Self.quietSpeechThreshold, !(musicProbability >= Self.quietMusicThreshold) {
             hopsSinceForeground += 1
@@ -555,10 +551,10 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
         }
     }
 
-    /// Each band's ``valleyRank`` bin × its bin count into ``valleys``, in ``valleyScratch``:
-    /// through ``sortingNetwork`` for bands of at most 16 bins, by selection for wider ones; no
-    /// allocation.
-    private func valleyBins(_ power: UnsafeBufferPointer<Float>, count n: Int) {
+    /// Each band's median bin × its bin count into ``valleys`` (the mean of the two middle bins
+    /// for an even count), in ``valleyScratch``: through ``sortingNetwork`` for bands of at most
+    /// 16 bins, by selection for wider ones; no allocation.
+    private func medianBins(_ power: UnsafeBufferPointer<Float>, count n: Int) {
         for b in 0..<configuration.bandCount {
             let start = bandStarts[b], end = Swift.min(bandStarts[b + 1], n)
             let width = end - start
@@ -573,11 +569,20 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
                     x[Int(i)] = Swift.min(a, c)
                     x[Int(k)] = Swift.max(a, c)
                 }
-                valleys[b] = x[Swift.min(Self.valleyRank, width - 1)] * Float(bandStarts[b + 1] - bandStarts[b])
+                let upper = x[width / 2]
+                let median = width % 2 == 0 ? 0.5 * (x[width / 2 - 1] + upper) : upper
+                valleys[b] = median * Float(bandStarts[b + 1] - bandStarts[b])
                 continue
             }
-            let rank = Self.valleyRank * width / 16
-            valleys[b] = Self.select(valleyScratch, count: width, rank: rank) * Float(bandStarts[b + 1] - bandStarts[b])
+            let upper = Self.select(valleyScratch, count: width, rank: width / 2)
+            var median = upper
+            if width % 2 == 0 {
+                // The lower middle is the largest of the bins the selection left below it.
+                var lower = valleyScratch[0]
+                for k in 1..<(width / 2) { lower = Swift.max(lower, valleyScratch[k]) }
+                median = 0.5 * (lower + upper)
+            }
+            valleys[b] = median * Float(bandStarts[b + 1] - bandStarts[b])
         }
     }
 
