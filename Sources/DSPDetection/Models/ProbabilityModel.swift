@@ -334,6 +334,48 @@ final class CompiledModel {
             nextState: scope.take(Float.self, count: nextState)))
     }
 
+    /// The probabilities of two models at the same cue vector `x`, bit for bit the two
+    /// ``probability(_:)`` calls' (`first`'s, then `second`'s). Where both are feed-forward with
+    /// a hidden layer, both hidden layers are computed first and the two output sums then run in
+    /// one loop: each keeps its own order (so its bits), but the adds of the two independent
+    /// chains overlap instead of waiting on each other (one chain is `hiddenCount` dependent
+    /// adds).
+    static func probabilities(_ first: CompiledModel, _ second: CompiledModel, _ x: UnsafePointer<Float>) -> (Float, Float) {
+        guard !first.isRecurrent, !second.isRecurrent, first.hiddenCount > 0, second.hiddenCount > 0 else {
+            let p = first.probability(x)
+            return (p, second.probability(x))
+        }
+        let scope = first.workspace.enter(reserving: first.workspaceBytes + second.workspaceBytes)
+        defer { scope.leave() }
+        let a = scope.take(Float.self, count: first.paddedRows), b = scope.take(Float.self, count: second.paddedRows)
+        let inputs = scope.take(Float.self, count: Swift.max(first.inputCount, second.inputCount))
+        let preActivations = scope.take(Float.self, count: Swift.max(first.paddedRows, second.paddedRows))
+        first.hiddenLayer(x, inputs, preActivations, a)
+        second.hiddenLayer(x, inputs, preActivations, b)
+        let u = first.output.baseAddress!, v = second.output.baseAddress!
+        let m = first.hiddenCount, n = second.hiddenCount, common = Swift.min(m, n)
+        var y = first.outputBias, z = second.outputBias
+        for j in 0..<common {
+            y += u[j] * a[j]
+            z += v[j] * b[j]
+        }
+        for j in common..<m { y += u[j] * a[j] }
+        for j in common..<n { z += v[j] * b[j] }
+        return (y.isFinite ? sigmoid(y) : 0, z.isFinite ? sigmoid(z) : 0)
+    }
+
+    /// A feed-forward model's hidden layer at `x` into `activations` (``Scratch/activations``),
+    /// through `inputs` and `preActivations` (scratch, as in ``Scratch``).
+    @inline(__always)
+    private func hiddenLayer(_ x: UnsafePointer<Float>, _ inputs: UnsafeMutablePointer<Float>,
+                             _ preActivations: UnsafeMutablePointer<Float>, _ activations: UnsafeMutablePointer<Float>) {
+        for i in 0..<inputCount { inputs[i] = x[lanes[i]] }
+        cdsp_model_rows(weights.baseAddress!, biases.baseAddress!, inputs, inputCount, rows, preActivations)
+        hiddenActivations(Scratch(
+            inputs: inputs, preActivations: preActivations, activations: activations,
+            recurrentPreActivations: activations, nextState: activations))
+    }
+
     /// ``probability(_:)`` in `scratch`'s buffers.
     @inline(__always)
     func probability(_ x: UnsafePointer<Float>, _ scratch: Scratch) -> Float {
