@@ -347,11 +347,19 @@ final class CompiledModel {
         }
         let scope = first.workspace.enter(reserving: first.workspaceBytes + second.workspaceBytes)
         defer { scope.leave() }
-        let a = scope.take(Float.self, count: first.paddedRows), b = scope.take(Float.self, count: second.paddedRows)
+        let p = first.paddedRows, q = second.paddedRows
+        let preActivations = scope.take(Float.self, count: p + q), a = scope.take(Float.self, count: p + q)
+        let b = a + p
         let inputs = scope.take(Float.self, count: Swift.max(first.inputCount, second.inputCount))
-        let preActivations = scope.take(Float.self, count: Swift.max(first.paddedRows, second.paddedRows))
-        first.hiddenLayer(x, inputs, preActivations, a)
-        second.hiddenLayer(x, inputs, preActivations, b)
+        first.firstLayer(x, inputs, preActivations)
+        second.firstLayer(x, inputs, preActivations + p)
+        if first.hiddenCount == p, first.usesExpKernel == second.usesExpKernel {
+            // Both layers' units side by side: one pass over them (each unit's own operations).
+            first.hiddenActivations(preActivations, a, count: p + second.hiddenCount)
+        } else {
+            first.hiddenActivations(preActivations, a, count: first.hiddenCount)
+            second.hiddenActivations(preActivations + p, b, count: second.hiddenCount)
+        }
         let u = first.output.baseAddress!, v = second.output.baseAddress!
         let m = first.hiddenCount, n = second.hiddenCount, common = Swift.min(m, n)
         var y = first.outputBias, z = second.outputBias
@@ -364,16 +372,13 @@ final class CompiledModel {
         return (y.isFinite ? sigmoid(y) : 0, z.isFinite ? sigmoid(z) : 0)
     }
 
-    /// A feed-forward model's hidden layer at `x` into `activations` (``Scratch/activations``),
-    /// through `inputs` and `preActivations` (scratch, as in ``Scratch``).
+    /// The first layer's pre-activations at `x` into `preActivations`, through `inputs`
+    /// (scratch, as in ``Scratch``).
     @inline(__always)
-    private func hiddenLayer(_ x: UnsafePointer<Float>, _ inputs: UnsafeMutablePointer<Float>,
-                             _ preActivations: UnsafeMutablePointer<Float>, _ activations: UnsafeMutablePointer<Float>) {
+    private func firstLayer(_ x: UnsafePointer<Float>, _ inputs: UnsafeMutablePointer<Float>,
+                            _ preActivations: UnsafeMutablePointer<Float>) {
         for i in 0..<inputCount { inputs[i] = x[lanes[i]] }
         cdsp_model_rows(weights.baseAddress!, biases.baseAddress!, inputs, inputCount, rows, preActivations)
-        hiddenActivations(Scratch(
-            inputs: inputs, preActivations: preActivations, activations: activations,
-            recurrentPreActivations: activations, nextState: activations))
     }
 
     /// ``probability(_:)`` in `scratch`'s buffers.
@@ -401,7 +406,12 @@ final class CompiledModel {
     /// per lane), NaN passed through.
     @inline(__always)
     private func hiddenActivations(_ scratch: Scratch) {
-        let x = scratch.preActivations, a = scratch.activations
+        hiddenActivations(scratch.preActivations, scratch.activations, count: hiddenCount)
+    }
+
+    /// ``hiddenActivations(_:)`` over `count` units from `x` into `a`.
+    @inline(__always)
+    private func hiddenActivations(_ x: UnsafeMutablePointer<Float>, _ a: UnsafeMutablePointer<Float>, count hiddenCount: Int) {
         if usesExpKernel {
             for j in 0..<hiddenCount { a[j] = 2 * max(-9, min(9, x[j])) }
             cdsp_exp(a, a, hiddenCount)
