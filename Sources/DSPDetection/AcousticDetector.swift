@@ -470,10 +470,18 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
         x[CueLane.musicProbability.rawValue] = musicProbability        // the previous frame's
         // Computed whenever the full cues are (the multi-speaker model reads it), reported only
         // when music detection is on.
-        let pMusic = silent || !fullCues ? 0 : musicNetwork.probability(x)
+        // Both read the same vector (the speech model the previous frame's music probability),
+        // so they run as a pair (their output sums interleaved) when both do.
+        let pMusic: Float, pSpeech: Float
+        if silent {
+            (pMusic, pSpeech) = (0, 0)
+        } else if fullCues {
+            (pMusic, pSpeech) = CompiledModel.probabilities(musicNetwork, speechNetwork, x)
+        } else {
+            (pMusic, pSpeech) = (0, speechNetwork.probability(x))
+        }
         musicProbability = Self.smooth(musicProbability, pMusic, configuration.musicSmoothing)
         let reportedMusic = configuration.detectsMusic ? musicProbability : 0
-        let pSpeech = silent ? 0 : speechNetwork.probability(x)
         speechProbability = Self.smooth(speechProbability, pSpeech, configuration.speechSmoothing)
         // The background estimate reads music hops' spectra between their partials, and the
         // hops with neither speech nor music in full.

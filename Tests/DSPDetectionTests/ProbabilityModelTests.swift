@@ -113,6 +113,30 @@ import TestSupport
         #expect(differing == 0, "\(name): \(differing) of 400 probabilities differ from the scalar loop")
     }
 
+    @Test("two models evaluated as a pair give each model's own probability bit for bit",
+          arguments: [("music, speech", DefaultModels.music, DefaultModels.speech),
+                      ("speech, multiSpeaker", DefaultModels.speech, DefaultModels.multiSpeaker),
+                      ("multiSpeaker, standaloneSpeech", DefaultModels.multiSpeaker, DefaultModels.standaloneSpeech),
+                      ("3 inputs x 17 hidden, 5 inputs x 3 hidden", Self.model(inputs: 3, hidden: 17, seed: 2),
+                       Self.model(inputs: 5, hidden: 3, seed: 1)),
+                      ("no hidden layer, music", Self.model(inputs: 7, hidden: 0, seed: 3), DefaultModels.music)])
+    func pairMatchesTwoCalls(_ name: String, _ first: ProbabilityModel, _ second: ProbabilityModel) {
+        let a = CompiledModel(first), b = CompiledModel(second)
+        var generator = SplitMix64(seed: 13)
+        let edges: [Float] = [0, -0.0, 1e30, -1e30, .infinity, -.infinity, .nan]
+        var differing = 0
+        for trial in 0..<300 {
+            let spread: Float = trial < 150 ? 4 : 400
+            var x = (0..<CueLane.count).map { _ in Float.random(in: -spread...spread, using: &generator) }
+            if trial >= 250 { x[trial % CueLane.count] = edges[trial % edges.count] }
+            let pair = x.withUnsafeBufferPointer { CompiledModel.probabilities(a, b, $0.baseAddress!) }
+            let p = x.withUnsafeBufferPointer { a.probability($0.baseAddress!) }
+            let q = x.withUnsafeBufferPointer { b.probability($0.baseAddress!) }
+            if pair.0.bitPattern != p.bitPattern || pair.1.bitPattern != q.bitPattern { differing += 1 }
+        }
+        #expect(differing == 0, "\(name): \(differing) of 300 pairs differ from two calls")
+    }
+
     /// A full lane vector (``CueLane/count`` lanes) holding `values[i]` in the lane input `i` reads.
     static func lanes(_ m: ProbabilityModel, _ values: [Float]) -> [Float] {
         var x = [Float](repeating: 0, count: CueLane.count)
