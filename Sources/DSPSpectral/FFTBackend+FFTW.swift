@@ -239,6 +239,16 @@ final class FFTWBackend: FFTBackend {
         transform(input, UnsafeMutablePointer<fftwf_complex>(OpaquePointer(spectrum)))
     }
 
+    /// Whether forward transforms take the split route (for tests and diagnostics).
+    var usesSplitRoute: Bool { splitPlan != nil }
+
+    /// FFTW's r2c plan on the caller's buffers, whichever route forward transforms take: the
+    /// split route's reference (for tests). Buffers as for
+    /// ``executeForward(input:spectrum:scratch:)``.
+    func executeR2CPlan(input: UnsafeMutablePointer<Float>, spectrum: UnsafeMutablePointer<Float>) {
+        fftwf_execute_dft_r2c(forwardPlan, input, UnsafeMutablePointer<fftwf_complex>(OpaquePointer(spectrum)))
+    }
+
     /// The forward transform of `input` (`size` reals, not modified) into `spectrum`
     /// (`size/2 + 1` bins; neither overlapping the other, aligned as the planning buffers): the
     /// split route where planned, else the r2c plan (`fftwf_execute_dft_r2c`).
