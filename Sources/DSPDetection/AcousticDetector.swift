@@ -188,7 +188,6 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
     private let speechNetwork: CompiledModel
     private let musicNetwork: CompiledModel
     private let multiSpeakerNetwork: CompiledModel
-    private let lanes: UnsafeMutableBufferPointer<Float>
     /// Whether the music and multi-speaker cues (and the music model) run.
     private let fullCues: Bool
     private var speech: ActivitySegmenter
@@ -225,6 +224,9 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
     /// buffers and, above them while a frame is lent, the cues' and the models' (reserved at
     /// the start of every call, so none of them moves to a new chunk mid-call).
     let workspaceBytes: Int
+    /// Bytes a batch's detection takes above the analyzer's: ``batchBytes``, the cue tracker's
+    /// and the models'.
+    private let detectBytes: Int
 
     /// Takes the ownership flag; two overlapping calls stop the program.
     @inline(__always)
@@ -285,15 +287,13 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
         self.speechNetwork = speechNetwork
         self.musicNetwork = musicNetwork
         self.multiSpeakerNetwork = multiSpeakerNetwork
-        lanes = .allocate(capacity: CueLane.count)
-        lanes.initialize(repeating: 0)
-        workspaceBytes = analyzer.memoryFootprint.workspaceBytes + cues.memoryFootprint.workspaceBytes
+        detectBytes = Self.batchBytes + cues.memoryFootprint.workspaceBytes
             + speechNetwork.workspaceBytes + musicNetwork.workspaceBytes + multiSpeakerNetwork.workspaceBytes
+        workspaceBytes = analyzer.memoryFootprint.workspaceBytes + detectBytes
     }
 
     deinit {
         noiseHistogram.deallocate()
-        lanes.deallocate()
     }
 
     /// Latency of the per-frame results, samples: the spectral analyzer's (frames go a batch at
@@ -382,7 +382,7 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
         defer { scope.leave() }
         if !input.isEmpty { finished = nil }
         samples += Int64(input.count)
-        analyzer.process(input) { frame in body(detect(frame), frame) }
+        analyzer.processBatches(input) { frames in detect(frames, body) }
     }
 
     /// Ends the stream: emits the frames still held (complete ones waiting for their batch, and
@@ -403,7 +403,7 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
     private func drain(_ body: (DetectionFrame, SpectralFrame) -> Void) -> DetectionEnd {
         let scope = workspace.enter(reserving: workspaceBytes)
         defer { scope.leave() }
-        analyzer.flush { frame in body(detect(frame), frame) }
+        analyzer.flushBatches { frames in detect(frames, body) }
         let end = samples
         var result = DetectionEnd(endSample: end, summary: summary, backgroundNoiseDBFS: noiseLevel.levelDBFS)
         var s = result.summary
@@ -458,59 +458,112 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
         return -.infinity
     }
 
-    private func detect(_ frame: SpectralFrame) -> DetectionFrame {
-        let c = cues.update(frame)
-        let f = frame.features
-        let silent = !(c.levelDBFS >= configuration.silenceFloorDBFS)
-        let start = f.index * Int64(analyzer.hopLength)
-        let count = f.validCount
+    /// Bytes ``detect(_:_:)`` itself takes from the workspace for a batch: each frame's cue
+    /// lanes, cues, probabilities and place in the batch, and the models' lane table.
+    static var batchBytes: Int {
+        let b = CompiledModel.batchLimit
+        return ScratchWorkspace.bytes(Float.self, b * CueLane.count) + ScratchWorkspace.bytes(DetectionCues.self, b)
+            + ScratchWorkspace.bytes(Float.self, 5 * b) + ScratchWorkspace.bytes(UnsafeMutablePointer<Float>.self, b)
+            + ScratchWorkspace.bytes(Int.self, b)
+    }
 
-        let x = lanes.baseAddress!
-        CueLane.fill(x, features: f, cues: c)
-        x[CueLane.musicProbability.rawValue] = musicProbability        // the previous frame's
-        // Computed whenever the full cues are (the multi-speaker model reads it), reported only
-        // when music detection is on.
-        // Both read the same vector (the speech model the previous frame's music probability),
-        // so they run as a pair (their output sums interleaved) when both do.
-        let pMusic: Float, pSpeech: Float
-        if silent {
-            (pMusic, pSpeech) = (0, 0)
-        } else if fullCues {
-            (pMusic, pSpeech) = CompiledModel.probabilities(musicNetwork, speechNetwork, x)
-        } else {
-            (pMusic, pSpeech) = (0, speechNetwork.probability(x))
+    /// Detects a spectral batch's frames (one, or the four of a four-frame batch) and calls
+    /// `body` for each in order, with exactly the results one frame at a time would give.
+    ///
+    /// The cues of every frame first (the cue tracker reads only the frames), then each model
+    /// over the batch's non-silent frames at once (its weights read once for two frames:
+    /// ``CompiledModel/probabilities(_:count:into:)``) — music, then voice activity (whose lane
+    /// 43 is the music probability smoothed up to the frame before, known once the music
+    /// probabilities are), then multiple speakers (lane 44, the frame's smoothed voice
+    /// activity) —, then, frame by frame, the background estimate, the segmenters, the summary
+    /// and `body`: everything that reads or writes state another frame's `body` may see runs
+    /// in frame order, between the calls, as before.
+    private func detect(_ frames: UnsafeBufferPointer<SpectralFrame>, _ body: (DetectionFrame, SpectralFrame) -> Void) {
+        let count = frames.count
+        let scope = workspace.enter(reserving: detectBytes)
+        defer { scope.leave() }
+        let laneBlock = scope.take(Float.self, count: count * CueLane.count)
+        let frameCues = scope.take(DetectionCues.self, count: count)
+        let probabilities = scope.take(Float.self, count: 5 * count)
+        let pMusic = probabilities, pSpeech = probabilities + count, pMulti = probabilities + 2 * count
+        let smoothedMusic = probabilities + 3 * count, out = probabilities + 4 * count   // a model's outputs
+        let lanes = scope.take(UnsafeMutablePointer<Float>.self, count: count)
+        let sounding = scope.take(Int.self, count: count)   // the batch's non-silent frames
+
+        var soundingCount = 0
+        for k in 0..<count {
+            let c = cues.update(frames[k])
+            frameCues[k] = c
+            let x = laneBlock + k * CueLane.count
+            CueLane.fill(x, features: frames[k].features, cues: c)
+            if c.levelDBFS >= configuration.silenceFloorDBFS {
+                lanes[soundingCount] = x
+                sounding[soundingCount] = k
+                soundingCount += 1
+            }
+            pMusic[k] = 0; pSpeech[k] = 0; pMulti[k] = 0
         }
-        musicProbability = Self.smooth(musicProbability, pMusic, configuration.musicSmoothing)
-        let reportedMusic = configuration.detectsMusic ? musicProbability : 0
-        speechProbability = Self.smooth(speechProbability, pSpeech, configuration.speechSmoothing)
-        // The background estimate reads music hops' spectra between their partials, and the
-        // hops with neither speech nor music in full.
-        if f.isFinite { noiseLevel.update(frame.powerSpectrum, musicProbability: reportedMusic, speechProbability: speechProbability) }
-        x[CueLane.speechProbability.rawValue] = speechProbability
-        let pMulti = silent || !configuration.detectsMultipleSpeakers ? 0 : multiSpeakerNetwork.probability(x)
-        multiSpeakerProbability = Self.smooth(multiSpeakerProbability, pMulti, configuration.multiSpeakerSmoothing)
-
-        let speechStart = speech.activeStart, musicStart = music.activeStart, multiStart = multiSpeaker.activeStart
-        let speechChange = speech.update(probability: speechProbability, start: start, count: count)
-        let musicChange = music.update(probability: reportedMusic, start: start, count: count)
-        let multiChange = multiSpeaker.update(probability: multiSpeakerProbability, start: start, count: count)
-        var totals = summary
-        Self.account(speechChange, previousStart: speechStart, samples: &totals.speechSamples, count: &totals.speechSegmentCount)
-        Self.account(musicChange, previousStart: musicStart, samples: &totals.musicSamples, count: &totals.musicSegmentCount)
-        Self.account(multiChange, previousStart: multiStart, samples: &totals.multiSpeakerSamples, count: &totals.multiSpeakerSegmentCount)
-        totals.frameCount += 1
-        summary = totals
-        if !silent, c.noiseFloorDBFS.isFinite {
-            let bin = Int(((c.noiseFloorDBFS + 140) * 2).rounded(.down))
-            noiseHistogram[min(noiseHistogram.count - 1, max(0, bin))] += 1
+        // Music: reads neither probability lane. Computed whenever the full cues are (the
+        // multi-speaker model reads it), reported only when music detection is on.
+        if fullCues, soundingCount > 0 {
+            musicNetwork.probabilities(lanes, count: soundingCount, into: out)
+            for j in 0..<soundingCount { pMusic[sounding[j]] = out[j] }
+        }
+        for k in 0..<count {
+            laneBlock[k * CueLane.count + CueLane.musicProbability.rawValue] = musicProbability   // the previous frame's
+            musicProbability = Self.smooth(musicProbability, pMusic[k], configuration.musicSmoothing)
+            smoothedMusic[k] = musicProbability
+        }
+        if soundingCount > 0 {
+            speechNetwork.probabilities(lanes, count: soundingCount, into: out)
+            for j in 0..<soundingCount { pSpeech[sounding[j]] = out[j] }
+        }
+        var smoothedSpeech = speechProbability
+        for k in 0..<count {
+            smoothedSpeech = Self.smooth(smoothedSpeech, pSpeech[k], configuration.speechSmoothing)
+            pSpeech[k] = smoothedSpeech
+            laneBlock[k * CueLane.count + CueLane.speechProbability.rawValue] = smoothedSpeech
+        }
+        if configuration.detectsMultipleSpeakers, soundingCount > 0 {
+            multiSpeakerNetwork.probabilities(lanes, count: soundingCount, into: out)
+            for j in 0..<soundingCount { pMulti[sounding[j]] = out[j] }
         }
 
-        return DetectionFrame(
-            features: f, cues: c,
-            speechProbability: speechProbability, musicProbability: reportedMusic,
-            multiSpeakerProbability: multiSpeakerProbability,
-            isSpeech: speech.isActive, isMusic: music.isActive, isMultiSpeaker: multiSpeaker.isActive,
-            startSample: start, speechChange: speechChange, musicChange: musicChange, multiSpeakerChange: multiChange)
+        for k in 0..<count {
+            let frame = frames[k], c = frameCues[k], f = frame.features
+            let silent = !(c.levelDBFS >= configuration.silenceFloorDBFS)
+            let start = f.index * Int64(analyzer.hopLength)
+            let validCount = f.validCount
+            let reportedMusic = configuration.detectsMusic ? smoothedMusic[k] : 0
+            speechProbability = pSpeech[k]
+            // The background estimate reads music hops' spectra between their partials, and the
+            // hops with neither speech nor music in full.
+            if f.isFinite { noiseLevel.update(frame.powerSpectrum, musicProbability: reportedMusic, speechProbability: speechProbability) }
+            multiSpeakerProbability = Self.smooth(multiSpeakerProbability, pMulti[k], configuration.multiSpeakerSmoothing)
+
+            let speechStart = speech.activeStart, musicStart = music.activeStart, multiStart = multiSpeaker.activeStart
+            let speechChange = speech.update(probability: speechProbability, start: start, count: validCount)
+            let musicChange = music.update(probability: reportedMusic, start: start, count: validCount)
+            let multiChange = multiSpeaker.update(probability: multiSpeakerProbability, start: start, count: validCount)
+            var totals = summary
+            Self.account(speechChange, previousStart: speechStart, samples: &totals.speechSamples, count: &totals.speechSegmentCount)
+            Self.account(musicChange, previousStart: musicStart, samples: &totals.musicSamples, count: &totals.musicSegmentCount)
+            Self.account(multiChange, previousStart: multiStart, samples: &totals.multiSpeakerSamples, count: &totals.multiSpeakerSegmentCount)
+            totals.frameCount += 1
+            summary = totals
+            if !silent, c.noiseFloorDBFS.isFinite {
+                let bin = Int(((c.noiseFloorDBFS + 140) * 2).rounded(.down))
+                noiseHistogram[min(noiseHistogram.count - 1, max(0, bin))] += 1
+            }
+
+            body(DetectionFrame(
+                features: f, cues: c,
+                speechProbability: speechProbability, musicProbability: reportedMusic,
+                multiSpeakerProbability: multiSpeakerProbability,
+                isSpeech: speech.isActive, isMusic: music.isActive, isMultiSpeaker: multiSpeaker.isActive,
+                startSample: start, speechChange: speechChange, musicChange: musicChange, multiSpeakerChange: multiChange),
+                frame)
+        }
     }
 
     @inline(__always)
@@ -529,11 +582,12 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
 
 extension AcousticDetector: MemoryAccounting {
     /// The spectral analyzer, the cue tracker, the three models (their weights shared, a
-    /// recurrent model's state owned), the noise histogram and the cue lanes (the analyzer's,
-    /// the cues' and the models' per-call buffers are workspace bytes, per thread).
+    /// recurrent model's state owned) and the noise histogram (the analyzer's, the cues', the
+    /// batch's cue lanes and the models' per-call buffers are workspace bytes, per thread).
     public var memoryFootprint: MemoryFootprint {
         analyzer.memoryFootprint + cues.memoryFootprint + speechNetwork.memoryFootprint + musicNetwork.memoryFootprint
             + multiSpeakerNetwork.memoryFootprint
-            + noiseLevel.memoryFootprint + .owned(MemoryFootprint.bytes(noiseHistogram) + MemoryFootprint.bytes(lanes))
+            + noiseLevel.memoryFootprint + .owned(MemoryFootprint.bytes(noiseHistogram))
+            + MemoryFootprint(workspaceBytes: Self.batchBytes)
     }
 }

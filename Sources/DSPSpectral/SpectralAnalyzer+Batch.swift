@@ -25,14 +25,14 @@ extension SpectralAnalyzer {
     }
 
     /// Analyses the four complete frames at `ring + frameStart + f·hop` (`f < 4`, every one
-    /// finite: ``allFinite(_:)``, sums in `batchWindowDots`/`batchHopEnergies`), then calls `body`
-    /// for each in order. Each frame goes through exactly ``analyze(_:validCount:sums:_:_:)``'s
+    /// finite: ``allFinite(_:)``, sums in `batchWindowDots`/`batchHopEnergies`), then hands the
+    /// four to `body` together, in order. Each frame goes through exactly ``analyze(_:validCount:sums:_:_:)``'s
     /// operations in its order, in its own slot's buffers; the latency-bound kernels after the
     /// FFT (power sums, band sums, roll-off, the autocorrelation's prefix sum) run the four
     /// frames side by side (`CDSPSpectral.h`), so every feature is bit-identical to the
     /// one-frame path's. The flux, which links a frame to the one before, is taken in frame
     /// order.
-    func analyzeFour(_ scratch: Scratch, _ body: (SpectralFrame) -> Void) {
+    func analyzeFour(_ scratch: Scratch, _ body: (UnsafeBufferPointer<SpectralFrame>) -> Void) {
         let s = scratch
         let batchWindowDots = s.batchWindowDots, batchHopEnergies = s.batchHopEnergies
         let windowedSlots = s.windowedSlots, spectrumSlots = s.spectrumSlots, powerSlots = s.powerSlots
@@ -152,12 +152,13 @@ extension SpectralAnalyzer {
 
         for f in 0..<4 {
             if totals[f] > 1e-14 { pickPitch(autocorrelationSlots[f]!, into: &slotFeatures[f]) }
-            body(SpectralFrame(
+            s.slotFrames[f] = SpectralFrame(
                 features: slotFeatures[f],
                 powerSpectrum: UnsafeBufferPointer(start: powerInputSlots[f]!, count: bins),
                 bandPowers: UnsafeBufferPointer(start: bandPowerSlots[f]!, count: bandCount),
                 windowedSamples: UnsafeBufferPointer(start: windowedSlots[f]!, count: n),
-                binWidthHz: binHz))
+                binWidthHz: binHz)
         }
+        body(UnsafeBufferPointer(start: s.slotFrames, count: 4))
     }
 }

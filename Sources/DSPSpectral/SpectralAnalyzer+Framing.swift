@@ -22,11 +22,20 @@ extension SpectralAnalyzer {
     /// positions, so neither how the input is chunked nor the batch size changes a frame.
     public func process(_ input: UnsafeBufferPointer<Float>, _ body: (SpectralFrame) -> Void) {
         enter(); defer { ownership.release() }
+        push(input) { frames in for frame in frames { body(frame) } }
+    }
+
+    /// ``process(_:_:)`` handing `body` a batch's frames together: the four of a four-frame
+    /// batch in one call (every one's buffers valid during it), any other frame alone. For a
+    /// consumer that does work per batch rather than per frame (the detector's models read
+    /// their weights once for four frames). The frames and their order are ``process(_:_:)``'s.
+    package func processBatches(_ input: UnsafeBufferPointer<Float>, _ body: (UnsafeBufferPointer<SpectralFrame>) -> Void) {
+        enter(); defer { ownership.release() }
         push(input, body)
     }
 
-    /// ``process(_:_:)`` for a caller holding the ownership flag.
-    func push(_ input: UnsafeBufferPointer<Float>, _ body: (SpectralFrame) -> Void) {
+    /// ``processBatches(_:_:)`` for a caller holding the ownership flag.
+    func push(_ input: UnsafeBufferPointer<Float>, _ body: (UnsafeBufferPointer<SpectralFrame>) -> Void) {
         guard let source = input.baseAddress else { return }
         samplesPushed += Int64(input.count)
         let scope = enterWorkspace()
@@ -56,7 +65,7 @@ extension SpectralAnalyzer {
                 for i in 0..<batch {
                     analyze(
                         UnsafeBufferPointer(start: ring + frameStart, count: windowLength), validCount: hopLength,
-                        sums: (batchWindowDots[i], batchHopEnergies[i]), scratch, body)
+                        sums: (batchWindowDots[i], batchHopEnergies[i]), scratch) { Self.handOver($0, scratch, body) }
                     frameStart += hopLength
                     fill -= hopLength
                 }
@@ -77,26 +86,43 @@ extension SpectralAnalyzer {
     /// sample count), then resets.
     public func flush(_ body: (SpectralFrame) -> Void) {
         enter(); defer { ownership.release() }
+        drain { frames in for frame in frames { body(frame) } }
+    }
+
+    /// ``flush(_:)`` handing each frame to `body` alone, as ``processBatches(_:_:)`` does.
+    package func flushBatches(_ body: (UnsafeBufferPointer<SpectralFrame>) -> Void) {
+        enter(); defer { ownership.release() }
         drain(body)
     }
 
-    /// ``flush(_:)`` for a caller holding the ownership flag.
-    func drain(_ body: (SpectralFrame) -> Void) {
+    /// ``flushBatches(_:)`` for a caller holding the ownership flag.
+    func drain(_ body: (UnsafeBufferPointer<SpectralFrame>) -> Void) {
         let scope = enterWorkspace()
         defer { scope.leave() }
         let scratch = Scratch(scope, layout)
         // Complete frames still waiting for their batch, one at a time.
         while fill >= windowLength {
-            analyze(UnsafeBufferPointer(start: ring + frameStart, count: windowLength), validCount: hopLength, scratch, body)
+            analyze(UnsafeBufferPointer(start: ring + frameStart, count: windowLength), validCount: hopLength, scratch) {
+                Self.handOver($0, scratch, body)
+            }
             frameStart += hopLength
             fill -= hopLength
         }
         let valid = fill - (windowLength - hopLength)
         if valid > 0 {
             (ring + frameStart + fill).update(repeating: 0, count: windowLength - fill)
-            analyze(UnsafeBufferPointer(start: ring + frameStart, count: windowLength), validCount: valid, scratch, body)
+            analyze(UnsafeBufferPointer(start: ring + frameStart, count: windowLength), validCount: valid, scratch) {
+                Self.handOver($0, scratch, body)
+            }
         }
         resetStream()
+    }
+
+    /// One frame handed to a batch consumer alone (in the scratch's first frame slot).
+    @inline(__always)
+    static func handOver(_ frame: SpectralFrame, _ scratch: Scratch, _ body: (UnsafeBufferPointer<SpectralFrame>) -> Void) {
+        scratch.slotFrames[0] = frame
+        body(UnsafeBufferPointer(start: scratch.slotFrames, count: 1))
     }
 
     /// Forgets the stream; the next ``process(_:_:)`` starts at frame 0.
@@ -176,9 +202,11 @@ extension SpectralAnalyzer {
         enter(); defer { ownership.release() }
         let take = accepted(input.count, room: output.count)
         var produced = 0
-        push(UnsafeBufferPointer(rebasing: input[..<take])) { frame in
-            output[produced] = frame.features
-            produced += 1
+        push(UnsafeBufferPointer(rebasing: input[..<take])) { frames in
+            for frame in frames {
+                output[produced] = frame.features
+                produced += 1
+            }
         }
         return ProcessResult(consumed: take, produced: produced)
     }
@@ -192,10 +220,12 @@ extension SpectralAnalyzer {
     public func flush(into output: UnsafeMutableBufferPointer<SpectralFeatures>) -> Int {
         enter(); defer { ownership.release() }
         var produced = 0
-        drain { frame in
-            precondition(produced < output.count, "SpectralAnalyzer.flush: output smaller than maxFlushOutputCount")
-            output[produced] = frame.features
-            produced += 1
+        drain { frames in
+            for frame in frames {
+                precondition(produced < output.count, "SpectralAnalyzer.flush: output smaller than maxFlushOutputCount")
+                output[produced] = frame.features
+                produced += 1
+            }
         }
         return produced
     }

@@ -49,6 +49,7 @@ extension SpectralAnalyzer {
             total += floats(s * binCount) + floats(s * binCount) + floats(s * lagCount) + floats(s * bandCount)
             total += floats((bandCount + 7) / 8 * 8) + floats(8) + floats(24)
             total += ScratchWorkspace.bytes(Int.self, s) + ScratchWorkspace.bytes(SpectralFeatures.self, s)
+            total += ScratchWorkspace.bytes(SpectralFrame.self, s)
             total += 11 * pointers(s)  // 8 tables of mutable pointers, 3 of read-only ones
             byteCount = total
         }
@@ -102,6 +103,8 @@ extension SpectralAnalyzer {
         let slotSums: UnsafeMutablePointer<Float>
         let slotRolloff: UnsafeMutablePointer<Int>
         let slotFeatures: UnsafeMutablePointer<SpectralFeatures>
+        /// The frames a batch hands over together (``processBatches(_:_:)``).
+        let slotFrames: UnsafeMutablePointer<SpectralFrame>
 
         /// Takes the buffers of `layout` from `scope` (``ScratchLayout/byteCount`` bytes, in the
         /// order that figure adds them up) and fills the pointer tables.
@@ -127,6 +130,7 @@ extension SpectralAnalyzer {
             slotSums = scope.take(Float.self, count: 24)
             slotRolloff = scope.take(Int.self, count: s)
             slotFeatures = scope.take(SpectralFeatures.self, count: s)
+            slotFrames = scope.take(SpectralFrame.self, count: s)
             windowedSlots = scope.take(UnsafeMutablePointer<Float>?.self, count: s)
             spectrumSlots = scope.take(UnsafeMutablePointer<Float>?.self, count: s)
             powerSlots = scope.take(UnsafeMutablePointer<Float>?.self, count: s)

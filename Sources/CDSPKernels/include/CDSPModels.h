@@ -16,6 +16,12 @@ extern "C" {
 /// zero-padded; only `pre[0 ..< rows]` is written).
 void cdsp_model_rows(const float *wt, const float *bias, const float *x, size_t n, size_t rows, float *pre);
 
+/// ``cdsp_model_rows`` for `count` input vectors `x[k]` into `pre[k]` (`k < count`), each bit
+/// for bit what ``cdsp_model_rows`` gives it alone; the weights are read once for every two
+/// vectors.
+void cdsp_model_rows_batch(const float *wt, const float *bias, const float *const *x, size_t count, size_t n,
+                           size_t rows, float *const *pre);
+
 #ifdef __cplusplus
 }
 #endif

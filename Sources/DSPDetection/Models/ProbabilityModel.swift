@@ -268,12 +268,31 @@ final class CompiledModel {
         isRecurrent ? (paddedRows, hiddenCount) : (0, 0)
     }
 
-    /// Bytes an evaluation takes from the workspace.
+    /// Bytes an evaluation takes from the workspace: one ``probability(_:)``'s, or a
+    /// feed-forward model's batch's (``probabilities(_:count:into:)``, up to ``batchLimit``
+    /// vectors) when that is more (a recurrent model's batch is one ``probability(_:)`` after
+    /// another).
     var workspaceBytes: Int {
+        isRecurrent ? singleWorkspaceBytes : Swift.max(singleWorkspaceBytes, batchWorkspaceBytes)
+    }
+
+    /// Bytes one ``probability(_:)`` takes from the workspace.
+    private var singleWorkspaceBytes: Int {
         let (recurrentRows, nextState) = recurrentScratchCounts
         return ScratchWorkspace.bytes(Float.self, inputCount) + 2 * ScratchWorkspace.bytes(Float.self, paddedRows)
             + ScratchWorkspace.bytes(Float.self, recurrentRows) + ScratchWorkspace.bytes(Float.self, nextState)
     }
+
+    /// Bytes a feed-forward batch takes from the workspace: per vector its gathered inputs,
+    /// pre-activations and activations, and the kernel's two pointer tables.
+    private var batchWorkspaceBytes: Int {
+        let b = Self.batchLimit
+        return ScratchWorkspace.bytes(Float.self, b * inputCount) + 2 * ScratchWorkspace.bytes(Float.self, b * paddedRows)
+            + ScratchWorkspace.bytes(UnsafePointer<Float>?.self, b) + ScratchWorkspace.bytes(UnsafeMutablePointer<Float>?.self, b)
+    }
+
+    /// The most vectors one ``probabilities(_:count:into:)`` takes: a spectral batch's frames.
+    static let batchLimit = 4
 
     init(_ model: ProbabilityModel) {
         let tables = Self.cache.table(for: model) { CompiledModelTables(model) }
@@ -370,6 +389,66 @@ final class CompiledModel {
         for j in common..<m { y += u[j] * a[j] }
         for j in common..<n { z += v[j] * b[j] }
         return (y.isFinite ? sigmoid(y) : 0, z.isFinite ? sigmoid(z) : 0)
+    }
+
+    /// The probabilities at the `count` cue vectors `x[0 ..< count]` (`count ≤ batchLimit`),
+    /// into `p[0 ..< count]`: bit for bit `count` ``probability(_:)`` calls in order. A
+    /// feed-forward model's first layer reads its weights once for every two vectors
+    /// (`cdsp_model_rows_batch`: the detector's layers are more than L1 holds, so one vector at
+    /// a time streams them from L2 once per frame), the hidden units of all the vectors go
+    /// through one activation pass where they are contiguous, and the output sums of two
+    /// vectors run side by side (each in its own order). A recurrent model takes one vector
+    /// after another: its state runs through them in order.
+    func probabilities(_ x: UnsafePointer<UnsafeMutablePointer<Float>>, count: Int, into p: UnsafeMutablePointer<Float>) {
+        precondition(count <= Self.batchLimit, "CompiledModel.probabilities: more than batchLimit vectors")
+        guard !isRecurrent else {
+            for k in 0..<count { p[k] = probability(x[k]) }
+            return
+        }
+        let scope = workspace.enter(reserving: batchWorkspaceBytes)
+        defer { scope.leave() }
+        let inputs = scope.take(Float.self, count: count * inputCount)
+        let pre = scope.take(Float.self, count: count * paddedRows), a = scope.take(Float.self, count: count * paddedRows)
+        let inputTable = scope.take(UnsafePointer<Float>?.self, count: count)
+        let preTable = scope.take(UnsafeMutablePointer<Float>?.self, count: count)
+        for k in 0..<count {
+            let v = x[k], gathered = inputs + k * inputCount
+            for i in 0..<inputCount { gathered[i] = v[lanes[i]] }
+            inputTable[k] = UnsafePointer(gathered)
+            preTable[k] = pre + k * paddedRows
+        }
+        cdsp_model_rows_batch(weights.baseAddress!, biases.baseAddress!, inputTable, count, inputCount, rows, preTable)
+        if hiddenCount == 0 {
+            for k in 0..<count {
+                let z = outputBias + pre[k * paddedRows]
+                p[k] = z.isFinite ? Self.sigmoid(z) : 0
+            }
+            return
+        }
+        if hiddenCount == paddedRows {
+            hiddenActivations(pre, a, count: count * hiddenCount)   // the vectors' units side by side
+        } else {
+            for k in 0..<count { hiddenActivations(pre + k * paddedRows, a + k * paddedRows, count: hiddenCount) }
+        }
+        let u = output.baseAddress!
+        var k = 0
+        while k + 2 <= count {
+            let b = a + k * paddedRows, c = b + paddedRows
+            var y = outputBias, z = outputBias
+            for j in 0..<hiddenCount {
+                y += u[j] * b[j]
+                z += u[j] * c[j]
+            }
+            p[k] = y.isFinite ? Self.sigmoid(y) : 0
+            p[k + 1] = z.isFinite ? Self.sigmoid(z) : 0
+            k += 2
+        }
+        if k < count {
+            let b = a + k * paddedRows
+            var y = outputBias
+            for j in 0..<hiddenCount { y += u[j] * b[j] }
+            p[k] = y.isFinite ? Self.sigmoid(y) : 0
+        }
     }
 
     /// The first layer's pre-activations at `x` into `preActivations`, through `inputs`
