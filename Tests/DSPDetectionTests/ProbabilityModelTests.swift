@@ -113,28 +113,47 @@ import TestSupport
         #expect(differing == 0, "\(name): \(differing) of 400 probabilities differ from the scalar loop")
     }
 
-    @Test("two models evaluated as a pair give each model's own probability bit for bit",
-          arguments: [("music, speech", DefaultModels.music, DefaultModels.speech),
-                      ("speech, multiSpeaker", DefaultModels.speech, DefaultModels.multiSpeaker),
-                      ("multiSpeaker, standaloneSpeech", DefaultModels.multiSpeaker, DefaultModels.standaloneSpeech),
-                      ("3 inputs x 17 hidden, 5 inputs x 3 hidden", Self.model(inputs: 3, hidden: 17, seed: 2),
-                       Self.model(inputs: 5, hidden: 3, seed: 1)),
-                      ("no hidden layer, music", Self.model(inputs: 7, hidden: 0, seed: 3), DefaultModels.music)])
-    func pairMatchesTwoCalls(_ name: String, _ first: ProbabilityModel, _ second: ProbabilityModel) {
-        let a = CompiledModel(first), b = CompiledModel(second)
+    @Test("a batch of one to four vectors gives each vector's own probability bit for bit",
+          arguments: [("music", DefaultModels.music), ("speech", DefaultModels.speech),
+                      ("multiSpeaker", DefaultModels.multiSpeaker), ("standaloneSpeech", DefaultModels.standaloneSpeech),
+                      ("3 inputs x 17 hidden", Self.model(inputs: 3, hidden: 17, seed: 2)),
+                      ("5 inputs x 3 hidden", Self.model(inputs: 5, hidden: 3, seed: 1)),
+                      ("7 inputs, no hidden layer", Self.model(inputs: 7, hidden: 0, seed: 3)),
+                      ("GRU, 13 inputs x 5 hidden", GatedRecurrenceTests.model(inputs: 13, hidden: 5, seed: 9))])
+    func batchMatchesSingleCalls(_ name: String, _ model: ProbabilityModel) {
+        // Two instances: one fed in batches of 1, 2, 3 and 4 vectors in turn, one a vector at a
+        // time (a GRU's state runs through both the same way).
+        let batched = CompiledModel(model), single = CompiledModel(model)
         var generator = SplitMix64(seed: 13)
         let edges: [Float] = [0, -0.0, 1e30, -1e30, .infinity, -.infinity, .nan]
-        var differing = 0
+        var vectors: [[Float]] = []
         for trial in 0..<300 {
             let spread: Float = trial < 150 ? 4 : 400
             var x = (0..<CueLane.count).map { _ in Float.random(in: -spread...spread, using: &generator) }
             if trial >= 250 { x[trial % CueLane.count] = edges[trial % edges.count] }
-            let pair = x.withUnsafeBufferPointer { CompiledModel.probabilities(a, b, $0.baseAddress!) }
-            let p = x.withUnsafeBufferPointer { a.probability($0.baseAddress!) }
-            let q = x.withUnsafeBufferPointer { b.probability($0.baseAddress!) }
-            if pair.0.bitPattern != p.bitPattern || pair.1.bitPattern != q.bitPattern { differing += 1 }
+            vectors.append(x)
         }
-        #expect(differing == 0, "\(name): \(differing) of 300 pairs differ from two calls")
+        let expected = vectors.map { x in x.withUnsafeBufferPointer { single.probability($0.baseAddress!) } }
+        var got: [Float] = []
+        let storage = UnsafeMutablePointer<Float>.allocate(capacity: 4 * CueLane.count)
+        let table = UnsafeMutablePointer<UnsafeMutablePointer<Float>>.allocate(capacity: 4)
+        let out = UnsafeMutablePointer<Float>.allocate(capacity: 4)
+        defer { storage.deallocate(); table.deallocate(); out.deallocate() }
+        var index = 0, size = 1
+        while index < vectors.count {
+            let count = min(size, vectors.count - index)
+            for k in 0..<count {
+                (storage + k * CueLane.count).update(from: vectors[index + k], count: CueLane.count)
+                table[k] = storage + k * CueLane.count
+            }
+            batched.probabilities(table, count: count, into: out)
+            got += (0..<count).map { out[$0] }
+            index += count
+            size = size % 4 + 1
+        }
+        let differing = zip(got, expected).filter { $0.bitPattern != $1.bitPattern }.count
+        #expect(differing == 0, "\(name): \(differing) of 300 probabilities differ from one call per vector")
+        #expect(batched.stateValues.map(\.bitPattern) == single.stateValues.map(\.bitPattern))
     }
 
     /// A full lane vector (``CueLane/count`` lanes) holding `values[i]` in the lane input `i` reads.

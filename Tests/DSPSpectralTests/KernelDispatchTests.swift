@@ -51,6 +51,11 @@ struct KernelDispatchTests {
         }
     }
 
+    @Test("The model kernel's batch gives every vector the bits one call gives it, at this level")
+    func modelRowsBatchIsSingleCalls() {
+        #expect(KernelHashes.modelRowsBatch() == KernelHashes.modelRowsBatch(single: true))
+    }
+
     @Test("Every kernel's outputs match the committed hash for its arithmetic at this level")
     func hashes() throws {
         let level = Int(cdsp_dispatch_level())
@@ -138,7 +143,7 @@ extension String {
 /// goes. Each function keeps its arena alive to its end (`withExtendedLifetime` in a `defer`):
 /// a pointer into an arena says nothing to ARC, which may otherwise free it after its last use,
 /// before the C call that reads it (as release builds do).
-private final class Arena {
+fileprivate final class Arena {
     private var frees: [() -> Void] = []
 
     func values<T>(count: Int, zero: T, _ value: (Int) -> T) -> UnsafeMutablePointer<T> {
@@ -181,7 +186,8 @@ private enum KernelHashes {
             ("cdsp_widen_pcm16", false, widen()),
             ("cdsp_fft_forward", false, transforms.forward), ("cdsp_fft_inverse", false, transforms.inverse),
             ("cdsp_fftw_real_split", false, fftwRealSplit()),
-            ("cdsp_model_rows", false, modelRows()), ("cdsp_exp", false, exponential()),
+            ("cdsp_model_rows", false, modelRows()), ("cdsp_model_rows_batch", false, modelRowsBatch()),
+            ("cdsp_exp", false, exponential()),
             ("cdsp_loudness_window_sums4", false, windowSums()),
             ("cdsp_truepeak4", false, truePeak()),
             ("cdsp_level_measure", false, levelMeasure()),
@@ -259,20 +265,54 @@ private enum KernelHashes {
         return h.hex
     }
 
+    /// The (inputs, rows) shapes of the model kernels' hashes.
+    static let modelShapes = [(37, 21), (8, 8), (3, 1), (64, 40)]
+
+    /// Shape `(n, rows)`'s weights (by groups of eight rows) and biases in `arena`.
+    static func modelWeights(_ arena: Arena, _ n: Int, _ rows: Int) -> (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>) {
+        let groups = (rows + 7) / 8
+        let w = noise(groups * 8 * n, seed: UInt64(n * 100 + rows))
+        return (arena.floats(w.count) { w[$0] }, arena.floats(groups * 8) { i in i < rows ? Float(i) * 0.01 - 0.1 : 0 })
+    }
+
     static func modelRows() -> String {
         let arena = Arena()
         defer { withExtendedLifetime(arena) {} }
         var h = FNV1a()
-        for (n, rows) in [(37, 21), (8, 8), (3, 1), (64, 40)] {
-            let groups = (rows + 7) / 8
-            let w = noise(groups * 8 * n, seed: UInt64(n * 100 + rows))
-            let wt = arena.floats(w.count) { w[$0] }
-            let bias = arena.floats(groups * 8) { i in i < rows ? Float(i) * 0.01 - 0.1 : 0 }
+        for (n, rows) in modelShapes {
+            let (wt, bias) = modelWeights(arena, n, rows)
             let xv = noise(n, seed: 7, edges: false)
             let x = arena.floats(n) { xv[$0] }
             let pre = arena.floats(rows) { _ in .nan }
             cdsp_model_rows(wt, bias, x, n, rows, pre)
             h.add(pre, rows)
+        }
+        return h.hex
+    }
+
+    /// `cdsp_model_rows_batch` over batches of 1 to 4 vectors (`x[k]`: noise of seed 7 + k;
+    /// the last with edge values), every vector's rows hashed in order. With `single`,
+    /// `cdsp_model_rows` on each vector alone instead: the batch's contract is that hash.
+    static func modelRowsBatch(single: Bool = false) -> String {
+        let arena = Arena()
+        defer { withExtendedLifetime(arena) {} }
+        var h = FNV1a()
+        for (n, rows) in modelShapes {
+            let (wt, bias) = modelWeights(arena, n, rows)
+            for count in 1...4 {
+                let xs = (0..<count).map { k in
+                    let v = noise(n, seed: UInt64(7 + k), edges: k == 3)
+                    return UnsafePointer(arena.floats(n) { v[$0] })
+                }
+                let pres = (0..<count).map { _ in arena.floats(rows) { _ in .nan } }
+                if single {
+                    for k in 0..<count { cdsp_model_rows(wt, bias, xs[k], n, rows, pres[k]) }
+                } else {
+                    let inputs: [UnsafePointer<Float>?] = xs, outputs: [UnsafeMutablePointer<Float>?] = pres
+                    cdsp_model_rows_batch(wt, bias, inputs, count, n, rows, outputs)
+                }
+                for k in 0..<count { h.add(pres[k], rows) }
+            }
         }
         return h.hex
     }

@@ -353,44 +353,6 @@ final class CompiledModel {
             nextState: scope.take(Float.self, count: nextState)))
     }
 
-    /// The probabilities of two models at the same cue vector `x`, bit for bit the two
-    /// ``probability(_:)`` calls' (`first`'s, then `second`'s). Where both are feed-forward with
-    /// a hidden layer, both hidden layers are computed first and the two output sums then run in
-    /// one loop: each keeps its own order (so its bits), but the adds of the two independent
-    /// chains overlap instead of waiting on each other (one chain is `hiddenCount` dependent
-    /// adds).
-    static func probabilities(_ first: CompiledModel, _ second: CompiledModel, _ x: UnsafePointer<Float>) -> (Float, Float) {
-        guard !first.isRecurrent, !second.isRecurrent, first.hiddenCount > 0, second.hiddenCount > 0 else {
-            let p = first.probability(x)
-            return (p, second.probability(x))
-        }
-        let scope = first.workspace.enter(reserving: first.workspaceBytes + second.workspaceBytes)
-        defer { scope.leave() }
-        let p = first.paddedRows, q = second.paddedRows
-        let preActivations = scope.take(Float.self, count: p + q), a = scope.take(Float.self, count: p + q)
-        let b = a + p
-        let inputs = scope.take(Float.self, count: Swift.max(first.inputCount, second.inputCount))
-        first.firstLayer(x, inputs, preActivations)
-        second.firstLayer(x, inputs, preActivations + p)
-        if first.hiddenCount == p, first.usesExpKernel == second.usesExpKernel {
-            // Both layers' units side by side: one pass over them (each unit's own operations).
-            first.hiddenActivations(preActivations, a, count: p + second.hiddenCount)
-        } else {
-            first.hiddenActivations(preActivations, a, count: first.hiddenCount)
-            second.hiddenActivations(preActivations + p, b, count: second.hiddenCount)
-        }
-        let u = first.output.baseAddress!, v = second.output.baseAddress!
-        let m = first.hiddenCount, n = second.hiddenCount, common = Swift.min(m, n)
-        var y = first.outputBias, z = second.outputBias
-        for j in 0..<common {
-            y += u[j] * a[j]
-            z += v[j] * b[j]
-        }
-        for j in common..<m { y += u[j] * a[j] }
-        for j in common..<n { z += v[j] * b[j] }
-        return (y.isFinite ? sigmoid(y) : 0, z.isFinite ? sigmoid(z) : 0)
-    }
-
     /// The probabilities at the `count` cue vectors `x[0 ..< count]` (`count ≤ batchLimit`),
     /// into `p[0 ..< count]`: bit for bit `count` ``probability(_:)`` calls in order. A
     /// feed-forward model's first layer reads its weights once for every two vectors
@@ -449,15 +411,6 @@ final class CompiledModel {
             for j in 0..<hiddenCount { y += u[j] * b[j] }
             p[k] = y.isFinite ? Self.sigmoid(y) : 0
         }
-    }
-
-    /// The first layer's pre-activations at `x` into `preActivations`, through `inputs`
-    /// (scratch, as in ``Scratch``).
-    @inline(__always)
-    private func firstLayer(_ x: UnsafePointer<Float>, _ inputs: UnsafeMutablePointer<Float>,
-                            _ preActivations: UnsafeMutablePointer<Float>) {
-        for i in 0..<inputCount { inputs[i] = x[lanes[i]] }
-        cdsp_model_rows(weights.baseAddress!, biases.baseAddress!, inputs, inputCount, rows, preActivations)
     }
 
     /// ``probability(_:)`` in `scratch`'s buffers.
