@@ -268,11 +268,19 @@ private enum KernelHashes {
     /// The (inputs, rows) shapes of the model kernels' hashes.
     static let modelShapes = [(37, 21), (8, 8), (3, 1), (64, 40)]
 
-    /// Shape `(n, rows)`'s weights (by groups of eight rows) and biases in `arena`.
+    /// Shape `(n, rows)`'s weights and biases in `arena`, in this process's layout
+    /// (`cdsp_model_group_rows`: groups of sixteen rows at avx512, else eight). Row `r`'s weights
+    /// are the same at every level: the noise laid out by groups of eight rows (the layout of
+    /// every level when the hash was first recorded), placed in the level's groups.
     static func modelWeights(_ arena: Arena, _ n: Int, _ rows: Int) -> (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>) {
-        let groups = (rows + 7) / 8
-        let w = noise(groups * 8 * n, seed: UInt64(n * 100 + rows))
-        return (arena.floats(w.count) { w[$0] }, arena.floats(groups * 8) { i in i < rows ? Float(i) * 0.01 - 0.1 : 0 })
+        let eights = (rows + 7) / 8 * 8
+        let w = noise(eights * n, seed: UInt64(n * 100 + rows))
+        let g = cdsp_model_group_rows(), padded = (rows + g - 1) / g * g
+        let wt = arena.floats(padded * n) { k in
+            let row = (k / (g * n)) * g + k % g, i = (k / g) % n
+            return row < eights ? w[((row / 8) * n + i) * 8 + row % 8] : 0
+        }
+        return (wt, arena.floats(padded) { i in i < rows ? Float(i) * 0.01 - 0.1 : 0 })
     }
 
     static func modelRows() -> String {

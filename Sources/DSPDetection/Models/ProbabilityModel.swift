@@ -129,16 +129,19 @@ final class CompiledModelTables: @unchecked Sendable {
     /// The first layer's rows (`hiddenCount`, or 1 without a hidden layer; `3·hiddenCount` for
     /// a GRU: reset, update and candidate rows).
     let rows: Int
-    /// The `rows × inputCount` weights by groups of eight rows, transposed for
-    /// `cdsp_model_rows`: `[(g·inputCount + i)·8 + l]` is row `8g + l`, input `i` (zero past
+    /// The rows per group of the weights' layout: `cdsp_model_group_rows()` (16 at dispatch
+    /// level avx512, else 8).
+    let groupRows: Int
+    /// The `rows × inputCount` weights by groups of ``groupRows`` rows, transposed for
+    /// `cdsp_model_rows`: `[(g·inputCount + i)·G + l]` is row `G·g + l`, input `i` (zero past
     /// the last row).
     let weights: UnsafeMutableBufferPointer<Float>
-    /// The rows' biases, zero-padded to a multiple of eight.
+    /// The rows' biases, zero-padded to a multiple of ``groupRows``.
     let biases: UnsafeMutableBufferPointer<Float>
     /// A GRU's `rows × hiddenCount` recurrent weights, laid out as ``weights`` (`hiddenCount`
     /// inputs: the state); empty for a feed-forward model.
     let recurrentWeights: UnsafeMutableBufferPointer<Float>
-    /// A GRU's recurrent biases (b_hh), zero-padded to a multiple of eight; empty for a
+    /// A GRU's recurrent biases (b_hh), zero-padded to a multiple of ``groupRows``; empty for a
     /// feed-forward model.
     let recurrentBiases: UnsafeMutableBufferPointer<Float>
     /// The output layer's weights (1 without a hidden layer).
@@ -155,8 +158,10 @@ final class CompiledModelTables: @unchecked Sendable {
         for i in 0..<model.inputCount { lanes[i] = model.inputLanes?[i] ?? i }
         let rows = isRecurrent ? 3 * hiddenCount : max(1, hiddenCount)
         self.rows = rows
-        let padded = (rows + 7) / 8 * 8
-        weights = Self.transposed(rows: rows, inputs: inputCount)
+        let groupRows = Int(cdsp_model_group_rows())
+        self.groupRows = groupRows
+        let padded = (rows + groupRows - 1) / groupRows * groupRows
+        weights = Self.transposed(rows: rows, inputs: inputCount, groupRows: groupRows)
         biases = .allocate(capacity: padded)
         biases.initialize(repeating: 0)
         output = .allocate(capacity: max(1, hiddenCount))
@@ -166,7 +171,7 @@ final class CompiledModelTables: @unchecked Sendable {
             var bias = rowBiases[r]
             for i in 0..<inputCount {
                 let w = rowWeights[r * inputCount + i] / model.inputScale[i]
-                weights[((r / 8) * inputCount + i) * 8 + r % 8] = w
+                weights[((r / groupRows) * inputCount + i) * groupRows + r % groupRows] = w
                 bias -= w * model.inputMean[i]
             }
             biases[r] = bias
@@ -175,9 +180,11 @@ final class CompiledModelTables: @unchecked Sendable {
         outputBias = hiddenCount == 0 ? 0 : model.outputBias
         if let recurrence = model.recurrence {
             let h = hiddenCount
-            recurrentWeights = Self.transposed(rows: rows, inputs: h)
+            recurrentWeights = Self.transposed(rows: rows, inputs: h, groupRows: groupRows)
             for r in 0..<rows {
-                for i in 0..<h { recurrentWeights[((r / 8) * h + i) * 8 + r % 8] = recurrence.weights[r * h + i] }
+                for i in 0..<h {
+                    recurrentWeights[((r / groupRows) * h + i) * groupRows + r % groupRows] = recurrence.weights[r * h + i]
+                }
             }
             recurrentBiases = .allocate(capacity: padded)
             recurrentBiases.initialize(repeating: 0)
@@ -189,8 +196,8 @@ final class CompiledModelTables: @unchecked Sendable {
     }
 
     /// Zeroed room for `rows × inputs` weights in `cdsp_model_rows`'s layout.
-    private static func transposed(rows: Int, inputs: Int) -> UnsafeMutableBufferPointer<Float> {
-        let buffer = UnsafeMutableBufferPointer<Float>.allocate(capacity: (rows + 7) / 8 * 8 * inputs)
+    private static func transposed(rows: Int, inputs: Int, groupRows: Int) -> UnsafeMutableBufferPointer<Float> {
+        let buffer = UnsafeMutableBufferPointer<Float>.allocate(capacity: (rows + groupRows - 1) / groupRows * groupRows * inputs)
         buffer.initialize(repeating: 0)
         return buffer
     }
@@ -546,12 +553,13 @@ final class CompiledModel {
     }
 
     /// Bias plus row `row`'s weights times the gathered inputs, as `cdsp_model_rows` computes it
-    /// eight rows at a time (dispatched C, AVX2 where available): four interleaved partial sums
+    /// a group of rows at a time (dispatched C, AVX2 or AVX-512 where available): four interleaved partial sums
     /// (`i ≡ 0, 1, 2, 3 mod 4`, the tail on the first), then `bias + ((s0 + s1) + (s2 + s3))`.
     /// The order is fixed, so results are deterministic and the same on every CPU. Kept in Swift
     /// as the reference the tests hold the kernel to; `inputs` are an ``evaluate(_:)``'s.
     func referencePreActivation(_ row: Int, inputs x: [Float]) -> Float {
-        func w(_ i: Int) -> Float { weights[((row / 8) * inputCount + i) * 8 + row % 8] }
+        let g = tables.groupRows
+        func w(_ i: Int) -> Float { weights[((row / g) * inputCount + i) * g + row % g] }
         var s0: Float = 0, s1: Float = 0, s2: Float = 0, s3: Float = 0
         var i = 0
         while i + 4 <= inputCount {
