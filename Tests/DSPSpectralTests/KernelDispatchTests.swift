@@ -197,7 +197,7 @@ private enum KernelHashes {
             ("cdsp_spectral_pitch_pick", false, pitchPick()), ("cdsp_spectral_mirror", false, mirror()),
             ("cdsp_spectral_real_parts", false, realParts()), ("cdsp_spectral_half_twiddle", false, halfTwiddle()),
             ("cdsp_spectral_half_lags", false, halfLags()), ("cdsp_spectral_band_sums", false, bandSums()),
-            ("cdsp_spectral_sign_changes", false, signChanges()), ("cdsp_spectral_frame_dots", false, frameDots()),
+            ("cdsp_peak_mask", false, peakMask()), ("cdsp_spectral_sign_changes", false, signChanges()), ("cdsp_spectral_frame_dots", false, frameDots()),
             ("cdsp_spectral_copy", false, copy()), ("cdsp_spectral_power4", false, power4(magnitudes: false)),
             ("cdsp_spectral_power4_magnitudes", false, power4(magnitudes: true)),
             ("cdsp_spectral_half_twiddle4", false, halfTwiddle4()), ("cdsp_spectral_band_sums4", false, bandSums4()),
@@ -582,6 +582,27 @@ private enum KernelHashes {
         let out = arena.floats(edges.count - 1) { _ in .nan }
         edges.withUnsafeBufferPointer { cdsp_spectral_band_sums(power, $0.baseAddress, edges.count - 1, out) }
         h.add(out, edges.count - 1)
+        return h.hex
+    }
+
+    static func peakMask() -> String {
+        var h = FNV1a()
+        let words = 9
+        var g = SplitMix64(seed: 5)
+        for (seed, lo, hi, withPrevious) in [(1, 6, 320, false), (2, 2, 511, true), (3, 57, 129, true), (4, 5, 13, true)] {
+            let p = PeakMaskKernelTests.spectrum(513, seed: UInt64(seed), edges: seed % 2 == 0)
+            let previous = (0..<words).map { _ in g.next() & g.next() }
+            var mask = [UInt64](repeating: 0, count: words)
+            var counts = [Int](repeating: 0, count: 2)
+            p.withUnsafeBufferPointer { pp in
+                previous.withUnsafeBufferPointer {
+                    cdsp_peak_mask(pp.baseAddress!, lo, hi, &mask, words, withPrevious ? $0.baseAddress! : nil, &counts)
+                }
+            }
+            for word in mask { h.add(bits: word, bytes: 8) }
+            h.add(counts[0])
+            h.add(counts[1])
+        }
         return h.hex
     }
 

@@ -1,5 +1,6 @@
 import DSPCore
 import DSPSpectral
+internal import CDSPKernels
 
 #if canImport(Glibc)
 import Glibc
@@ -447,52 +448,18 @@ final class CueTracker {
         let old = (peakFrame + 1) % (peakLag + 1)     // the frame `peakLag` ago
         let mask = peakMasks.baseAddress! + slot * peakWords
         let previous = peakMasks.baseAddress! + old * peakWords
-        mask.update(repeating: 0, count: peakWords)
-        // The peak test of bin k, eight bins at a time, branch-free: the lanes' bits (bit l for
-        // bin k + l) are or-ed into the mask at k, spilling into the next word past bit 63.
-        // `m` is `max(power[k − 2], power[k + 2])` as Swift's `max` picks (the second when it
-        // is `>=` the first), so every lane makes the scalar test's comparisons.
-        let p = power.baseAddress!
-        let laneBits = SIMD8<Int32>(1, 2, 4, 8, 16, 32, 64, 128)
-        let floor = SIMD8<Float>(repeating: 1e-11)
-        var k = peakBins.lowerBound
-        while k + 8 <= peakBins.upperBound {
-            let c = UnsafeRawPointer(p + k).loadUnaligned(as: SIMD8<Float>.self)
-            let below = UnsafeRawPointer(p + k - 1).loadUnaligned(as: SIMD8<Float>.self)
-            let above = UnsafeRawPointer(p + k + 1).loadUnaligned(as: SIMD8<Float>.self)
-            let below2 = UnsafeRawPointer(p + k - 2).loadUnaligned(as: SIMD8<Float>.self)
-            let above2 = UnsafeRawPointer(p + k + 2).loadUnaligned(as: SIMD8<Float>.self)
-            let m = below2.replacing(with: above2, where: above2 .>= below2)
-            let isPeak = (c .> 4 * m) .& (c .>= below) .& (c .>= above) .& (c .> floor)
-            let bits = UInt64(truncatingIfNeeded: SIMD8<Int32>(repeating: 0).replacing(with: laneBits, where: isPeak).wrappedSum())
-            // Or-ed whether or not a lane is a peak: a test on `bits` was mispredicted often
-            // (13 % of this function's samples); the spill test follows `k`'s period.
-            let word = k >> 6, shift = UInt64(k & 63)
-            mask[word] |= bits << shift
-            if shift > 56 { mask[word + 1] |= bits >> (64 - shift) }
-            k += 8
-        }
-        while k < peakBins.upperBound {
-            let c = p[k]
-            let threshold = 4 * max(p[k - 2], p[k + 2])      // 6 dB
-            if c > threshold, c >= p[k - 1], c >= p[k + 1], c > 1e-11 { mask[k >> 6] |= 1 << UInt64(k & 63) }
-            k += 1
-        }
-        // Peaks, and those with a peak within ±1 bin `peakLag` frames ago: the previous mask
-        // spread by one bin each way (bits carried across words), and-ed with this one.
-        var peaks = 0
-        var kept = 0
-        let counts = peakFrame >= peakLag
-        for w in 0..<peakWords {
-            let bits = mask[w]
-            peaks += bits.nonzeroBitCount
-            if counts, bits != 0 {
-                let here = previous[w]
-                let fromBelow = w > 0 ? previous[w - 1] >> 63 : 0
-                let fromAbove = w + 1 < peakWords ? previous[w + 1] << 63 : 0
-                kept += (bits & (here | here << 1 | here >> 1 | fromBelow | fromAbove)).nonzeroBitCount
+        // The peak test of every bin (`cdsp_peak_mask`, dispatched C: eight bins at a time, the
+        // lanes' bits or-ed into the mask), then the peaks and those with a peak within ±1 bin
+        // `peakLag` frames ago (the previous mask spread by one bin each way), counted.
+        var counts: (Int, Int) = (0, 0)
+        withUnsafeMutablePointer(to: &counts) {
+            $0.withMemoryRebound(to: Int.self, capacity: 2) {
+                cdsp_peak_mask(
+                    power.baseAddress!, peakBins.lowerBound, peakBins.upperBound, mask, peakWords,
+                    peakFrame >= peakLag ? UnsafePointer(previous) : nil, $0)
             }
         }
+        let (peaks, kept) = counts
         peakFrame += 1
         persistence.push(peaks > 0 ? Float(kept) / Float(peaks) : 0)
         return persistence.mean
