@@ -2,7 +2,7 @@
 """Generate the detection training / validation / test material of issue #23.
 
     make_detect_corpus.py --out DIR [--scale small|full] [--seed 23] [--max-minutes M]
-                          [--only CLASS[,CLASS]] [--limit N]
+                          [--only CLASS[,CLASS]] [--limit N] [--splits SPLIT[,SPLIT]]
 
 Writes DIR/<split>/<class>/<class>_<index>.flac (16 kHz mono, 16-bit, TPDF-dithered except
 digital silence), one sidecar DIR/.done/<name>.json per finished file, and at the end
@@ -249,6 +249,8 @@ def main():
     ap.add_argument("--max-minutes", type=float, default=None, help="stop (cleanly, between files) after M minutes")
     ap.add_argument("--only", help="comma-separated classes to make (tests)")
     ap.add_argument("--limit", type=int, help="at most N files per class (tests)")
+    ap.add_argument("--splits", help="comma-separated splits to make (e.g. train,val for fitting and trials; "
+                    "the files made are those of the whole run, the same bytes)")
     args = ap.parse_args()
     os.makedirs(os.path.join(args.out, ".done"), exist_ok=True)
     todo = specs(args.scale, args.seed)
@@ -256,6 +258,8 @@ def main():
         todo = [s for s in todo if s["class"] in args.only.split(",")]
     if args.limit is not None:
         todo = [s for s in todo if s["index"] < args.limit]
+    if args.splits:
+        todo = [s for s in todo if s["split"] in args.splits.split(",")]
     t0 = time.time()
     made = skipped = 0
     for k, spec in enumerate(todo):
