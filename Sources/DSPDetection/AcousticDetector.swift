@@ -157,6 +157,12 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
         /// With both off, the rhythm, peak-persistence and harmonic-sieve cues are skipped (about
         /// 40 % of the work) and voice activity uses ``standaloneSpeechModel``.
         public var detectsMultipleSpeakers: Bool
+        /// When set, one network gives all three probabilities (``DetectionNetwork``) in place
+        /// of ``musicModel``, ``speechModel``, ``standaloneSpeechModel`` and
+        /// ``multiSpeakerModel``, which are then not evaluated; every cue is computed (the
+        /// network may read any), whatever ``detectsMusic`` and ``detectsMultipleSpeakers`` say
+        /// (they still decide what is reported). `nil`: the four models.
+        public var network: DetectionNetwork?
 
         /// The documented defaults.
         public init() {
@@ -174,6 +180,7 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
             multiSpeakerSegments = .init(onThreshold: 0.5, offThreshold: 0.35, minimumActiveSeconds: 0.25, hangoverSeconds: 0.25, paddingSeconds: 0)
             detectsMusic = true
             detectsMultipleSpeakers = true
+            network = nil
         }
     }
 
@@ -188,6 +195,8 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
     private let speechNetwork: CompiledModel
     private let musicNetwork: CompiledModel
     private let multiSpeakerNetwork: CompiledModel
+    /// The network of ``Configuration/network``, when set.
+    private let network: CompiledNetwork?
     /// Whether the music and multi-speaker cues (and the music model) run.
     private let fullCues: Bool
     private var speech: ActivitySegmenter
@@ -267,10 +276,16 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
                     expected: "consistent shapes, finite values, no lane of \(unreadable.map(\.name))")
             }
         }
+        if let network = c.network, !network.isValid {
+            throw ConfigurationError(
+                parameter: "network", value: "\(network.inputCount) inputs, \(network.convolutions.count) convolutions, \(network.hiddenCount) GRU units",
+                expected: "consistent shapes, finite values, positive scales, no probability lane")
+        }
         self.configuration = c
         analyzer = try SpectralAnalyzer(configuration: c.analysis)
-        // The music and multi-speaker models read each other's cues: either needs them all.
-        fullCues = c.detectsMusic || c.detectsMultipleSpeakers
+        // The music and multi-speaker models read each other's cues: either needs them all (and
+        // a network may read any).
+        fullCues = c.detectsMusic || c.detectsMultipleSpeakers || c.network != nil
         cues = CueTracker(analyzer: analyzer, music: fullCues, multipleSpeakers: fullCues)
         let rate = c.analysis.sampleRate
         speech = ActivitySegmenter(configuration: c.speechSegments, sampleRate: rate)
@@ -287,8 +302,11 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
         self.speechNetwork = speechNetwork
         self.musicNetwork = musicNetwork
         self.multiSpeakerNetwork = multiSpeakerNetwork
+        let network = c.network.map(CompiledNetwork.init)
+        self.network = network
         detectBytes = Self.batchBytes + cues.memoryFootprint.workspaceBytes
             + speechNetwork.workspaceBytes + musicNetwork.workspaceBytes + multiSpeakerNetwork.workspaceBytes
+            + (network?.workspaceBytes ?? 0)
         workspaceBytes = analyzer.memoryFootprint.workspaceBytes + detectBytes
     }
 
@@ -438,6 +456,7 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
         noiseHistogram.update(repeating: 0)
         noiseLevel.reset()
         speechNetwork.reset(); musicNetwork.reset(); multiSpeakerNetwork.reset()
+        network?.reset()
     }
 
     private static func close(_ segmenter: inout ActivitySegmenter, at end: Int64, samples: inout Int64) -> Int64? {
@@ -463,7 +482,7 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
     static var batchBytes: Int {
         let b = CompiledModel.batchLimit
         return ScratchWorkspace.bytes(Float.self, b * CueLane.count) + ScratchWorkspace.bytes(DetectionCues.self, b)
-            + ScratchWorkspace.bytes(Float.self, 5 * b) + ScratchWorkspace.bytes(UnsafeMutablePointer<Float>.self, b)
+            + ScratchWorkspace.bytes(Float.self, 5 * b + 3) + ScratchWorkspace.bytes(UnsafeMutablePointer<Float>.self, b)
             + ScratchWorkspace.bytes(Int.self, b)
     }
 
@@ -484,9 +503,10 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
         defer { scope.leave() }
         let laneBlock = scope.take(Float.self, count: count * CueLane.count)
         let frameCues = scope.take(DetectionCues.self, count: count)
-        let probabilities = scope.take(Float.self, count: 5 * count)
+        let probabilities = scope.take(Float.self, count: 5 * count + 3)
         let pMusic = probabilities, pSpeech = probabilities + count, pMulti = probabilities + 2 * count
         let smoothedMusic = probabilities + 3 * count, out = probabilities + 4 * count   // a model's outputs
+        let outputs = probabilities + 5 * count   // the network's three
         let lanes = scope.take(UnsafeMutablePointer<Float>.self, count: count)
         let sounding = scope.take(Int.self, count: count)   // the batch's non-silent frames
 
@@ -503,9 +523,20 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
             }
             pMusic[k] = 0; pSpeech[k] = 0; pMulti[k] = 0
         }
+        // The network: all three probabilities at once, frame after frame (its state runs
+        // through them in order).
+        if let network {
+            for j in 0..<soundingCount {
+                network.step(lanes[j], into: outputs)
+                let k = sounding[j]
+                pMusic[k] = outputs[DetectionNetwork.Output.music.rawValue]
+                pSpeech[k] = outputs[DetectionNetwork.Output.speech.rawValue]
+                pMulti[k] = configuration.detectsMultipleSpeakers ? outputs[DetectionNetwork.Output.multiSpeaker.rawValue] : 0
+            }
+        }
         // Music: reads neither probability lane. Computed whenever the full cues are (the
         // multi-speaker model reads it), reported only when music detection is on.
-        if fullCues, soundingCount > 0 {
+        if network == nil, fullCues, soundingCount > 0 {
             musicNetwork.probabilities(lanes, count: soundingCount, into: out)
             for j in 0..<soundingCount { pMusic[sounding[j]] = out[j] }
         }
@@ -514,7 +545,7 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
             musicProbability = Self.smooth(musicProbability, pMusic[k], configuration.musicSmoothing)
             smoothedMusic[k] = musicProbability
         }
-        if soundingCount > 0 {
+        if network == nil, soundingCount > 0 {
             speechNetwork.probabilities(lanes, count: soundingCount, into: out)
             for j in 0..<soundingCount { pSpeech[sounding[j]] = out[j] }
         }
@@ -524,7 +555,7 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
             pSpeech[k] = smoothedSpeech
             laneBlock[k * CueLane.count + CueLane.speechProbability.rawValue] = smoothedSpeech
         }
-        if configuration.detectsMultipleSpeakers, soundingCount > 0 {
+        if network == nil, configuration.detectsMultipleSpeakers, soundingCount > 0 {
             multiSpeakerNetwork.probabilities(lanes, count: soundingCount, into: out)
             for j in 0..<soundingCount { pMulti[sounding[j]] = out[j] }
         }
@@ -586,7 +617,7 @@ extension AcousticDetector: MemoryAccounting {
     /// batch's cue lanes and the models' per-call buffers are workspace bytes, per thread).
     public var memoryFootprint: MemoryFootprint {
         analyzer.memoryFootprint + cues.memoryFootprint + speechNetwork.memoryFootprint + musicNetwork.memoryFootprint
-            + multiSpeakerNetwork.memoryFootprint
+            + multiSpeakerNetwork.memoryFootprint + (network?.memoryFootprint ?? MemoryFootprint())
             + noiseLevel.memoryFootprint + .owned(MemoryFootprint.bytes(noiseHistogram))
             + MemoryFootprint(workspaceBytes: Self.batchBytes)
     }

@@ -32,6 +32,9 @@ struct DetectCommand: ParsableCommand {
     @Flag(help: "Write one JSON object to stdout instead of text.")
     var json = false
 
+    @Option(help: "Detect with this detection network (DetectionNetwork's JSON, as scripts/detect/train_network.py --export writes it) instead of the per-task models.")
+    var network: String?
+
     @OptionGroup var logging: LoggingOptions
 
     func run() throws {
@@ -46,7 +49,22 @@ struct DetectCommand: ParsableCommand {
             logger.error("cannot read \(inputPath): \(error)")
             throw ExitCode(2)
         }
-        let detector = try AcousticDetector()
+        var configuration = AcousticDetector.Configuration()
+        if let network {
+            do {
+                configuration.network = try JSONDecoder().decode(DetectionNetwork.self, from: Data(contentsOf: URL(fileURLWithPath: network)))
+            } catch {
+                logger.error("cannot read the network \(network): \(error)")
+                throw ExitCode(2)
+            }
+        }
+        let detector: AcousticDetector
+        do {
+            detector = try AcousticDetector(configuration: configuration)
+        } catch {
+            logger.error("\(network ?? "the configuration") is not a valid detection network: \(error.commandLineDescription([:]))")
+            throw ExitCode(2)
+        }
         var best = Double.infinity
         var summary = DetectionSummary()
         for _ in 0..<max(1, repeats) {

@@ -124,6 +124,44 @@ struct ToolTests {
         #expect(thresholdMessage.contains("--clip-threshold") && !thresholdMessage.contains("clipThreshold"))
     }
 
+    @Test("dspbench detect --network: a network JSON is used; an unreadable or invalid one is exit 2 naming the file")
+    func detectWithANetwork() throws {
+        // The network of DetectionNetworkTests' golden (exported by train_network.py).
+        let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../DSPDetectionTests/Goldens/network-reference.json")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: golden)) as? [String: Any])
+        var network = try #require(object["network"] as? [String: Any])
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("network-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func write(_ value: Any, _ name: String) throws -> String {
+            let url = directory.appendingPathComponent(name)
+            try JSONSerialization.data(withJSONObject: value).write(to: url)
+            return url.path
+        }
+        let good = try write(network, "good.json")
+        let audio = "TestAudio/speech_overlap_16k.wav"
+        let plain = try Tool.run("dspbench", ["detect", "--in", audio, "--repeats", "1", "--json"])
+        let run = try Tool.run("dspbench", ["detect", "--in", audio, "--repeats", "1", "--json", "--network", good])
+        #expect(plain.status == 0 && run.status == 0, "\(run.stderr)")
+        let withNetwork = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let withModels = try #require(try JSONSerialization.jsonObject(with: Data(plain.stdout.utf8)) as? [String: Any])
+        #expect(withNetwork["speech_ratio"] != nil)
+        #expect(String(describing: withNetwork["speech_ratio"]) != String(describing: withModels["speech_ratio"])
+                || String(describing: withNetwork["music_ratio"]) != String(describing: withModels["music_ratio"]),
+                "the network decides: \(withNetwork) against \(withModels)")
+
+        let missing = try Tool.run("dspbench", ["detect", "--in", audio, "--network", directory.appendingPathComponent("none.json").path])
+        #expect(missing.status == 2 && missing.stderr.contains("none.json"), "\(missing.stderr)")
+        let garbled = try write(["inputLanes": [1, 2]], "garbled.json")
+        let notDecoded = try Tool.run("dspbench", ["detect", "--in", audio, "--network", garbled])
+        #expect(notDecoded.status == 2 && notDecoded.stderr.contains("garbled.json"), "\(notDecoded.stderr)")
+        network["inputLanes"] = [44] + ((network["inputLanes"] as? [Int]) ?? []).dropFirst()
+        let invalid = try write(network, "invalid.json")
+        let refused = try Tool.run("dspbench", ["detect", "--in", audio, "--network", invalid])
+        #expect(refused.status == 2 && refused.stderr.contains("invalid.json") && refused.stderr.contains("network"), "\(refused.stderr)")
+    }
+
     @Test("--version on every tool: the library version and the build's git revision", arguments: ["dspscore", "dspbench", "speechdsp-live"])
     func version(tool: String) throws {
         let run = try Tool.run(tool, ["--version"])

@@ -11,7 +11,7 @@
 ///
 /// See ``ProbabilityModel`` for how they combine with the input rows (Cho et al. 2014,
 /// "Learning Phrase Representations using RNN Encoder–Decoder", in PyTorch's formulation).
-public struct GatedRecurrence: Hashable, Sendable {
+public struct GatedRecurrence: Hashable, Sendable, Codable {
     /// Recurrent weights, row-major 3H × H, rows in the order reset (r), update (z), candidate (n).
     public var weights: [Float]
     /// Recurrent biases, 3H (PyTorch's b_hh), same row order.

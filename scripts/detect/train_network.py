@@ -1,0 +1,366 @@
+#!/usr/bin/env python3
+"""Fit a detection network (SpeechDSP's DetectionNetwork: causal convolutions, one GRU layer,
+three heads: music, speech, several talkers) on the detection material's train split, compare it
+on val with the shipped per-task models, and export it as DetectionNetwork's JSON (which
+`AcousticDetector.Configuration.network` and `dspbench detect --network` take) or as the PyTorch
+reference golden of DetectionNetworkTests (issue #23).
+
+    scripts/detect/setup.sh --train
+    swift build -c release --product dspbench
+    .venv-detect/bin/python scripts/detect/train_network.py --corpus .build-detect-full --work .build-detect-full/network \
+        --input lanes [--steps N] [--export network.json]
+
+    # the golden of DetectionNetworkTests (a small network, 200 steps):
+    .venv-detect/bin/python scripts/detect/train_network.py --corpus .build-detect-full --work .build-detect-full/network \
+        --input lanes --channels 8 --hidden 8 --steps 200 --threads 1 \
+        --reference Tests/DSPDetectionTests/Goldens/network-reference.json
+
+Inputs (--input):
+- `lanes` (what the Swift detector can run): the cue and band lanes of `dspbench detect
+  --frames` (the shipped Swift code's; every lane but the two probabilities), standardised on
+  train, on audible hops only (the silence gate of train_models.py, -70 dBFS): the network steps
+  where the detector evaluates its models, as AcousticDetector does with `Configuration.network`.
+- `logmel` (a trial; no Swift counterpart): 40 log-mel bands (HTK mel, 60-7600 Hz, power of a
+  512-point Hann-windowed FFT, dB) on every 16 ms hop of the file conditioned to 16 kHz mono
+  (scipy's polyphase resampler), aligned to the CSV's rows; probabilities zeroed on silent hops.
+
+Labels at hop centres and the shipped models' probabilities are train_models.py's.
+Training: random crops of 512 (audible) hops of train files, batches of 32, binary
+cross-entropy per head (non-speech hops weighted by --speech-negative-weight, several-talker
+hops by --multi-positive-weight), AdamW with a one-cycle learning rate, STEPS steps, fixed
+seeds; a checkpoint every 100 steps (--work), from which an interrupted run resumes. Val: whole
+files; probabilities smoothed and segmented as the detector does (fit_models.smooth, Segmenter);
+the speech segmenter is the best on val of the detector's default and fit_models'
+SPEECH_SEGMENT_GRID (which holds the shipped one), for both systems alike; 10 ms frame F1 by
+score.py's rule; timelines written for score_detect.py. Test is never read.
+"""
+import argparse
+import json
+import os
+import sys
+import time
+
+import numpy as np
+import soundfile
+import torch
+from scipy import signal
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import train_models as tm  # noqa: E402
+import fit_models as fm  # noqa: E402
+import score  # noqa: E402
+
+RATE = 16000
+HOP = 256
+WINDOW = 512
+BANDS = 40
+CROP = 512
+BATCH = 32
+
+
+def mel_matrix(bands=BANDS, low=60.0, high=7600.0, n_fft=WINDOW, rate=RATE):
+    def mel(f):
+        return 2595 * np.log10(1 + f / 700)
+
+    def hz(m):
+        return 700 * (10 ** (m / 2595) - 1)
+
+    edges = hz(np.linspace(mel(low), mel(high), bands + 2))
+    freqs = np.arange(n_fft // 2 + 1) * rate / n_fft
+    m = np.zeros((bands, len(freqs)), dtype=np.float32)
+    for b in range(bands):
+        lo, mid, hi = edges[b], edges[b + 1], edges[b + 2]
+        up = (freqs - lo) / (mid - lo)
+        down = (hi - freqs) / (hi - mid)
+        m[b] = np.clip(np.minimum(up, down), 0, None)
+    return m
+
+
+MEL = mel_matrix()
+HANN = np.hanning(WINDOW + 1)[:-1].astype(np.float32)
+
+
+def mono16k(path):
+    x, rate = soundfile.read(path, dtype="float32", always_2d=True)
+    x = x.mean(axis=1)
+    if rate != RATE:
+        g = np.gcd(rate, RATE)
+        x = signal.resample_poly(x, RATE // g, rate // g).astype(np.float32)
+    return x
+
+
+def frames(x, count, offset):
+    """count windows of WINDOW samples; window i starts at i*HOP + offset (zeros outside the file)."""
+    pad = WINDOW + abs(offset) + HOP
+    y = np.concatenate([np.zeros(pad, np.float32), x, np.zeros(pad + count * HOP, np.float32)])
+    starts = pad + np.arange(count) * HOP + offset
+    return y[starts[:, None] + np.arange(WINDOW)[None, :]]
+
+
+def logmel(x, count, offset):
+    """count hops' log-mel bands (dB)."""
+    power = np.abs(np.fft.rfft(frames(x, count, offset) * HANN, axis=1)) ** 2 / WINDOW
+    return (10 * np.log10(power @ MEL.T + 1e-10)).astype(np.float32)
+
+
+def features(corpus, rel, c, offset):
+    x = mono16k(os.path.join(corpus, rel))
+    return logmel(x, len(c["time"]), offset)
+
+
+class Net(torch.nn.Module):
+    def __init__(self, channels=64, hidden=48, inputs=BANDS, decibels=True):
+        super().__init__()
+        self.decibels = decibels
+        self.conv1 = torch.nn.Conv1d(inputs, channels, 5)
+        self.conv2 = torch.nn.Conv1d(channels, channels, 3)
+        self.gru = torch.nn.GRU(channels, hidden, batch_first=True)
+        self.out = torch.nn.Linear(hidden, 3)
+
+    def forward(self, x):  # x: (batch, time, inputs): bands in dB, or standardised lanes
+        z = ((x + 60) / 30 if self.decibels else x).transpose(1, 2)
+        z = torch.relu(self.conv1(torch.nn.functional.pad(z, (4, 0))))
+        z = torch.relu(self.conv2(torch.nn.functional.pad(z, (2, 0))))
+        h, _ = self.gru(z.transpose(1, 2))
+        return self.out(h)
+
+
+def parameter_count(net):
+    return sum(p.numel() for p in net.parameters())
+
+
+def net_multiply_adds(net):
+    """Multiply-adds per step (DetectionNetwork.multiplyAdds)."""
+    c1, c2, g = net.conv1, net.conv2, net.gru
+    return (c1.weight.numel() + c2.weight.numel() + 3 * g.hidden_size * (g.input_size + g.hidden_size)
+            + net.out.weight.numel())
+
+
+def best_offset(corpus, data, files):
+    """The window offset whose frame levels best follow the CSV's level_dbfs (alignment check)."""
+    scores = {}
+    for offset in (-1024, -768, -512, -256, 0):
+        r = []
+        for rel in files[:20]:
+            c = data[rel]
+            x = mono16k(os.path.join(corpus, rel))
+            e = 10 * np.log10(np.mean(frames(x, len(c["time"]), offset) ** 2, axis=1) + 1e-12)
+            ok = np.isfinite(c["level_dbfs"])
+            if ok.sum() > 10:
+                r.append(np.corrcoef(e[ok], c["level_dbfs"][ok])[0, 1])
+        scores[offset] = float(np.mean(r))
+    print(f"alignment (correlation with level_dbfs by window offset): {scores}", file=sys.stderr)
+    return max(scores, key=scores.get)
+
+
+# The Swift outputs' order (DetectionNetwork.Output: music, speech, multi) as rows of the
+# network's heads (speech, music, multi).
+SWIFT_ROWS = [1, 0, 2]
+# The TestAudio file whose frames the reference golden holds, and how many of its audible frames.
+REFERENCE_AUDIO = "TestAudio/speech_overlap_16k.wav"
+REFERENCE_FRAMES = 96
+
+
+def network_fields(net, lanes, mean, scale):
+    """The network as DetectionNetwork's fields (its Codable JSON): PyTorch's layout reordered as
+    the type documents it (convolution weights [out][in][k] -> [out][k][in], output rows in
+    Swift's order)."""
+    def values(t):
+        return [float(f"{v:.9g}") for v in np.ravel(t.detach().numpy() if hasattr(t, "detach") else t)]
+    g = net.gru
+    return {
+        "inputLanes": [int(i) for i in lanes],
+        "inputMean": values(np.asarray(mean, np.float32)),
+        "inputScale": values(np.asarray(scale, np.float32)),
+        "convolutions": [{"width": c.kernel_size[0], "outputCount": c.out_channels,
+                          "weights": values(c.weight.detach().numpy().transpose(0, 2, 1)), "bias": values(c.bias)}
+                         for c in (net.conv1, net.conv2)],
+        "hiddenCount": g.hidden_size,
+        "recurrentInputWeights": values(g.weight_ih_l0), "recurrentInputBias": values(g.bias_ih_l0),
+        "recurrence": {"weights": values(g.weight_hh_l0), "bias": values(g.bias_hh_l0)},
+        "outputWeights": values(net.out.weight.detach().numpy()[SWIFT_ROWS]),
+        "outputBias": values(net.out.bias.detach().numpy()[SWIFT_ROWS]),
+    }
+
+
+def write_reference(net, lanes, mean, scale, dspbench, path, command):
+    """The golden DetectionNetworkTests holds the Swift network to: the network (its
+    DetectionNetwork fields), REFERENCE_FRAMES audible frames of REFERENCE_AUDIO's cue vectors
+    (`dspbench detect --frames`, all lanes, as the CSV prints them) and PyTorch's probabilities for
+    them from a fresh stream (Swift order)."""
+    import subprocess
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        csv = os.path.join(tmp, "frames.csv")
+        subprocess.run([dspbench, "detect", "--in", REFERENCE_AUDIO, "--frames", csv, "--repeats", "1"],
+                       check=True, stdout=subprocess.DEVNULL)
+        c = fm.read_frames(csv)
+    audible = np.nan_to_num(c["level_dbfs"], nan=-200) >= fm.SILENCE_DBFS
+    full = tm.matrix(c)[audible][:REFERENCE_FRAMES].astype(np.float32)
+    z = ((full[:, lanes].astype(np.float64) - mean) / scale).astype(np.float32)
+    with torch.no_grad():
+        p = torch.sigmoid(net(torch.from_numpy(z)[None]))[0].numpy()[:, SWIFT_ROWS]
+    with open(path, "w") as f:
+        json.dump({"made_by": command, "torch": torch.__version__, "audio": REFERENCE_AUDIO,
+                   "network": network_fields(net, lanes, mean, scale),
+                   "lanes": [[float(f"{v:.9g}") for v in row] for row in full],
+                   "probabilities": [[float(f"{v:.9g}") for v in row] for row in p]}, f)
+        f.write("\n")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--corpus", required=True)
+    ap.add_argument("--work", required=True)
+    ap.add_argument("--dspbench", default=".build/release/dspbench")
+    ap.add_argument("--steps", type=int, default=1500)
+    ap.add_argument("--channels", type=int, default=64)
+    ap.add_argument("--hidden", type=int, default=48)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--speech-negative-weight", type=float, default=1.0, help="loss weight of non-speech hops")
+    ap.add_argument("--multi-positive-weight", type=float, default=1.0, help="loss weight of several-talker hops")
+    ap.add_argument("--export", help="write the network here as DetectionNetwork's JSON (--input lanes)")
+    ap.add_argument("--reference", help="write the PyTorch reference golden of DetectionNetworkTests here")
+    ap.add_argument("--input", choices=("logmel", "lanes"), default="logmel",
+                    help="log-mel bands of every hop, or the detector's cue and band lanes of its audible hops")
+    args = ap.parse_args()
+    torch.set_num_threads(args.threads)
+    os.makedirs(args.work, exist_ok=True)
+    data, _ = tm.load(args.corpus, args.dspbench, ("train", "val"), reuse=True)
+    train = sorted(r for r, c in data.items() if c["split"] == "train")
+    val = sorted(r for r, c in data.items() if c["split"] == "val")
+    if args.input == "lanes":
+        # The shipped detector's own inputs (its cue and band lanes, every lane but the two
+        # probabilities), standardised on train, on audible frames only: the network steps
+        # only where the detector evaluates its models.
+        lanes = list(range(tm.MUSIC_PROBABILITY)) + list(range(tm.SPEECH_PROBABILITY + 1, len(tm.LANE_NAMES)))
+        keeps = {rel: np.flatnonzero(data[rel]["audible"]) for rel in train + val}
+        mats = {rel: tm.matrix(data[rel])[keeps[rel]][:, lanes].astype(np.float64) for rel in train + val}
+        allx = np.vstack([mats[r] for r in train])
+        mean, scale = allx.mean(0), allx.std(0) + 1e-6
+        feats = {rel: ((m - mean) / scale).astype(np.float32) for rel, m in mats.items()}
+        inputs = len(lanes)
+    else:
+        cache = os.path.join(args.work, "features.npz")
+        feats = dict(np.load(cache)) if os.path.exists(cache) else {}
+        offset = int(feats.pop("__offset", 0))
+        if not set(train + val) <= set(feats):
+            offset = best_offset(args.corpus, data, train)
+            start = time.time()
+            feats = {rel: features(args.corpus, rel, data[rel], offset) for rel in train + val}
+            print(f"log-mel of {len(feats)} files: {time.time() - start:.0f} s", file=sys.stderr)
+            np.savez(cache, __offset=np.array(offset), **feats)
+        print(f"window offset {offset} samples", file=sys.stderr)
+        keeps = {rel: np.arange(len(data[rel]["time"])) for rel in train + val}
+        inputs = BANDS
+
+    torch.manual_seed(args.seed)
+    rng = np.random.default_rng(args.seed)
+    net = Net(args.channels, args.hidden, inputs, decibels=args.input == "logmel")
+    print(f"parameters: {parameter_count(net)}", file=sys.stderr)
+    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=args.steps)
+    tag = f"{args.input}-c{args.channels}-h{args.hidden}-s{args.seed}-n{args.speech_negative_weight:g}-m{args.multi_positive_weight:g}-t{args.steps}"
+    ckpt = os.path.join(args.work, f"net-{tag}.pt")
+    step = 0
+    if os.path.exists(ckpt):
+        state = torch.load(ckpt)
+        net.load_state_dict(state["net"]); opt.load_state_dict(state["opt"]); sched.load_state_dict(state["sched"])
+        step = state["step"]
+        rng = np.random.default_rng(args.seed + step)
+    weights = np.array([max(1, len(keeps[r])) for r in train], dtype=float)
+    weights /= weights.sum()
+    start = time.time()
+    while step < args.steps:
+        xs, ys, ms = [], [], []
+        for rel in rng.choice(train, size=BATCH, p=weights):
+            c, f, keep = data[rel], feats[rel], keeps[rel]
+            n = len(f)
+            a = int(rng.integers(0, max(1, n - CROP)))
+            b = min(n, a + CROP)
+            x = np.full((CROP, inputs), -100.0 if args.input == "logmel" else 0.0, np.float32)
+            y = np.zeros((CROP, 3), np.float32)
+            m = np.zeros((CROP, 3), np.float32)
+            x[: b - a] = f[a:b]
+            k = keep[a:b]
+            y[: b - a] = np.stack([c["y_speech"][k], c["y_music"][k], c["y_multi"][k]], axis=1)
+            aud = c["audible"][k].astype(np.float32)
+            m[: b - a] = aud[:, None]
+            xs.append(x); ys.append(y); ms.append(m)
+        x, y, m = (torch.from_numpy(np.stack(v)) for v in (xs, ys, ms))
+        logits = net(x)
+        w = m.clone()
+        w[:, :, 0] *= torch.where(y[:, :, 0] > 0, 1.0, args.speech_negative_weight)
+        w[:, :, 2] *= torch.where(y[:, :, 2] > 0, args.multi_positive_weight, 1.0)
+        loss = (torch.nn.functional.binary_cross_entropy_with_logits(logits, y, reduction="none") * w).sum() / m.sum().clamp(min=1)
+        opt.zero_grad()
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(net.parameters(), 1.0)
+        opt.step(); sched.step()
+        step += 1
+        if step % 100 == 0 or step == args.steps:
+            torch.save({"net": net.state_dict(), "opt": opt.state_dict(), "sched": sched.state_dict(), "step": step}, ckpt)
+            print(f"step {step}: loss {loss.item():.4f} ({time.time() - start:.0f} s)", file=sys.stderr)
+
+    # Val: whole files.
+    net.eval()
+    results = {}
+    with torch.no_grad():
+        for rel in val:
+            c = data[rel]
+            p = np.zeros((len(c["time"]), 3))
+            if len(keeps[rel]):
+                p[keeps[rel]] = torch.sigmoid(net(torch.from_numpy(feats[rel])[None]))[0].numpy()
+            p = np.where(c["audible"][:, None], p, 0.0)
+            c["q_speech"] = fm.smooth(p[:, 0], fm.SMOOTHING["speech"])
+            c["q_music"] = fm.smooth(p[:, 1], fm.SMOOTHING["music"])
+            c["q_multi"] = fm.smooth(p[:, 2], fm.SMOOTHING["multi"])
+    grid = [fm.SEGMENTS["speech"]] + fm.SPEECH_SEGMENT_GRID
+    for name, column in (("shipped", "p_speech"), (args.input, "q_speech")):
+        best = max(grid, key=lambda g: tm.speech_f1(data, val, column, g))
+        results[name] = {"vad_f1_best_segmenter": tm.speech_f1(data, val, column, best), "segmenter": best,
+                         "vad_f1_default_segmenter": tm.speech_f1(data, val, column, fm.SEGMENTS["speech"])}
+        timeline = os.path.join(args.work, f"val-{name}.jsonl" if name == "shipped" else f"val-{tag}.jsonl")
+        with open(timeline, "w") as out:
+            for rel in val:
+                c = data[rel]
+                duration = score.n_frames(max(s["end"] for s in c["label_segments"])) * score.FRAME
+                music = c["p_music"] if name == "shipped" else c["q_music"]
+                multi = c["p_multi"] if name == "shipped" else c["q_multi"]
+                lists = {"speech": fm.segment(c, c[column], best),
+                         "music": fm.segment(c, music, fm.SEGMENTS["music"]),
+                         "multi_speaker": fm.segment(c, multi, fm.SEGMENTS["multi"])}
+                for s in fm.timeline(rel, duration, lists):
+                    out.write(json.dumps(s) + "\n")
+        results[name]["timeline"] = timeline
+    print(json.dumps(results, indent=1, default=str))
+    if args.export or args.reference:
+        if args.input != "lanes":
+            sys.exit("train_network: --export and --reference take --input lanes (the detector's own inputs)")
+        net.eval()
+    command = " ".join(["scripts/detect/train_network.py"] + [a for a in sys.argv[1:]])
+    if args.reference:
+        write_reference(net, lanes, mean, scale, args.dspbench, args.reference, command)
+        print(f"wrote {args.reference}", file=sys.stderr)
+    if args.export:
+        manifest = json.load(open(os.path.join(args.corpus, "manifest.json")))
+        fields = network_fields(net, lanes, mean, scale)
+        fields["provenance"] = {
+            "command": command, "torch": torch.__version__, "parameters": parameter_count(net),
+            "multiply_adds": net_multiply_adds(net), "generator_version": manifest["generator_version"],
+            "seed": manifest["seed"], "audio_sha256": manifest["audio_sha256"][:16],
+            "train_files": len(train), "val_files": len(val),
+            "val_speech_f1": results[args.input]["vad_f1_best_segmenter"],
+            "val_speech_segmenter": results[args.input]["segmenter"]}
+        with open(args.export, "w") as f:
+            json.dump(fields, f)
+            f.write("\n")
+        print(f"wrote {args.export}", file=sys.stderr)
+    with open(os.path.join(args.work, f"results-{tag}.json"), "w") as f:
+        json.dump(results, f, indent=1, default=str)
+
+
+if __name__ == "__main__":
+    main()
