@@ -2,7 +2,9 @@ import DSPCore
 internal import CDSPKernels
 
 /// One dense layer in `cdsp_model_rows`'s layout: `rows × inputs` weights by groups of
-/// `cdsp_model_group_rows()` rows, transposed, and the rows' biases zero-padded to a whole group.
+/// `cdsp_model_group_rows()` rows, transposed (`[(g·inputs + i)·G + l]` is row `G·g + l`, input
+/// `i`; zero past the last row), and the rows' biases zero-padded to a whole group. The layers of
+/// ``CompiledModelTables`` and ``CompiledNetworkTables`` are laid out here; the owner deallocates.
 struct DenseRows {
     let rows: Int
     let inputs: Int

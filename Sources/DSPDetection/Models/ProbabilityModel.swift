@@ -160,46 +160,33 @@ final class CompiledModelTables: @unchecked Sendable {
         self.rows = rows
         let groupRows = Int(cdsp_model_group_rows())
         self.groupRows = groupRows
-        let padded = (rows + groupRows - 1) / groupRows * groupRows
-        weights = Self.transposed(rows: rows, inputs: inputCount, groupRows: groupRows)
-        biases = .allocate(capacity: padded)
-        biases.initialize(repeating: 0)
         output = .allocate(capacity: max(1, hiddenCount))
+        let n = inputCount
         let rowWeights = hiddenCount == 0 ? model.outputWeights : model.hiddenWeights
         let rowBiases = hiddenCount == 0 ? [model.outputBias] : model.hiddenBias
-        for r in 0..<rows {
+        // The standardisation folded in: w / scale, and the bias less Σ (w / scale)·mean in
+        // input order.
+        let first = DenseRows(rows: rows, inputs: n, groupRows: groupRows, weight: { r, i in
+            rowWeights[r * n + i] / model.inputScale[i]
+        }, bias: { r in
             var bias = rowBiases[r]
-            for i in 0..<inputCount {
-                let w = rowWeights[r * inputCount + i] / model.inputScale[i]
-                weights[((r / groupRows) * inputCount + i) * groupRows + r % groupRows] = w
-                bias -= w * model.inputMean[i]
-            }
-            biases[r] = bias
-        }
+            for i in 0..<n { bias -= rowWeights[r * n + i] / model.inputScale[i] * model.inputMean[i] }
+            return bias
+        })
+        weights = first.weights
+        biases = first.biases
         for j in 0..<max(1, hiddenCount) { output[j] = hiddenCount == 0 ? 1 : model.outputWeights[j] }
         outputBias = hiddenCount == 0 ? 0 : model.outputBias
         if let recurrence = model.recurrence {
             let h = hiddenCount
-            recurrentWeights = Self.transposed(rows: rows, inputs: h, groupRows: groupRows)
-            for r in 0..<rows {
-                for i in 0..<h {
-                    recurrentWeights[((r / groupRows) * h + i) * groupRows + r % groupRows] = recurrence.weights[r * h + i]
-                }
-            }
-            recurrentBiases = .allocate(capacity: padded)
-            recurrentBiases.initialize(repeating: 0)
-            for r in 0..<rows { recurrentBiases[r] = recurrence.bias[r] }
+            let recurrent = DenseRows(rows: rows, inputs: h, groupRows: groupRows,
+                                      weight: { r, i in recurrence.weights[r * h + i] }, bias: { recurrence.bias[$0] })
+            recurrentWeights = recurrent.weights
+            recurrentBiases = recurrent.biases
         } else {
             recurrentWeights = .allocate(capacity: 0)
             recurrentBiases = .allocate(capacity: 0)
         }
-    }
-
-    /// Zeroed room for `rows × inputs` weights in `cdsp_model_rows`'s layout.
-    private static func transposed(rows: Int, inputs: Int, groupRows: Int) -> UnsafeMutableBufferPointer<Float> {
-        let buffer = UnsafeMutableBufferPointer<Float>.allocate(capacity: (rows + groupRows - 1) / groupRows * groupRows * inputs)
-        buffer.initialize(repeating: 0)
-        return buffer
     }
 
     deinit {
