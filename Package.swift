@@ -174,7 +174,8 @@ let tests: [Target] = [
     .testTarget(
         name: "DSPSpectralTests", dependencies: ["DSPSpectral", "DSPCore", "CDSPKernels", "DSPIO", "TestSupport"],
         exclude: ["Goldens"]),
-    .testTarget(name: "DSPDetectionTests", dependencies: ["DSPDetection", "DSPSpectral", "DSPCore", "DSPIO", "TestSupport"]),
+    .testTarget(name: "DSPDetectionTests", dependencies: ["DSPDetection", "DSPSpectral", "DSPCore", "DSPIO", "TestSupport"],
+        exclude: ["Goldens"]),
     .testTarget(name: "DSPAnalysisTests", dependencies: ["DSPAnalysis", "DSPCore", "CEBUR128", "TestSupport"]),
     .testTarget(name: "DSPIOTests", dependencies: ["DSPIO", "DSPCore", "TestSupport"]),
     .testTarget(name: "DSPScoringTests", dependencies: ["DSPScoring", "DSPIO", "TestSupport"], exclude: ["Goldens", "DetectionClips"]),
