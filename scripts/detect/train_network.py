@@ -37,7 +37,9 @@ score.py's rule; timelines written for score_detect.py. Test is never read.
 import argparse
 import json
 import os
+import subprocess
 import sys
+import tempfile
 import time
 
 import numpy as np
@@ -189,8 +191,6 @@ def write_reference(net, lanes, mean, scale, dspbench, path, command):
     DetectionNetwork fields), REFERENCE_FRAMES audible frames of REFERENCE_AUDIO's cue vectors
     (`dspbench detect --frames`, all lanes, as the CSV prints them) and PyTorch's probabilities for
     them from a fresh stream (Swift order)."""
-    import subprocess
-    import tempfile
     with tempfile.TemporaryDirectory() as tmp:
         csv = os.path.join(tmp, "frames.csv")
         subprocess.run([dspbench, "detect", "--in", REFERENCE_AUDIO, "--frames", csv, "--repeats", "1"],

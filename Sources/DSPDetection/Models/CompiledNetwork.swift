@@ -233,12 +233,7 @@ final class CompiledNetwork {
         let h = hiddenCount, s = state.baseAddress!
         tables.gruInput.apply(input, into: spare)
         tables.gruRecurrent.apply(s, into: gru)
-        for j in 0..<(2 * h) { spare[j] = CompiledModel.sigmoid(spare[j] + gru[j]) }
-        for j in 0..<h {
-            let c = CompiledModel.tanh(spare[2 * h + j] + spare[j] * gru[2 * h + j])
-            let u = spare[h + j]
-            next[j] = (1 - u) * c + u * s[j]
-        }
+        CompiledModel.gatedUpdate(inputRows: spare, recurrentRows: gru, gates: input, state: s, into: next, count: h)
         let o = tables.output.baseAddress!
         var zMusic = tables.outputBias.0, zSpeech = tables.outputBias.1, zMulti = tables.outputBias.2
         for j in 0..<h {

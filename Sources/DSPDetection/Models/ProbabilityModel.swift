@@ -471,19 +471,30 @@ final class CompiledModel {
         let a = scratch.preActivations, g = scratch.recurrentPreActivations
         let gates = scratch.activations, next = scratch.nextState
         cdsp_model_rows(recurrentWeights.baseAddress!, recurrentBiases.baseAddress!, s, h, rows, g)
-        // Reset and update gates (rows 0 ..< 2H): independent `expf` calls, so they overlap.
-        for j in 0..<(2 * h) { gates[j] = Self.sigmoid(a[j] + g[j]) }
+        Self.gatedUpdate(inputRows: a, recurrentRows: g, gates: gates, state: s, into: next, count: h)
         var z = outputBias
-        for j in 0..<h {
-            let n = Self.tanh(a[2 * h + j] + gates[j] * g[2 * h + j])
-            let u = gates[h + j]
-            let v = (1 - u) * n + u * s[j]
-            next[j] = v
-            z += output[j] * v
-        }
+        for j in 0..<h { z += output[j] * next[j] }
         guard z.isFinite else { return 0 }
         s.update(from: next, count: h)
         return Self.sigmoid(z)
+    }
+
+    /// The GRU's new state from its input rows `a` and recurrent rows `g` (`3h` each, rows r, u,
+    /// n) and the state `s`: `r = σ(a_r + g_r)`, `u = σ(a_u + g_u)` into `gates[0 ..< 2h]`,
+    /// `n = tanh(a_n + r·g_n)`, `next = (1 − u)·n + u·s`. Shared by ``ProbabilityModel``'s and
+    /// ``DetectionNetwork``'s recurrent layers; `gates` may be `a` itself.
+    @inline(__always)
+    static func gatedUpdate(
+        inputRows a: UnsafeMutablePointer<Float>, recurrentRows g: UnsafePointer<Float>, gates: UnsafeMutablePointer<Float>,
+        state s: UnsafePointer<Float>, into next: UnsafeMutablePointer<Float>, count h: Int
+    ) {
+        // Reset and update gates (rows 0 ..< 2H): independent `expf` calls, so they overlap.
+        for j in 0..<(2 * h) { gates[j] = Self.sigmoid(a[j] + g[j]) }
+        for j in 0..<h {
+            let n = Self.tanh(a[2 * h + j] + gates[j] * g[2 * h + j])
+            let u = gates[h + j]
+            next[j] = (1 - u) * n + u * s[j]
+        }
     }
 
     /// `σ(x) = 1 / (1 + e^−x)` through `expf`, argument clamped to ±30 (σ is then within 1e-13
