@@ -32,7 +32,9 @@ seeds; a checkpoint every 100 steps (--work), from which an interrupted run resu
 files; probabilities smoothed and segmented as the detector does (fit_models.smooth, Segmenter);
 the speech segmenter is the best on val of the detector's default and fit_models'
 SPEECH_SEGMENT_GRID (which holds the shipped one), for both systems alike; 10 ms frame F1 by
-score.py's rule; timelines written for score_detect.py. Test is never read.
+score.py's rule; timelines written for score_detect.py. `--blend W,...` also scores the speech
+probability (1 - W) x shipped + W x network (music and several talkers the shipped models'),
+each with its own best segmenter, and writes its timeline. Test is never read.
 """
 import argparse
 import json
@@ -223,6 +225,8 @@ def main():
     ap.add_argument("--multi-positive-weight", type=float, default=1.0, help="loss weight of several-talker hops")
     ap.add_argument("--export", help="write the network here as DetectionNetwork's JSON (--input lanes)")
     ap.add_argument("--reference", help="write the PyTorch reference golden of DetectionNetworkTests here")
+    ap.add_argument("--blend", default="", help="comma-separated weights w: also score the speech probability "
+                    "(1 - w) x shipped + w x network, music and several talkers the shipped models'")
     ap.add_argument("--input", choices=("logmel", "lanes"), default="logmel",
                     help="log-mel bands of every hop, or the detector's cue and band lanes of its audible hops")
     args = ap.parse_args()
@@ -318,17 +322,24 @@ def main():
             c["q_music"] = fm.smooth(p[:, 1], fm.SMOOTHING["music"])
             c["q_multi"] = fm.smooth(p[:, 2], fm.SMOOTHING["multi"])
     grid = [fm.SEGMENTS["speech"]] + fm.SPEECH_SEGMENT_GRID
-    for name, column in (("shipped", "p_speech"), (args.input, "q_speech")):
+    systems = [("shipped", "p_speech"), (args.input, "q_speech")]
+    for w in (float(v) for v in args.blend.split(",") if v):
+        for rel in val:
+            c = data[rel]
+            c[f"b{w:g}_speech"] = (1 - w) * c["p_speech"] + w * c["q_speech"]
+        systems.append((f"blend{w:g}", f"b{w:g}_speech"))
+    for name, column in systems:
         best = max(grid, key=lambda g: tm.speech_f1(data, val, column, g))
         results[name] = {"vad_f1_best_segmenter": tm.speech_f1(data, val, column, best), "segmenter": best,
                          "vad_f1_default_segmenter": tm.speech_f1(data, val, column, fm.SEGMENTS["speech"])}
-        timeline = os.path.join(args.work, f"val-{name}.jsonl" if name == "shipped" else f"val-{tag}.jsonl")
+        timeline = os.path.join(args.work, f"val-{name}.jsonl" if name == "shipped" else
+                                f"val-{tag}.jsonl" if name == args.input else f"val-{tag}-{name}.jsonl")
         with open(timeline, "w") as out:
             for rel in val:
                 c = data[rel]
                 duration = score.n_frames(max(s["end"] for s in c["label_segments"])) * score.FRAME
-                music = c["p_music"] if name == "shipped" else c["q_music"]
-                multi = c["p_multi"] if name == "shipped" else c["q_multi"]
+                music = c["q_music"] if name == args.input else c["p_music"]
+                multi = c["q_multi"] if name == args.input else c["p_multi"]
                 lists = {"speech": fm.segment(c, c[column], best),
                          "music": fm.segment(c, music, fm.SEGMENTS["music"]),
                          "multi_speaker": fm.segment(c, multi, fm.SEGMENTS["multi"])}
