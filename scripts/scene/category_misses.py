@@ -5,7 +5,7 @@
         --condition noise [--split dev]
 
 Reads the environment updates of a `dspscore --timeline` run and scores each against the noise
-track's 0.5 s block level (evaluate.py's rule: the block before the update, the category of
+track's 0.5 s block level (evaluate.py's rule, `update_block`: the block before the update, the category of
 dBFS + 90 at 35/45/55/65 dB). Prints the misses by second of the file, how many have a truth
 within 1, 2 and 3 dB of a category boundary, the signed error of all updates and of the
 misses, the accuracy if every estimate were shifted by -1 ... +1.5 dB (a bias would show as a
@@ -14,7 +14,6 @@ better shift than 0), and the misses per noise source.
 import argparse
 import collections
 import json
-import math
 import os
 import sys
 
@@ -43,12 +42,11 @@ def main():
         blocks = t.get("noise_dbfs_blocks")
         if not blocks:
             continue
-        k = min(max(int(math.floor(float(line["time"]) / ev.BLOCK_S + 1e-9)) - 1, 0), len(blocks) - 1)
-        if blocks[k] is None or env.get("noise_category") is None:
+        block = ev.update_block(blocks, float(line["time"]))
+        if block is None or env.get("noise_category") is None:
             continue
-        spl = blocks[k] + 90
-        rows.append((t["path"], float(line["time"]), env["noise_dbfs"], blocks[k], env["noise_category"],
-                     ev.noise_category(blocks[k]), min(abs(spl - b) for b, _ in ev.CATEGORIES)))
+        rows.append((t["path"], float(line["time"]), env["noise_dbfs"], block, env["noise_category"],
+                     ev.noise_category(block), min(abs(block + 90 - b) for b, _ in ev.CATEGORIES)))
     if not rows:
         sys.exit(f"no scored updates for {args.condition} in {args.split}")
     misses = [r for r in rows if r[4] != r[5]]

@@ -42,6 +42,12 @@ CATEGORIES = [(35, "very_quiet"), (45, "quiet"), (55, "moderate"), (65, "loud")]
 BLOCK_S = 0.5
 
 
+def update_block(blocks, time_s):
+    """The noise track's 0.5 s block an environment update at `time_s` is scored against: the
+    last whole block before it (clamped to the file's blocks)."""
+    return blocks[min(max(int(math.floor(time_s / BLOCK_S + 1e-9)) - 1, 0), len(blocks) - 1)]
+
+
 def noise_category(dbfs):
     """Category of a noise level: thresholds on dBFS + 90."""
     spl = dbfs + 90.0
@@ -122,13 +128,13 @@ def timeline_rows(truth, updates):
         blocks = (t or {}).get("noise_dbfs_blocks")
         if not blocks or env.get("noise_dbfs") is None:
             continue
-        k = min(max(int(math.floor(time_s / BLOCK_S + 1e-9)) - 1, 0), len(blocks) - 1)
-        if blocks[k] is None:
+        block = update_block(blocks, time_s)
+        if block is None:
             continue
         errs, hits = per[t["condition"]]
-        errs.append(abs(env["noise_dbfs"] - blocks[k]))
+        errs.append(abs(env["noise_dbfs"] - block))
         if env.get("noise_category") is not None:
-            hits.append(env["noise_category"] == noise_category(blocks[k]))
+            hits.append(env["noise_category"] == noise_category(block))
     rows = []
     for cond in CONDITIONS:
         if cond in per:
