@@ -378,9 +378,10 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
 
     /// Pushes mono samples and calls `body` for each frame they complete, in order.
     /// Never allocates. A frame whose 64 ms window holds a NaN or ±Inf sample is reported with
-    /// ``/DSPSpectral/SpectralFeatures/isFinite`` false and probabilities 0, and leaves the
-    /// detector's state (noise floor, histories) untouched; segments in progress continue by their
-    /// hangover.
+    /// ``/DSPSpectral/SpectralFeatures/isFinite`` false and taken for silence: the models give it
+    /// probability 0, so the reported (smoothed) probabilities fall as on a silent frame; it leaves
+    /// the cues' state (noise floor, histories) and the background estimate untouched; segments in
+    /// progress continue by their hangover.
     public func process(_ input: UnsafeBufferPointer<Float>, _ body: (DetectionFrame) -> Void) {
         process(input, lendingSpectra: { frame, _ in body(frame) })
     }

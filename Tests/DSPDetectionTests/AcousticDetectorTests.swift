@@ -14,6 +14,8 @@ struct DetectionRun: Equatable {
     /// The context cues (speech-band SNR maximum and active fraction, modulation maximum, flux
     /// peakiness, harmonicity and SNR deviations, the sixteen earlier values) per frame.
     var contextCues: [[Float]] = []
+    /// ``SpectralFeatures/isFinite`` per frame.
+    var finite: [Bool] = []
     var summary = DetectionSummary()
     var endChanges: [Int64?] = []
 }
@@ -52,6 +54,7 @@ enum DetectionHarness {
         let record = { (d: DetectionFrame) in
             result.probabilities.append([d.speechProbability, d.musicProbability, d.multiSpeakerProbability])
             result.decisions.append([d.isSpeech, d.isMusic, d.isMultiSpeaker])
+            result.finite.append(d.features.isFinite)
             let c = d.cues
             result.contextCues.append([c.speechBandSNRMaxDB, c.speechBandActiveFraction, c.modulationMaxDB, c.fluxPeakiness,
                                        c.harmonicityDeviation, c.speechBandSNRDeviationDB]
@@ -132,6 +135,17 @@ enum DetectionHarness {
         let analyzer = try SpectralAnalyzer()
         damaged.withUnsafeBufferPointer { analyzer.process($0) { if !$0.features.isFinite { hits += 1 } } }
         #expect(hits == 12)
+        // Those frames are silence for the models (probability 0): each reported probability is
+        // the frame before's times its smoothing, exactly as `a·p + (1−a)·0` gives it.
+        #expect(run.finite.filter { !$0 }.count == 12)
+        let c = detector.configuration
+        let smoothing = [c.speechSmoothing, c.musicSmoothing, c.multiSpeakerSmoothing]
+        for k in run.finite.indices where !run.finite[k] {
+            for i in 0..<3 {
+                #expect(run.probabilities[k][i] == smoothing[i] * run.probabilities[k - 1][i], "frame \(k), probability \(i)")
+            }
+        }
+        #expect(run.probabilities.indices.contains { !run.finite[$0] && run.probabilities[$0][0] > 0 })
     }
 
     @Test func rejectsBadConfigurations() {
