@@ -2,7 +2,7 @@
 """Generate the detection training / validation / test material of issue #23.
 
     make_detect_corpus.py --out DIR [--scale small|full] [--seed 23] [--max-minutes M]
-                          [--only CLASS[,CLASS]] [--limit N] [--splits SPLIT[,SPLIT]]
+                          [--only CLASS[,CLASS]] [--limit N] [--splits SPLIT[,SPLIT]] [--train-extra]
 
 Writes DIR/<split>/<class>/<class>_<index>.flac (16 kHz mono, 16-bit, TPDF-dithered except
 digital silence), one sidecar DIR/.done/<name>.json per finished file, and at the end
@@ -47,6 +47,13 @@ SCALES = {
               "silence": 40, "overlap": 120, "dialogue": 100, "room": 120, "telephone": 120, "distortion": 96,
               "conversation": 6}, (8.0, 16.0), ["train"] * 12 + ["val"] * 3 + ["test"] * 5),
 }
+# Classes whose files all take the train split, made only with --train-extra (generator 1.1.0:
+# conditions.babble_only, speech_babble, speech_loud): appended after the classes above with
+# their own seeds, so every file of 1.0.0 — all of val and test — is made byte for byte as
+# before, with or without them. Per scale: files. The shipped models are fitted without them
+# (docs/detection.md, "More training material").
+TRAIN_ONLY = {"small": {"babble_only": 5, "speech_babble": 5, "speech_loud": 4},
+              "full": {"babble_only": 150, "speech_babble": 100, "speech_loud": 96}}
 DEBIAN = ["espeak-ng", "espeak-ng-data", "flite", "festival", "festvox-kallpc16k", "festvox-kdlpc16k",
           "festvox-us-slt-hts", "festvox-czech-dita", "festvox-czech-krb", "festvox-czech-machac", "festvox-czech-ph",
           "festvox-ca-ona-hts", "festvox-suopuhe-lj", "festvox-suopuhe-mv", "festvox-italp16k", "festvox-itapc16k",
@@ -61,15 +68,15 @@ DEBIAN = ["espeak-ng", "espeak-ng-data", "flite", "festival", "festvox-kallpc16k
 PYTHON = ["numpy", "scipy", "soundfile", "pyroomacoustics", "pyworld", "pyannote.audio"]
 
 
-def specs(scale, seed):
-    """Every file of a corpus, in output order."""
+def specs(scale, seed, train_extra=False):
+    """Every file of a corpus, in output order (with --train-extra, TRAIN_ONLY's after the rest)."""
     counts, (dmin, dmax), cycle = SCALES[scale]
     sample = sources.pyannote_sample()
     out = []
-    for cls, count in counts.items():
+    for cls, count in list(counts.items()) + (list(TRAIN_ONLY[scale].items()) if train_extra else []):
         ordinal = {}
         for i in range(count):
-            split = cycle[i % len(cycle)]
+            split = "train" if cls in TRAIN_ONLY[scale] else cycle[i % len(cycle)]
             if cls == "conversation":
                 if sample is None:
                     continue
@@ -251,9 +258,11 @@ def main():
     ap.add_argument("--limit", type=int, help="at most N files per class (tests)")
     ap.add_argument("--splits", help="comma-separated splits to make (e.g. train,val for fitting and trials; "
                     "the files made are those of the whole run, the same bytes)")
+    ap.add_argument("--train-extra", action="store_true",
+                    help="also make the train-only classes babble_only, speech_babble, speech_loud (TRAIN_ONLY)")
     args = ap.parse_args()
     os.makedirs(os.path.join(args.out, ".done"), exist_ok=True)
-    todo = specs(args.scale, args.seed)
+    todo = specs(args.scale, args.seed, args.train_extra)
     if args.only:
         todo = [s for s in todo if s["class"] in args.only.split(",")]
     if args.limit is not None:
@@ -325,6 +334,7 @@ def finish(args, todo, done, complete, elapsed, made, skipped):
         groups.setdefault(row["kind"], {}).setdefault(row["split"], set()).add(row["group"])
     group_counts = {k: {s: len(v.get(s, ())) for s in SPLITS} for k, v in groups.items()}
     manifest = {"generator_version": GENERATOR_VERSION, "seed": args.seed, "scale": args.scale,
+                "train_extra": args.train_extra,
                 "complete": complete, "files": len(records), "files_planned": len(todo),
                 "hours": round(sum(r["duration"] for r in records) / 3600, 3), "splits": per_split,
                 "classes": per_class, "source_counts": src_counts, "group_counts": group_counts,

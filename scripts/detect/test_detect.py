@@ -181,6 +181,23 @@ class SpecTests(unittest.TestCase):
                 ks = {s["k"] % period for s in specs if s["class"] == cls and s["split"] == split}
                 self.assertEqual(ks, set(range(period)), (cls, split))
 
+    def test_train_only_classes(self):
+        # generator 1.1.0's classes (--train-extra) take the train split only and leave every
+        # 1.0.0 file as it was: the same paths, seeds and durations, in the same order, ahead of them
+        import make_detect_corpus as mdc
+        for scale in ("small", "full"):
+            plain, specs = mdc.specs(scale, 23), mdc.specs(scale, 23, train_extra=True)
+            extra = [s for s in specs if s["class"] in mdc.TRAIN_ONLY[scale]]
+            self.assertEqual(len(extra), sum(mdc.TRAIN_ONLY[scale].values()))
+            self.assertEqual({s["split"] for s in extra}, {"train"})
+            self.assertEqual(specs, plain + extra)
+            self.assertFalse(any(s["class"] in mdc.TRAIN_ONLY[scale] for s in plain))
+        specs = mdc.specs("full", 23, train_extra=True)
+        for cls, period in (("speech_babble", len(conditions.BABBLE_SNRS)),
+                            ("speech_loud", 2 * len(conditions.LOUD_SNRS)), ("babble_only", 6)):
+            ks = {s["k"] % period for s in specs if s["class"] == cls}
+            self.assertEqual(ks, set(range(period)), cls)
+
 
 @unittest.skipUnless(os.path.exists(os.path.join(CORPUS, "manifest.jsonl")), "no generated corpus")
 class CorpusTests(unittest.TestCase):
@@ -216,7 +233,9 @@ class CorpusTests(unittest.TestCase):
         fg = [(r["audio_filepath"], v) for r in self.files for v in r["sources"].get("voices", []) if v in babble]
         self.assertEqual(fg, [])
         voices = {s["id"] for s in self.sources if s["kind"] == "voice"}
-        bab = [(r["audio_filepath"], v) for r in self.files if r["condition"].endswith("babble")
+        # every voice in a background (babble in noise_only, speech_noise, room, and the train-only
+        # babble_only and speech_babble classes) is a babble voice
+        bab = [(r["audio_filepath"], v) for r in self.files
                for v in r["sources"].get("noise", []) if v in voices and v not in babble]
         self.assertEqual(bab, [])
 

@@ -392,9 +392,69 @@ def conversation(spec, ctx, rng):
     return sc, "conversation/real"
 
 
+# ------------------------------------------------------------------------------------------------
+# Train-only classes (generator 1.1.0): more of what the detector misses on held-out sources —
+# babble called speech, speech buried under loud backgrounds. Their files take the train split
+# only (make_detect_corpus.TRAIN_ONLY), so val and test are the files they were.
+# ------------------------------------------------------------------------------------------------
+
+BABBLE_SNRS = [-5, 0, 5, 10, 15]
+LOUD_SNRS = [-5, -2, 0, 3]
+
+
+def babble_only(spec, ctx, rng):
+    """Babble alone: 3-8 babble voices of the split (never foreground voices), half of the files
+    over a synthetic or ambient floor 10-30 dB down. Labelled non-speech, as noise_only/babble."""
+    n = _n(spec)
+    k = 3 + spec["k"] % 6
+    bg, ids = noise.babble(ctx.pools["babble"], rng, n, k=k)
+    sc = Scene(background=bg, peak_dbfs=_peak(rng, -45, -1), sources={"noise": ids})
+    if rng.uniform() < 0.5:
+        fl, fids, _ = noise.background(rng, n, ctx.pools, kinds=["synthetic", "ambience"])
+        sc.background = bg + _set_snr(float(np.mean(bg ** 2)), fl, float(rng.uniform(10, 30)))
+        sc.sources["noise"] = sorted(set(ids + fids))
+    sc.meta["babble_talkers"] = k
+    return sc, f"babble_only/{k}talkers"
+
+
+def speech_babble(spec, ctx, rng):
+    """One foreground talker over babble (4-8 babble voices) at -5, 0, 5, 10 or 15 dB SNR: the
+    positives that keep a detector taught by babble_only from dropping speech in a crowd."""
+    n = _n(spec)
+    stem, _ = _talker(ctx, rng, n)
+    bg, ids = noise.babble(ctx.pools["babble"], rng, n)
+    snr = BABBLE_SNRS[spec["k"] % len(BABBLE_SNRS)]
+    sc = Scene(talkers=[stem], background=_set_snr(active_power(stem), bg, snr), peak_dbfs=_peak(rng),
+               sources={"voices": [stem.source_id], "noise": ids})
+    sc.meta.update(snr_db=snr, noise_kind="babble")
+    return sc, f"speech_babble/{snr:+d}dB"
+
+
+def speech_loud(spec, ctx, rng):
+    """One talker under a loud background, -5 to +3 dB SNR: a recorded or synthetic noise (even
+    ordinals) or music (odd ones)."""
+    n = _n(spec)
+    stem, _ = _talker(ctx, rng, n)
+    snr = LOUD_SNRS[(spec["k"] // 2) % len(LOUD_SNRS)]
+    sc = Scene(talkers=[stem], peak_dbfs=_peak(rng), sources={"voices": [stem.source_id]})
+    if spec["k"] % 2 == 0:
+        bg, ids, kind = noise.background(rng, n, ctx.pools, kinds=["synthetic", "ambience", "effects",
+                                                                     "ambience+effects"])
+        sc.background = _set_snr(active_power(stem), bg, snr)
+        sc.sources["noise"] = ids
+        sc.meta.update(snr_db=snr, noise_kind=kind)
+        return sc, f"speech_loud/noise{snr:+d}dB"
+    m, ids, kind = _music_track(ctx, rng, n)
+    sc.music = _set_snr(active_power(stem), m, snr)
+    sc.sources["music"] = ids
+    sc.meta.update(snr_db=snr, music_kind=kind)
+    return sc, f"speech_loud/music{snr:+d}dB"
+
+
 BUILDERS = {"clean": clean, "speech_noise": speech_noise, "speech_music": speech_music, "music_only": music_only,
             "noise_only": noise_only, "silence": silence, "overlap": overlap, "dialogue": dialogue, "room": room,
-            "telephone": telephone, "distortion": distortion, "conversation": conversation}
+            "telephone": telephone, "distortion": distortion, "conversation": conversation,
+            "babble_only": babble_only, "speech_babble": speech_babble, "speech_loud": speech_loud}
 
 
 def codec(x, name):
