@@ -178,6 +178,15 @@ def gather(data, files, task, label):
     return np.vstack(xs), np.concatenate(ys).astype(float)
 
 
+def frame_weights(data, files, weights):
+    """One loss weight per audible frame of `files`, in gather's order: `weights[class]` for the
+    classes it names, 1 elsewhere; None when it names none."""
+    if not weights:
+        return None
+    return np.concatenate([np.full(int(data[rel]["audible"].sum()), weights.get(data[rel]["condition"], 1.0))
+                           for rel in files])
+
+
 def apply(data, task, net, column):
     smoothing = fm.SMOOTHING["speech" if task == "standalone" else task]
     for c in data.values():
@@ -272,6 +281,8 @@ def main():
                     help="non-speech loss weights to choose from")
     ap.add_argument("--multi-exclude", default=",".join(MULTI_EXCLUDED),
                     help="train classes the multi-speaker model is not fitted on ('' for none)")
+    ap.add_argument("--class-weights", default="",
+                    help="loss weight per train class for the music and voice-activity models, e.g. babble_only=0.5")
     ap.add_argument("--exclude", default="",
                     help="train conditions (prefixes of labels.jsonl's condition, e.g. speech_loud/music) no model is fitted on")
     args = ap.parse_args()
@@ -288,6 +299,7 @@ def main():
     excluded = tuple(p for p in args.exclude.split(",") if p)
     train = sorted(r for r, c in data.items() if c["split"] == "train"
                    and not any(c["label_segments"][0]["condition"].startswith(p) for p in excluded))
+    class_weights = {k: float(v) for k, v in (p.split("=") for p in args.class_weights.split(",") if p)}
     multi_excluded = {p for p in args.multi_exclude.split(",") if p}
     train_multi = [r for r in train if data[r]["condition"] not in multi_excluded]
     val = sorted(r for r, c in data.items() if c["split"] == "val")
@@ -304,14 +316,15 @@ def main():
     best = None
     for hidden in hidden_grid:
         fm.HIDDEN = hidden
-        music = ensemble("music", hidden).fit(*gather(data, train, "music", "y_music"), **kw)
+        sample_weight = frame_weights(data, train, class_weights)
+        music = ensemble("music", hidden).fit(*gather(data, train, "music", "y_music"), sample_weight=sample_weight, **kw)
         apply(data, "music", music, "p_music")
         mf1 = music_f1(data, val)
         for c in data.values():
             c["p_music_prev"] = np.r_[0.0, c["p_music"][:-1]]
         for weight in speech_weights:
             speech = ensemble("speech", hidden).fit(
-                *gather(data, train, "speech", "y_speech"), negative_weight=weight, **kw)
+                *gather(data, train, "speech", "y_speech"), negative_weight=weight, sample_weight=sample_weight, **kw)
             apply(data, "speech", speech, "p_speech")
             grid = [fm.SEGMENTS["speech"]] + [g for g in fm.SPEECH_SEGMENT_GRID if g != fm.SEGMENTS["speech"]]
             for params in grid:
@@ -343,7 +356,7 @@ def main():
     multi_f, _, mweight, multi = choose_multi(tried)
 
     standalone = ensemble("standalone", hidden).fit(
-        *gather(data, train, "standalone", "y_speech"), negative_weight=weight, **kw)
+        *gather(data, train, "standalone", "y_speech"), negative_weight=weight, sample_weight=sample_weight, **kw)
     apply(data, "standalone", standalone, "p_speech_alone")
     alone_f1 = speech_f1(data, val, "p_speech_alone", speech_segments)
     chosen = (f"chosen on val: hidden {hidden} x {fm.ENSEMBLE} (multi x {fm.MULTI_ENSEMBLE}), speech negative "
@@ -358,7 +371,7 @@ def main():
                 f"first seed {args.seed}, {EPOCHS} epochs, lanes: {args.lanes},",
                 f"hidden widths from {hidden_grid}, non-speech weights from {speech_weights},",
                 f"multi-speaker model without the train classes {sorted(multi_excluded)},",
-                f"train conditions excluded: {list(excluded)}.", chosen]))
+                f"train conditions excluded: {list(excluded)}, class loss weights: {class_weights}.", chosen]))
             f.write(models_source((music, speech, multi, standalone), speech_segments))
         print(f"wrote {args.swift}", file=sys.stderr)
 

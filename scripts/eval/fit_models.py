@@ -208,7 +208,10 @@ class Network:
         self.seed = seed
         self.lanes = lanes
 
-    def fit(self, x, y, epochs=40, lr=0.01, l2=1e-4, batch=512, negative_weight=1.0, positive_weight=1.0):
+    def fit(self, x, y, epochs=40, lr=0.01, l2=1e-4, batch=512, negative_weight=1.0, positive_weight=1.0,
+            sample_weight=None):
+        """Adam on the cross-entropy, each frame's term weighted by its class weight
+        (`positive_weight`, `negative_weight`) times `sample_weight` (one per frame, or None)."""
         self.mean = x.mean(0)
         self.scale = x.std(0) + 1e-6
         z = self.standardise(x)
@@ -228,6 +231,8 @@ class Network:
                 h = np.tanh(z[i] @ self.w1.T + self.b1)
                 p = sigmoid(h @ self.w2 + self.b2[0])
                 weight = np.where(y[i] > 0, positive_weight, negative_weight)
+                if sample_weight is not None:
+                    weight = weight * sample_weight[i]
                 dz = weight * (p - y[i]) / len(i)
                 dh = np.outer(dz, self.w2) * (1 - h * h)
                 grads = [dh.T @ z[i] + l2 * self.w1, dh.sum(0), h.T @ dz + l2 * self.w2, np.array([dz.sum()])]
