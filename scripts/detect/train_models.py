@@ -301,6 +301,7 @@ def main():
                    and not any(c["label_segments"][0]["condition"].startswith(p) for p in excluded))
     class_weights = {k: float(v) for k, v in (p.split("=") for p in args.class_weights.split(",") if p)}
     multi_excluded = {p for p in args.multi_exclude.split(",") if p}
+    sample_weight = frame_weights(data, train, class_weights)   # the music and voice-activity fits
     train_multi = [r for r in train if data[r]["condition"] not in multi_excluded]
     val = sorted(r for r, c in data.items() if c["split"] == "val")
     print(f"train {len(train)} files ({len(train_multi)} for the multi-speaker model), val {len(val)} files",
@@ -316,7 +317,6 @@ def main():
     best = None
     for hidden in hidden_grid:
         fm.HIDDEN = hidden
-        sample_weight = frame_weights(data, train, class_weights)
         music = ensemble("music", hidden).fit(*gather(data, train, "music", "y_music"), sample_weight=sample_weight, **kw)
         apply(data, "music", music, "p_music")
         mf1 = music_f1(data, val)
