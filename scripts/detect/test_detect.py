@@ -336,6 +336,32 @@ class TrainModelsLanes(unittest.TestCase):
             self.assertIn(43, layout["speech"])
         self.assertEqual(tm.describe("multi") if tm.LANES is tm.TASK_LANES["bands"] else "", "``CueLane`` lanes 0–84")
 
+    def test_header_names_the_run_that_made_the_models(self):
+        """The generated header's regeneration command holds --train-extra when the material was
+        made with it, and every fit option that differs from its default (nothing for a default
+        run), so that running the command refits the same models."""
+        import argparse
+        import train_models as tm
+        defaults = argparse.Namespace(seed=1, lanes="bands", hidden=",".join(map(str, tm.HIDDEN_GRID)),
+                                      speech_weights=",".join(map(str, tm.SPEECH_NEGATIVE_WEIGHTS)),
+                                      multi_exclude=",".join(tm.MULTI_EXCLUDED), class_weights="", exclude="")
+        self.assertEqual(tm.options(defaults), "")
+        run = argparse.Namespace(**{**vars(defaults), "class_weights": "babble_only=0.25,speech_loud=0.25",
+                                    "exclude": "speech_loud/music", "seed": 3})
+        self.assertEqual(tm.options(run), " --seed 3 --class-weights babble_only=0.25,speech_loud=0.25"
+                                          " --exclude speech_loud/music")
+        with tempfile.TemporaryDirectory() as d:
+            open(os.path.join(d, "labels.jsonl"), "w").close()
+            manifest = {"seed": 23, "generator_version": "1.1.0", "scale": "full", "script_sha256": "0" * 64,
+                        "audio_sha256": "1" * 64, "train_extra": True}
+            header = tm.provenance(d, manifest, (tm.__file__,), ["a"], ["b"], ["x."], options=tm.options(run))
+            self.assertIn("--scale full --seed 23 --train-extra\n", header)
+            self.assertIn("DefaultModels.swift \\\n//       --seed 3 --class-weights", header)
+            manifest["train_extra"] = False
+            header = tm.provenance(d, manifest, (tm.__file__,), ["a"], ["b"], ["x."])
+            self.assertIn("--scale full --seed 23\n", header)
+            self.assertIn("DefaultModels.swift\n//\n", header)
+
 
 class MultiSpeakerChoice(unittest.TestCase):
     """The multi-speaker loss weight's val choice (train_models.multi_scores, choose_multi): window
