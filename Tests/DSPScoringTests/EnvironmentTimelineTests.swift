@@ -39,7 +39,8 @@ struct EnvironmentTimelineTests {
 
     @Test("per file: snr_db = speech_dbfs − noise_dbfs; null SNR and speech level only without speech")
     func fileSNR() throws {
-        let noisy = try #require(try Self.score("eval_noise_babble_16k.flac").environment)
+        // Speech over a music bed (the babble clip, labelled noise, no longer reads as speech).
+        let noisy = try #require(try Self.score("eval_speech_music_16k.flac").environment)
         let snr = try #require(noisy.snrDB)
         let speech = try #require(noisy.speechDBFS)
         let noise = try #require(noisy.noiseDBFS)

@@ -361,6 +361,12 @@ class TrainModelsLanes(unittest.TestCase):
             header = tm.provenance(d, manifest, (tm.__file__,), ["a"], ["b"], ["x."])
             self.assertIn("--scale full --seed 23\n", header)
             self.assertIn("DefaultModels.swift\n//\n", header)
+            # A manifest written before the flag was recorded: its classes tell.
+            del manifest["train_extra"]
+            manifest["classes"] = {"clean": {}, "babble_only": {}}
+            self.assertTrue(tm.made_with_train_extra(manifest))
+            manifest["classes"] = {"clean": {}}
+            self.assertFalse(tm.made_with_train_extra(manifest))
 
 
 class MultiSpeakerChoice(unittest.TestCase):
