@@ -344,11 +344,12 @@ class TrainModelsLanes(unittest.TestCase):
         import train_models as tm
         defaults = argparse.Namespace(seed=1, lanes="bands", hidden=",".join(map(str, tm.HIDDEN_GRID)),
                                       speech_weights=",".join(map(str, tm.SPEECH_NEGATIVE_WEIGHTS)),
-                                      multi_exclude=",".join(tm.MULTI_EXCLUDED), class_weights="", exclude="")
+                                      multi_members=tm.MULTI_MEMBERS, multi_exclude=",".join(tm.MULTI_EXCLUDED),
+                                      class_weights="", exclude="")
         self.assertEqual(tm.options(defaults), "")
         run = argparse.Namespace(**{**vars(defaults), "class_weights": "babble_only=0.25,speech_loud=0.25",
-                                    "exclude": "speech_loud/music", "seed": 3})
-        self.assertEqual(tm.options(run), " --seed 3 --class-weights babble_only=0.25,speech_loud=0.25"
+                                    "exclude": "speech_loud/music", "seed": 3, "multi_members": 6})
+        self.assertEqual(tm.options(run), " --seed 3 --multi-members 6 --class-weights babble_only=0.25,speech_loud=0.25"
                                           " --exclude speech_loud/music")
         with tempfile.TemporaryDirectory() as d:
             open(os.path.join(d, "labels.jsonl"), "w").close()
@@ -356,7 +357,7 @@ class TrainModelsLanes(unittest.TestCase):
                         "audio_sha256": "1" * 64, "train_extra": True}
             header = tm.provenance(d, manifest, (tm.__file__,), ["a"], ["b"], ["x."], options=tm.options(run))
             self.assertIn("--scale full --seed 23 --train-extra\n", header)
-            self.assertIn("DefaultModels.swift \\\n//       --seed 3 --class-weights", header)
+            self.assertIn("DefaultModels.swift \\\n//       --seed 3 --multi-members 6 --class-weights", header)
             manifest["train_extra"] = False
             header = tm.provenance(d, manifest, (tm.__file__,), ["a"], ["b"], ["x."])
             self.assertIn("--scale full --seed 23\n", header)

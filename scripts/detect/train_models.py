@@ -83,6 +83,8 @@ SINGLE_TALKER = ("clean", "dialogue", "telephone")
 # ignore overlapping talkers (val window F1 46.6 -> 20.8 with them, 2026-12-02).
 TRAIN_EXTRA_CLASSES = ("babble_only", "speech_babble", "speech_loud")   # make_detect_corpus.py's TRAIN_ONLY
 MULTI_EXCLUDED = TRAIN_EXTRA_CLASSES
+# Networks in the multi-speaker ensemble unless --multi-members says otherwise (fit_models.py's).
+MULTI_MEMBERS = fm.MULTI_ENSEMBLE
 
 
 def file_sha(path):
@@ -284,7 +286,7 @@ def options(args):
     the defaults and the paths left out): the header's regeneration command."""
     defaults = {"seed": 1, "lanes": "bands", "hidden": ",".join(map(str, HIDDEN_GRID)),
                 "speech_weights": ",".join(map(str, SPEECH_NEGATIVE_WEIGHTS)),
-                "multi_exclude": ",".join(MULTI_EXCLUDED), "class_weights": "", "exclude": ""}
+                "multi_members": MULTI_MEMBERS, "multi_exclude": ",".join(MULTI_EXCLUDED), "class_weights": "", "exclude": ""}
     return "".join(f" --{k.replace('_', '-')} {shlex.quote(str(getattr(args, k)))}"
                    for k, v in defaults.items() if str(getattr(args, k)) != str(v))
 
@@ -300,6 +302,8 @@ def main():
     ap.add_argument("--hidden", default=",".join(map(str, HIDDEN_GRID)), help="hidden widths to choose from")
     ap.add_argument("--speech-weights", default=",".join(map(str, SPEECH_NEGATIVE_WEIGHTS)),
                     help="non-speech loss weights to choose from")
+    ap.add_argument("--multi-members", type=int, default=MULTI_MEMBERS,
+                    help=f"networks in the multi-speaker ensemble (default {MULTI_MEMBERS})")
     ap.add_argument("--multi-exclude", default=",".join(MULTI_EXCLUDED),
                     help="train classes the multi-speaker model is not fitted on ('' for none)")
     ap.add_argument("--class-weights", default="",
@@ -310,6 +314,9 @@ def main():
     hidden_grid = [int(v) for v in args.hidden.split(",")]
     speech_weights = [float(v) for v in args.speech_weights.split(",")]
     fm.FIRST_SEED = args.seed
+    if args.multi_members < 1:
+        sys.exit("train_models: --multi-members must be at least 1")
+    fm.MULTI_ENSEMBLE = args.multi_members
     global LANES
     LANES = TASK_LANES[args.lanes]
     manifest = json.load(open(os.path.join(args.corpus, "manifest.json")))
