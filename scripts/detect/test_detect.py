@@ -342,10 +342,7 @@ class TrainModelsLanes(unittest.TestCase):
         run), so that running the command refits the same models."""
         import argparse
         import train_models as tm
-        defaults = argparse.Namespace(seed=1, lanes="bands", hidden=",".join(map(str, tm.HIDDEN_GRID)),
-                                      speech_weights=",".join(map(str, tm.SPEECH_NEGATIVE_WEIGHTS)),
-                                      multi_members=tm.MULTI_MEMBERS, multi_exclude=",".join(tm.MULTI_EXCLUDED),
-                                      class_weights="", exclude="")
+        defaults = tm.parser().parse_args([])
         self.assertEqual(tm.options(defaults), "")
         run = argparse.Namespace(**{**vars(defaults), "class_weights": "babble_only=0.25,speech_loud=0.25",
                                     "exclude": "speech_loud/music", "seed": 3, "multi_members": 6})

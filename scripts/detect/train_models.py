@@ -281,17 +281,20 @@ def describe(task):
     return "``CueLane`` lanes " + ", ".join(f"{a}–{b}" if b > a else f"{a}" for a, b in runs)
 
 
+# The options that change the fit (the paths, --reuse and --dspbench do not).
+FIT_OPTIONS = ("seed", "lanes", "hidden", "speech_weights", "multi_members", "multi_exclude", "class_weights", "exclude")
+
+
 def options(args):
     """The options of this run that change the fit, as they would be typed (` --flag value` each;
-    the defaults and the paths left out): the header's regeneration command."""
-    defaults = {"seed": 1, "lanes": "bands", "hidden": ",".join(map(str, HIDDEN_GRID)),
-                "speech_weights": ",".join(map(str, SPEECH_NEGATIVE_WEIGHTS)),
-                "multi_members": MULTI_MEMBERS, "multi_exclude": ",".join(MULTI_EXCLUDED), "class_weights": "", "exclude": ""}
+    those at their parser default left out): the header's regeneration command."""
+    defaults = parser()
     return "".join(f" --{k.replace('_', '-')} {shlex.quote(str(getattr(args, k)))}"
-                   for k, v in defaults.items() if str(getattr(args, k)) != str(v))
+                   for k in FIT_OPTIONS if str(getattr(args, k)) != str(defaults.get_default(k)))
 
 
-def main():
+def parser():
+    """The command line."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--corpus", default=".build-detect-full")
     ap.add_argument("--dspbench", default=".build/release/dspbench")
@@ -310,7 +313,11 @@ def main():
                     help="loss weight per train class for the music and voice-activity models, e.g. babble_only=0.5")
     ap.add_argument("--exclude", default="",
                     help="train conditions (prefixes of labels.jsonl's condition, e.g. speech_loud/music) no model is fitted on")
-    args = ap.parse_args()
+    return ap
+
+
+def main():
+    args = parser().parse_args()
     hidden_grid = [int(v) for v in args.hidden.split(",")]
     speech_weights = [float(v) for v in args.speech_weights.split(",")]
     fm.FIRST_SEED = args.seed

@@ -9,7 +9,7 @@
 // Material: detection generator 1.1.0, scale full, seed 23,
 //   generator scripts sha256 c4f3a222d63399a3, audio sha256 5d9228b6c9642ee8, labels sha256 642946f5871fb497;
 //   fitted on the train split (1436 files), chosen on val (276 files); test never read.
-// Training script sha256 bdb8940ad2e48156 (train_models.py + fit_models.py),
+// Training script sha256 d147bdd0c84ef477 (train_models.py + fit_models.py),
 // first seed 1, 12 epochs, lanes: bands,
 // hidden widths from [16], non-speech weights from [1.0, 2.0],
 // multi-speaker model without the train classes ['babble_only', 'speech_babble', 'speech_loud'],
