@@ -312,6 +312,24 @@ class ScorerTests(unittest.TestCase):
             self.assertEqual(rows["vad_f1_clean_min"]["detail"], "clean/-25..-15dBFS")
             self.assertIsNone(rows["music_f1"]["value"])                       # a VAD: n/a
             self.assertEqual(rows["music_f1"]["status"], "n/a")
+            # A 100 ms collar leaves out a.flac's frames 90-109 (its boundary at 1 s; the
+            # hypothesis's at 1.5 s is not a reference boundary) and none of m.flac's.
+            c = score.score_one(score.read_segments(os.path.join(tmp, "labels.jsonl")),
+                                score.read_segments(os.path.join(tmp, "hyp.jsonl")), tmp, collar=10)
+            rows = score_detect.rows(c)
+            self.assertAlmostEqual(rows["vad_f1"]["value"], 2 * 90 / (2 * 90 + 40 + 50))  # TP 90, FP 40 + 50
+            self.assertAlmostEqual(rows["vad_fa_music"]["value"], 0.25)
+            self.assertIn("±100 ms collar", score_detect.markdown({"x": c}, False))
+            self.assertNotIn("collar", score_detect.markdown({"x": r}, False))
+
+    def test_collar_mask(self):
+        import numpy as np
+        import score
+        ref = np.array([0, 0, 0, 1, 1, 1, 1, 0, 0, 0], dtype=bool)
+        self.assertEqual(score.collar_mask(ref, 1).tolist(),
+                         [True, True, False, False, True, True, False, False, True, True])
+        self.assertEqual(score.collar_mask(ref, 0).tolist(), [True] * 10)
+        self.assertEqual(score.collar_mask(np.ones(5, dtype=bool), 3).tolist(), [True] * 5)
 
 
 class TrainModelsLanes(unittest.TestCase):

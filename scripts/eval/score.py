@@ -215,8 +215,21 @@ def add(a, b):
     return [x + y for x, y in zip(a, b)]
 
 
-def score_one(labels, hyp, root, require_all=False):
-    """Scores one hypothesis. Returns a JSON-able dict."""
+def collar_mask(ref, collar):
+    """Frames to count: all but those within `collar` frames of a change of `ref` (the frames
+    on both sides of each boundary, `collar` each way). `collar` 0 counts every frame."""
+    keep = np.ones(len(ref), dtype=bool)
+    if collar <= 0 or len(ref) < 2:
+        return keep
+    for i in np.flatnonzero(ref[1:] != ref[:-1]) + 1:
+        keep[max(0, i - collar):i + collar] = False
+    return keep
+
+
+def score_one(labels, hyp, root, require_all=False, collar=0):
+    """Scores one hypothesis. Returns a JSON-able dict. With `collar` > 0, the speech and music
+    frames within `collar` frames (10 ms each) of a change of their reference label are not
+    counted (a forgiveness collar around boundaries; the multi-speaker windows always count)."""
     matcher = PathMatcher(root, labels.keys())
     hyp_by_label = {}
     unmatched = []
@@ -263,6 +276,9 @@ def score_one(labels, hyp, root, require_all=False):
                 h = np.zeros(count, dtype=bool)
             if t == "multi_speaker":
                 ref, h = windows(ref), windows(h)
+            elif collar > 0:
+                keep = collar_mask(ref, collar)
+                ref, h = ref[keep], h[keep]
             c = counts(ref, h)
             a = acc[t]
             a["all"] = add(a["all"], c)
@@ -271,6 +287,7 @@ def score_one(labels, hyp, root, require_all=False):
             a["file"][lp] = c
 
     result = {
+        "collar_frames": collar,
         "files_scored": len(labels) - len(missing),
         "files_missing": missing,
         "hypothesis_files_unmatched": unmatched,
