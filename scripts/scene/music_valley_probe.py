@@ -19,14 +19,13 @@ detector's per-hop music probability from `dspbench detect --frames` CSVs and re
 import argparse
 import csv
 import json
-import math
 import os
 import subprocess
 import sys
 
 import numpy as np
-import soundfile as sf
-from scipy.signal import resample_poly
+
+from scenelib.common import read_mono
 
 N, HOP, BANDS, WIDTH = 1024, 256, 32, 16
 MUSIC_THRESHOLD = 0.8
@@ -40,12 +39,7 @@ def dev_files(corpus, conditions):
 
 
 def audio(corpus, path):
-    x, fs = sf.read(os.path.join(corpus, path), always_2d=True)
-    x = x.mean(axis=1)
-    if fs != 16000:
-        g = math.gcd(16000, fs)
-        x = resample_poly(x, 16000 // g, fs // g)
-    return x
+    return read_mono(os.path.join(corpus, path), 16000)[0]
 
 
 def spectra(x):
