@@ -110,7 +110,7 @@ struct SpectralAnalyzerBatchSizeTests {
                     #expect(count <= probe.outputCapacity(forInputCount: n), "phase \(phase), \(n) samples")
                     largest[i] = Swift.max(largest[i], count)
                 }
-                _ = probe.process(UnsafeBufferPointer(rebasing: ones[phase..<(phase + 1)])) { _ in }
+                probe.process(UnsafeBufferPointer(rebasing: ones[phase..<(phase + 1)])) { _ in }
             }
         }
         for (i, n) in sizes.enumerated() {
