@@ -83,7 +83,7 @@ extension SpectralAnalyzer {
             total -= power[0] + power[bins - 1]
             weightedFrequency -= power[bins - 1] * Float(bins - 1)
             weightedFrequency *= binHz
-            slotFeatures[f].framePower = total
+            slotFeatures[f].framePower = total.isNaN ? .nan : total  // one NaN whatever the kernel's sign
             totals[f] = total
             weighted[f] = weightedFrequency
             targets[f] = 0.85 * total

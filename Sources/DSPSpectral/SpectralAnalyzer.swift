@@ -266,7 +266,7 @@ public final class SpectralAnalyzer: StreamingProcessor, @unchecked Sendable {
         total -= power[0] + power[bins - 1]
         weightedFrequency -= power[bins - 1] * Float(bins - 1)
         weightedFrequency *= binHz
-        features.framePower = total
+        features.framePower = total.isNaN ? .nan : total  // one NaN whatever the kernel's sign
 
         // Bands and flux.
         let bandCount = configuration.bandCount
