@@ -23,8 +23,8 @@ public struct SpectralFeatures: Equatable, Sendable {
 
     /// Mean square of the hop's samples, `Σ x² / hop` (full-scale sine: 0.5).
     public var hopPower: Float
-    /// Mean square of the window, Hann-weighted: `Σ w²x² / Σ w²`; `Float.nan` (one bit pattern,
-    /// whatever the batch size) when finite samples overflow the power sum.
+    /// Mean square of the window, Hann-weighted: `Σ w²x² / Σ w²`. When the power sum is NaN (finite
+    /// samples large enough to overflow it), `Float.nan`: one bit pattern whatever the batch size.
     public var framePower: Float
     /// Spectral centroid, Hz: `Σ f_k·P[k] / Σ P[k]` over all bins; 0 for silence.
     public var centroidHz: Float
