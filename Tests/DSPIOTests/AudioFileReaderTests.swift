@@ -123,6 +123,23 @@ struct AudioFileReaderTests {
             }
             try writer.close()
         }
+        // The decoded audio is 38 MB of Float; the reader must not hold on to it. The measure is
+        // the process's resident set, which tests running in parallel share: one read has grown
+        // by 19 MB of other tests' memory (CI, 2026-12-02). A reader that kept its audio grows by
+        // at least 38 MB on every read, so the test reads the file up to three times and passes
+        // when one read stays under the bound.
+        var growths: [Int] = []
+        for _ in 0..<3 {
+            let growth = try residentGrowthWhileReading(path: path, frames: frames)
+            growths.append(growth)
+            if growth < 16 << 20 { break }
+        }
+        #expect(growths.contains { $0 < 16 << 20 }, "resident memory grew by \(growths) bytes")
+    }
+
+    /// Reads the whole file at `path` through a 4096-frame block; returns how far the resident
+    /// set grew above its size before the first read.
+    private func residentGrowthWhileReading(path: String, frames: Int) throws -> Int {
         let reader = try AudioFileReader(path: path)
         #expect(reader.frameCount == frames)
         #expect(reader.durationSeconds == 600)
@@ -140,9 +157,7 @@ struct AudioFileReaderTests {
             if blocks % 64 == 0 { peak = max(peak, heapInUse()) }
         }
         #expect(total == frames)
-        // The decoded audio is 38 MB of Float; the reader must not hold on to it. Other tests
-        // running in parallel share the process, hence the generous bound.
-        #expect(peak - before < 16 << 20, "resident memory grew by \(peak - before) bytes")
+        return peak - before
     }
 }
 
