@@ -53,6 +53,23 @@ import DSPSpectral
 /// their rises fall in the short pauses too rarely to recur within 2 s (docs/scene-measures.md
 /// gives the figures).
 ///
+/// **Reverberant rooms.** While someone speaks in a long room (RT60 over a second), the
+/// reverberant field fills every pause of a 2 s window and spreads as narrowly as a steady noise,
+/// so the rule above reads the field as the background, 20–35 dB over a noise that shows only
+/// before the first word and after the last. Every ``holdCheckpointSeconds`` (at fixed stream
+/// positions, so readings do not depend on when they are made), each band's reading is *held*
+/// when at least ``holdShare`` of the window's hops are noise-only and the band does not
+/// fluctuate: evidence of the background itself. A reading more than ``holdMarginDB`` above the
+/// held level replaces it only when ``holdRiseCheckpoints`` checkpoints in a row hold it, or
+/// when ``holdConsensus`` of the bands rise so at once (a reverberant field passes the test in a
+/// few bands now and then; a new background stays, and a broadband one rises everywhere). A held
+/// level counts for ``holdSeconds`` unless a newer one replaces it. A reading more than
+/// ``holdMarginDB`` above the band's held level reads the held level instead, unless the band's
+/// steady level answered (a background that got louder) or the held level is digital silence.
+/// A louder noise under speech is held down like the field until the checkpoints hold it, and
+/// the field of more than ``holdSeconds`` of unbroken speech is read again
+/// (docs/scene-measures.md gives the figures).
+///
 /// **Under music.** Sustained notes hold a band's level as steady as a background, so the
 /// histograms above read music as noise. Where the detector hears music (``update(_:musicProbability:)``
 /// with a probability of at least ``musicThreshold``, the smoothed probability of
@@ -197,6 +214,22 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
     /// stand for (a block counted every ``quietBlockStride`` quiet hops stands for that many)
     /// before they are read.
     public static let quietShareMinimum: Float = 0.1
+    /// How often each band's reading may be held, seconds of stream (the type's *Reverberant
+    /// rooms*).
+    public static let holdCheckpointSeconds = 0.5
+    /// The least noise-only share of a band's window at which its reading is held.
+    public static let holdShare: Float = 0.35
+    /// How far above a band's held level a reading must lie to read the held level instead, dB.
+    public static let holdMarginDB: Float = 10
+    /// How long a held level counts without a newer one, seconds.
+    public static let holdSeconds = 10.0
+    /// Checkpoints in a row at which a band's held reading must lie more than ``holdMarginDB``
+    /// above its held level before it replaces it.
+    public static let holdRiseCheckpoints: Int32 = 3
+    /// The share of the bands whose held readings must lie more than ``holdMarginDB`` above their
+    /// held levels at one checkpoint for all of them to replace their held levels at once (a new
+    /// broadband background).
+    public static let holdConsensus: Float = 0.3
 
     /// The settings, as validated.
     public let configuration: Configuration
@@ -277,6 +310,16 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
     /// scattered histogram lines a hop (docs/front-end.md).
     private var uncountedHops = 0
     private var uncountedWeight: Float = 1
+    /// Each band's held level, dB (+∞ when none), and the hop it was held at; the hops between
+    /// checkpoints, and how many a held level counts for.
+    private let held: UnsafeMutableBufferPointer<Float>
+    private let heldHop: UnsafeMutableBufferPointer<Int>
+    private let heldRise: UnsafeMutableBufferPointer<Int32>
+    /// Each band's reading at the checkpoint, and whether it may be held (scratch).
+    private let checkpointLevels: UnsafeMutableBufferPointer<Float>
+    private let checkpointHeld: UnsafeMutableBufferPointer<Bool>
+    private let holdCheckpointHops: Int
+    private let holdHops: Int
     /// The partial input hop carried between ``process(_:into:)`` calls.
     private let carry: UnsafeMutableBufferPointer<Float>
     private var carryCount = 0
@@ -347,13 +390,26 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
         recent.initialize(repeating: 0)
         carry = .allocate(capacity: configuration.binCount)
         carry.initialize(repeating: 0)
+        held = .allocate(capacity: bands)
+        held.initialize(repeating: .infinity)
+        heldHop = .allocate(capacity: bands)
+        heldHop.initialize(repeating: 0)
+        heldRise = .allocate(capacity: bands)
+        heldRise.initialize(repeating: 0)
+        checkpointLevels = .allocate(capacity: bands)
+        checkpointLevels.initialize(repeating: 0)
+        checkpointHeld = .allocate(capacity: bands)
+        checkpointHeld.initialize(repeating: false)
+        holdCheckpointHops = Swift.max(1, Int((Self.holdCheckpointSeconds / configuration.hopSeconds).rounded()))
+        holdHops = Swift.max(1, Int((Self.holdSeconds / configuration.hopSeconds).rounded()))
     }
 
     deinit {
         bandStarts.deallocate(); meanToMedian.deallocate(); chiSquareSpread.deallocate(); histograms.deallocate()
         totals.deallocate(); levels.deallocate(); cumulative.deallocate(); carry.deallocate(); recent.deallocate()
         occupied.deallocate(); valleyScratch.deallocate(); valleys.deallocate(); sortingNetwork.deallocate()
-        quietHops.deallocate(); pendingHops.deallocate()
+        quietHops.deallocate(); pendingHops.deallocate(); held.deallocate(); heldHop.deallocate(); heldRise.deallocate()
+        checkpointLevels.deallocate(); checkpointHeld.deallocate()
     }
 
     private let ownership = StreamOwnership()
@@ -477,6 +533,43 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
         hops += 1
         weight *= growth
         if weight > 1e20 { rescale(1e-20) }
+        if hops % holdCheckpointHops == 0 { holdReadings() }
+    }
+
+    /// Holds each band's reading where its window shows the background itself (at least
+    /// ``holdShare`` noise-only, not fluctuating): at once when it lies within
+    /// ``holdMarginDB`` of the held level or rises with ``holdConsensus`` of the bands, else at
+    /// the ``holdRiseCheckpoints``-th checkpoint in a row; forgets a held level older than
+    /// ``holdSeconds``. Called at fixed hops (``holdCheckpointSeconds``).
+    private func holdReadings() {
+        countUncounted()
+        let bands = configuration.bandCount
+        var steady = RingStatistics()
+        var rising = 0
+        for b in 0..<bands {
+            if b % 8 == 0 { steady = ringStatistics(from: b) }
+            let reading = bandMedian(b, ringMean: steady.mean[b % 8], ringVariance: steady.variance[b % 8])
+            checkpointLevels[b] = reading.level
+            checkpointHeld[b] = reading.share >= Self.holdShare && !reading.fluctuating
+            if checkpointHeld[b], reading.level > held[b] + Self.holdMarginDB, held[b] > Self.floorDB + 1 { rising += 1 }
+        }
+        let together = Float(rising) >= Self.holdConsensus * Float(bands)
+        for b in 0..<bands {
+            let level = checkpointLevels[b]
+            if checkpointHeld[b] {
+                if level > held[b] + Self.holdMarginDB, held[b] > Self.floorDB + 1, !together {
+                    // A reverberant field passes in a band now and then; a new background stays.
+                    heldRise[b] += 1
+                    guard heldRise[b] >= Self.holdRiseCheckpoints else { continue }
+                }
+                held[b] = level
+                heldHop[b] = hops
+                heldRise[b] = 0
+            } else {
+                heldRise[b] = 0
+                if hops - heldHop[b] > holdHops { held[b] = .infinity }
+            }
+        }
     }
 
     /// Counts the ``uncountedHops`` hops (oldest first) in the band histograms: each hop's
@@ -632,7 +725,12 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
         var steady = RingStatistics()
         for b in 0..<bands {
             if b % 8 == 0 { steady = ringStatistics(from: b) }
-            let (level, fluctuation) = bandMedian(b, ringMean: steady.mean[b % 8], ringVariance: steady.variance[b % 8])
+            let reading = bandMedian(b, ringMean: steady.mean[b % 8], ringVariance: steady.variance[b % 8])
+            var level = reading.level, fluctuation = reading.fluctuation
+            if !reading.steady, held[b] > Self.floorDB + 1, level > held[b] + Self.holdMarginDB {
+                level = held[b]
+                fluctuation = 1
+            }
             var power = 0.0
             if level > Self.floorDB + 1 {
                 power = Decibels.toPower(Double(level)) * Double(meanToMedian[b]) * Double(fluctuation)
@@ -641,7 +739,7 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
             guard blend > 0 else { continue }
             var valley = power
             if totals[bands + b] > 0 {
-                let (valleyLevel, _) = histogramMedian(bands + b, total: totals[bands + b], steadyOnly: true)
+                let valleyLevel = histogramMedian(bands + b, total: totals[bands + b], steadyOnly: true).level
                 valley = valleyLevel > Self.floorDB + 1 ? Decibels.toPower(Double(valleyLevel + Self.valleyCalibrationDB)) : 0
             }
             underMusic += Swift.min(power, valley)
@@ -694,13 +792,27 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
     /// that got louder: its steady level is the answer until the histogram catches up.
     /// `ringMean` and `ringVariance` are the band's level mean and variance over the
     /// ``steadySeconds`` ring (``ringStatistics(from:)``; read only when the ring is full).
-    private func bandMedian(_ b: Int, ringMean mean: Float, ringVariance variance: Float) -> (level: Float, fluctuation: Float) {
+    private func bandMedian(_ b: Int, ringMean mean: Float, ringVariance variance: Float) -> BandReading {
         let total = totals[b]
-        guard total > 0 else { return (Self.floorDB, 1) }
-        let (median, fluctuation) = histogramMedian(b, total: total, steadyOnly: false)
-        guard recentCount == recentHops else { return (median, fluctuation) }
-        if variance <= Self.steadySpreadDB * Self.steadySpreadDB, mean > median + Self.foregroundMarginDB { return (mean, 1) }
-        return (median, fluctuation)
+        guard total > 0 else { return BandReading(level: Self.floorDB) }
+        let reading = histogramMedian(b, total: total, steadyOnly: false)
+        guard recentCount == recentHops else { return reading }
+        if variance <= Self.steadySpreadDB * Self.steadySpreadDB, mean > reading.level + Self.foregroundMarginDB {
+            return BandReading(level: mean, share: 1, steady: true)
+        }
+        return reading
+    }
+
+    /// A band's (or a valley row's) noise-only median, dB; the factor by which the noise's mean
+    /// power exceeds what its chi-square shape gives; the noise-only share of the window (0 when
+    /// there is no reading); whether the background fluctuates; and whether the band's steady
+    /// level answered (``bandMedian(_:ringMean:ringVariance:)``).
+    private struct BandReading {
+        var level: Float
+        var fluctuation: Float = 1
+        var share: Float = 0
+        var fluctuating = false
+        var steady = false
     }
 
     /// Eight bands' level means and variances over the ring.
@@ -762,14 +874,14 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
     ///
     /// `row` is a histogram row (band `row % bandCount`); with `steadyOnly` only the steady-noise
     /// rounds run (the valley rows, whose statistic spreads more than a band sum).
-    private func histogramMedian(_ row: Int, total: Float, steadyOnly: Bool) -> (level: Float, fluctuation: Float) {
+    private func histogramMedian(_ row: Int, total: Float, steadyOnly: Bool) -> BandReading {
         let b = row % configuration.bandCount
         let histogram = UnsafeBufferPointer(rebasing: histograms[(row * Self.levelBins)..<((row + 1) * Self.levelBins)])
         // The running sum over the occupied bins only: the same values the whole scan gives
         // there (it only adds zeros before them).
         occupiedLow = Int(occupied[row].low)
         occupiedHigh = Int(occupied[row].high)
-        guard occupiedLow <= occupiedHigh else { return (Self.floorDB, 1) }
+        guard occupiedLow <= occupiedHigh else { return BandReading(level: Self.floorDB) }
         var running: Float = 0
         cumulative[occupiedLow] = 0
         for i in occupiedLow...occupiedHigh {
@@ -793,12 +905,12 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
             share = Swift.max(0.05, 1 - above / total)
             level = quantile(histogram, total * share * 0.5)
         }
-        guard fluctuating else { return (level, 1) }
+        guard fluctuating else { return BandReading(level: level, share: share) }
         let lower = quantile(histogram, total * share * 0.1587)
-        guard lower > Self.floorDB + 1 else { return (level, 1) }
+        guard lower > Self.floorDB + 1 else { return BandReading(level: level, share: share, fluctuating: true) }
         let spread = Swift.min(Self.maximumFluctuationDB, level - lower)
         let excess = Swift.max(0, spread * spread - chiSquareSpread[b])
-        return (level, Float.exp(excess * (0.2302585 * 0.2302585) / 2))
+        return BandReading(level: level, fluctuation: Float.exp(excess * (0.2302585 * 0.2302585) / 2), share: share, fluctuating: true)
     }
 
     /// The running total of the bins below bin `i`, from ``cumulative`` (0 below the occupied
@@ -922,6 +1034,9 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
         recentIndex = 0
         recentCount = 0
         carryCount = 0
+        held.update(repeating: .infinity)
+        heldHop.update(repeating: 0)
+        heldRise.update(repeating: 0)
     }
 }
 
@@ -933,6 +1048,8 @@ extension NoiseLevelEstimator: MemoryAccounting {
             + MemoryFootprint.bytes(totals) + MemoryFootprint.bytes(levels) + MemoryFootprint.bytes(cumulative)
             + MemoryFootprint.bytes(carry) + MemoryFootprint.bytes(occupied)
             + MemoryFootprint.bytes(recent) + MemoryFootprint.bytes(valleyScratch) + MemoryFootprint.bytes(valleys)
-            + MemoryFootprint.bytes(sortingNetwork) + MemoryFootprint.bytes(quietHops) + MemoryFootprint.bytes(pendingHops))
+            + MemoryFootprint.bytes(sortingNetwork) + MemoryFootprint.bytes(quietHops) + MemoryFootprint.bytes(pendingHops)
+            + MemoryFootprint.bytes(held) + MemoryFootprint.bytes(heldHop) + MemoryFootprint.bytes(heldRise)
+            + MemoryFootprint.bytes(checkpointLevels) + MemoryFootprint.bytes(checkpointHeld))
     }
 }
