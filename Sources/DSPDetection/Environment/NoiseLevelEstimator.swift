@@ -225,7 +225,7 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
     public static let holdSeconds = 10.0
     /// Checkpoints in a row at which a band's held reading must lie more than ``holdMarginDB``
     /// above its held level before it replaces it.
-    public static let holdRiseCheckpoints: Int32 = 3
+    public static let holdRiseCheckpoints = 3
     /// The share of the bands whose held readings must lie more than ``holdMarginDB`` above their
     /// held levels at one checkpoint for all of them to replace their held levels at once (a new
     /// broadband background).
@@ -310,14 +310,13 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
     /// scattered histogram lines a hop (docs/front-end.md).
     private var uncountedHops = 0
     private var uncountedWeight: Float = 1
-    /// Each band's held level, dB (+∞ when none), and the hop it was held at; the hops between
-    /// checkpoints, and how many a held level counts for.
+    /// Each band's held level, dB (+∞ when none); the checkpoints since it was held (capped at
+    /// 255, far above the ``holdSeconds`` ÷ ``holdCheckpointSeconds`` it counts for); and the
+    /// checkpoints in a row at which a reading above the margin could have been held.
     private let held: UnsafeMutableBufferPointer<Float>
-    private let heldHop: UnsafeMutableBufferPointer<Int>
-    private let heldRise: UnsafeMutableBufferPointer<Int32>
-    /// Each band's reading at the checkpoint, and whether it may be held (scratch).
-    private let checkpointLevels: UnsafeMutableBufferPointer<Float>
-    private let checkpointHeld: UnsafeMutableBufferPointer<Bool>
+    private let heldAge: UnsafeMutableBufferPointer<UInt8>
+    private let heldRise: UnsafeMutableBufferPointer<UInt8>
+    /// The hops between checkpoints, and how many a held level counts for.
     private let holdCheckpointHops: Int
     private let holdHops: Int
     /// The partial input hop carried between ``process(_:into:)`` calls.
@@ -392,14 +391,10 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
         carry.initialize(repeating: 0)
         held = .allocate(capacity: bands)
         held.initialize(repeating: .infinity)
-        heldHop = .allocate(capacity: bands)
-        heldHop.initialize(repeating: 0)
+        heldAge = .allocate(capacity: bands)
+        heldAge.initialize(repeating: 0)
         heldRise = .allocate(capacity: bands)
         heldRise.initialize(repeating: 0)
-        checkpointLevels = .allocate(capacity: bands)
-        checkpointLevels.initialize(repeating: 0)
-        checkpointHeld = .allocate(capacity: bands)
-        checkpointHeld.initialize(repeating: false)
         holdCheckpointHops = Swift.max(1, Int((Self.holdCheckpointSeconds / configuration.hopSeconds).rounded()))
         holdHops = Swift.max(1, Int((Self.holdSeconds / configuration.hopSeconds).rounded()))
     }
@@ -408,8 +403,7 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
         bandStarts.deallocate(); meanToMedian.deallocate(); chiSquareSpread.deallocate(); histograms.deallocate()
         totals.deallocate(); levels.deallocate(); cumulative.deallocate(); carry.deallocate(); recent.deallocate()
         occupied.deallocate(); valleyScratch.deallocate(); valleys.deallocate(); sortingNetwork.deallocate()
-        quietHops.deallocate(); pendingHops.deallocate(); held.deallocate(); heldHop.deallocate(); heldRise.deallocate()
-        checkpointLevels.deallocate(); checkpointHeld.deallocate()
+        quietHops.deallocate(); pendingHops.deallocate(); held.deallocate(); heldAge.deallocate(); heldRise.deallocate()
     }
 
     private let ownership = StreamOwnership()
@@ -544,30 +538,33 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
     private func holdReadings() {
         countUncounted()
         let bands = configuration.bandCount
+        // The hop's band levels are in the ring by now: `levels` holds each band's reading where
+        // it may be held, NaN where not.
         var steady = RingStatistics()
         var rising = 0
         for b in 0..<bands {
             if b % 8 == 0 { steady = ringStatistics(from: b) }
             let reading = bandMedian(b, ringMean: steady.mean[b % 8], ringVariance: steady.variance[b % 8])
-            checkpointLevels[b] = reading.level
-            checkpointHeld[b] = reading.share >= Self.holdShare && !reading.fluctuating
-            if checkpointHeld[b], reading.level > held[b] + Self.holdMarginDB, held[b] > Self.floorDB + 1 { rising += 1 }
+            let holdable = reading.share >= Self.holdShare && !reading.fluctuating
+            levels[b] = holdable ? reading.level : .nan
+            if holdable, reading.level > held[b] + Self.holdMarginDB, held[b] > Self.floorDB + 1 { rising += 1 }
         }
         let together = Float(rising) >= Self.holdConsensus * Float(bands)
         for b in 0..<bands {
-            let level = checkpointLevels[b]
-            if checkpointHeld[b] {
+            let level = levels[b]
+            if heldAge[b] < .max { heldAge[b] += 1 }
+            if !level.isNaN {
                 if level > held[b] + Self.holdMarginDB, held[b] > Self.floorDB + 1, !together {
                     // A reverberant field passes in a band now and then; a new background stays.
-                    heldRise[b] += 1
-                    guard heldRise[b] >= Self.holdRiseCheckpoints else { continue }
+                    if heldRise[b] < .max { heldRise[b] += 1 }
+                    guard Int(heldRise[b]) >= Self.holdRiseCheckpoints else { continue }
                 }
                 held[b] = level
-                heldHop[b] = hops
+                heldAge[b] = 0
                 heldRise[b] = 0
             } else {
                 heldRise[b] = 0
-                if hops - heldHop[b] > holdHops { held[b] = .infinity }
+                if Int(heldAge[b]) * holdCheckpointHops > holdHops { held[b] = .infinity }
             }
         }
     }
@@ -1035,7 +1032,7 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
         recentCount = 0
         carryCount = 0
         held.update(repeating: .infinity)
-        heldHop.update(repeating: 0)
+        heldAge.update(repeating: 0)
         heldRise.update(repeating: 0)
     }
 }
@@ -1049,7 +1046,6 @@ extension NoiseLevelEstimator: MemoryAccounting {
             + MemoryFootprint.bytes(carry) + MemoryFootprint.bytes(occupied)
             + MemoryFootprint.bytes(recent) + MemoryFootprint.bytes(valleyScratch) + MemoryFootprint.bytes(valleys)
             + MemoryFootprint.bytes(sortingNetwork) + MemoryFootprint.bytes(quietHops) + MemoryFootprint.bytes(pendingHops)
-            + MemoryFootprint.bytes(held) + MemoryFootprint.bytes(heldHop) + MemoryFootprint.bytes(heldRise)
-            + MemoryFootprint.bytes(checkpointLevels) + MemoryFootprint.bytes(checkpointHeld))
+            + MemoryFootprint.bytes(held) + MemoryFootprint.bytes(heldAge) + MemoryFootprint.bytes(heldRise))
     }
 }
