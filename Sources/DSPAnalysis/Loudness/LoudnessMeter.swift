@@ -73,10 +73,11 @@ public struct LoudnessSummary: Equatable, Sendable {
 /// channel reads −3.01 LUFS; silence reads −∞.
 ///
 /// **The 10 ms grid.** The weighted energy `Σ_c G_c Σ y²` of every 10 ms step (frames
-/// `⌊k·f_s/100⌋ ..< ⌊(k+1)·f_s/100⌋`) goes into a ring of 300. At the end of each step the
-/// momentary loudness (last 40 steps, 400 ms) and short-term loudness (last 300 steps, 3 s)
-/// are summed afresh from the ring — exactly, with no drift — and written as a
-/// ``LoudnessReading``. Before the first 400 ms / 3 s the missing past counts as silence (so
+/// `⌊k·f_s/100⌋ ..< ⌊(k+1)·f_s/100⌋`) goes into a ring of 300, and each 100 ms block's sum is
+/// taken once, when the block closes. At the end of each step the momentary loudness (last 40
+/// steps, 400 ms) is summed afresh from the ring, and the short-term loudness (last 300 steps,
+/// 3 s) from the closed blocks inside its window and the steps at its two ends — exactly, with
+/// no running sum and so no drift — and written as a ``LoudnessReading``. Before the first 400 ms / 3 s the missing past counts as silence (so
 /// readings ramp up, as in libebur128). Readings depend only on stream positions, never on
 /// how the input was chunked.
 ///
@@ -143,6 +144,13 @@ public final class LoudnessMeter: StreamAnalyzer, @unchecked Sendable {
     /// of the last `count` ≤ 300 entries is contiguous.
     private let ring: UnsafeMutablePointer<Double>
     private var ringPosition = 0
+    /// Steps per block of the short-term sums (100 ms).
+    private static let blockSteps: Int64 = 10
+    /// Block sums kept: a short-term window and the waiting steps' windows span at most 31.
+    private static let blockRingLength: Int64 = 32
+    /// The sum of each closed block's `blockSteps` ring entries (oldest first, one after the
+    /// other), at `block mod blockRingLength`: computed once when its last step is stored.
+    private let blockSums: UnsafeMutablePointer<Double>
     /// Steps closed whose momentary and short-term sums are not computed yet (at most
     /// ``maxPendingSteps``), and the ring position after each one's entry.
     private var pendingCount = 0
@@ -197,6 +205,8 @@ public final class LoudnessMeter: StreamAnalyzer, @unchecked Sendable {
         carry.initialize(repeating: 0, count: channelCount)
         ring = .allocate(capacity: 2 * Self.ringLength)
         ring.initialize(repeating: 0, count: 2 * Self.ringLength)
+        blockSums = .allocate(capacity: Int(Self.blockRingLength))
+        blockSums.initialize(repeating: 0, count: Int(Self.blockRingLength))
         pendingEnds = .allocate(capacity: Self.maxPendingSteps)
         pendingEnds.initialize(repeating: 0, count: Self.maxPendingSteps)
         stepLength = fs / 100
@@ -210,6 +220,7 @@ public final class LoudnessMeter: StreamAnalyzer, @unchecked Sendable {
         weights.deallocate()
         carry.deallocate()
         ring.deallocate()
+        blockSums.deallocate()
         pendingEnds.deallocate()
     }
 
@@ -340,6 +351,7 @@ public final class LoudnessMeter: StreamAnalyzer, @unchecked Sendable {
         bank.reset()
         carryCount = 0
         ring.update(repeating: 0, count: 2 * Self.ringLength)
+        blockSums.update(repeating: 0, count: Int(Self.blockRingLength))
         ringPosition = 0
         pendingCount = 0
         stepCount = 0
@@ -476,7 +488,7 @@ public final class LoudnessMeter: StreamAnalyzer, @unchecked Sendable {
         }
     }
 
-    /// Sum of the `count` ring entries (a multiple of 4: 40 or 300) before ring position `end`,
+    /// Sum of the `count` ring entries (a multiple of 4: the 40 momentary steps) before ring position `end`,
     /// oldest first, in four lanes (entry `j` into lane `j mod 4`), then `(s0 + s1) + (s2 + s3)`.
     @inline(__always)
     private func ringSum(last count: Int, before end: Int) -> Double {
@@ -531,6 +543,37 @@ public final class LoudnessMeter: StreamAnalyzer, @unchecked Sendable {
         ring[ringPosition + Self.ringLength] = energy
         ringPosition = ringPosition + 1 == Self.ringLength ? 0 : ringPosition + 1
         stepCount += 1
+        if stepCount % Self.blockSteps == 0 {
+            let block = stepCount / Self.blockSteps - 1
+            blockSums[Int(block % Self.blockRingLength)] = stepSum(from: block * Self.blockSteps, through: stepCount - 1)
+        }
+    }
+
+    /// The ring entries of steps `first` … `last` (0-based step indices, at most ``ringLength``
+    /// steps back), oldest first, added one after the other; 0 when `first > last`. Step `k`
+    /// sits at ring position `k mod ringLength` (the ring starts at 0 with the stream).
+    @inline(__always)
+    private func stepSum(from first: Int64, through last: Int64) -> Double {
+        guard first <= last else { return 0 }
+        let window = ring + Int(first % Int64(Self.ringLength))  // contiguous thanks to the mirrored copy
+        var total = 0.0
+        for j in 0..<Int(last - first + 1) { total += window[j] }
+        return total
+    }
+
+    /// The short-term window's sum for the step of index `last` (its 300 steps, those before
+    /// the stream counting as silence): the closed 100 ms blocks inside the window from
+    /// ``blockSums``, and the steps at its two ends not in such a block from the ring, oldest
+    /// first. Every term is summed afresh from the stored step energies: no running sum, no
+    /// drift; and about 50 values are read where the whole window is 300.
+    private func shortTermSum(last: Int64) -> Double {
+        let first = Swift.max(0, last - Int64(Self.windowSteps) + 1)
+        let firstBlock = (first + Self.blockSteps - 1) / Self.blockSteps
+        let lastBlock = (last + 1) / Self.blockSteps - 1
+        guard firstBlock <= lastBlock else { return stepSum(from: first, through: last) }
+        var total = stepSum(from: first, through: firstBlock * Self.blockSteps - 1)
+        for block in firstBlock...lastBlock { total += blockSums[Int(block % Self.blockRingLength)] }
+        return total + stepSum(from: (lastBlock + 1) * Self.blockSteps, through: last)
     }
 
     /// Updates momentary and short-term loudness, their maxima and (unless `padded`) the gating
@@ -568,10 +611,10 @@ public final class LoudnessMeter: StreamAnalyzer, @unchecked Sendable {
         guard count > 0 else { return }
         for i in count..<Self.maxPendingSteps { pendingEnds[i] = pendingEnds[count - 1] }
         let momentary = ringSums(last: Self.momentaryWindowSteps, before: pendingEnds)
-        let shortTerm = ringSums(last: Self.windowSteps, before: pendingEnds)
         let first = stepCount - Int64(count) + 1
         for i in 0..<count {
-            account(step: first + Int64(i), momentarySum: momentary[i], shortTermSum: shortTerm[i], padded: false)
+            let step = first + Int64(i)
+            account(step: step, momentarySum: momentary[i], shortTermSum: shortTermSum(last: step - 1), padded: false)
         }
         pendingCount = 0
     }
@@ -583,7 +626,7 @@ public final class LoudnessMeter: StreamAnalyzer, @unchecked Sendable {
         storeStepEnergy()
         account(
             step: stepCount, momentarySum: ringSum(last: Self.momentaryWindowSteps, before: ringPosition),
-            shortTermSum: ringSum(last: Self.windowSteps, before: ringPosition), padded: padded)
+            shortTermSum: shortTermSum(last: stepCount - 1), padded: padded)
         let end = boundary(stepCount)
         stepFill = 0
         stepLength = Int(boundary(stepCount + 1) - end)
@@ -599,7 +642,7 @@ extension LoudnessMeter: MemoryAccounting {
     public var memoryFootprint: MemoryFootprint {
         let tables = MemoryFootprint.bytes(Int.self, Swift.max(filteredCount, 1)) + MemoryFootprint.bytes(Double.self, Swift.max(filteredCount, 1))
             + MemoryFootprint.bytes(Float.self, channelCount) + MemoryFootprint.bytes(Double.self, 2 * Self.ringLength)
-            + MemoryFootprint.bytes(Int.self, Self.maxPendingSteps)
+            + MemoryFootprint.bytes(Int.self, Self.maxPendingSteps) + MemoryFootprint.bytes(Double.self, Int(Self.blockRingLength))
         return .owned(frontEnd.allocatedBytes + bank.allocatedBytes + tables + 2 * GatingHistogram.allocatedBytes)
     }
 }
