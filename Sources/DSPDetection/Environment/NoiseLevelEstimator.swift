@@ -292,6 +292,9 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
     /// Whether every band is 16 bins wide from bin 1 (not the default layout, whose 32 bands hold
     /// 15–16 bins), summed 16 at a time.
     private let sixteenBinBands: Bool
+    /// The leading bands, a multiple of eight, that are each at most 16 bins wide (all 32 at the
+    /// defaults): their median bins are found eight bands at a time.
+    private let narrowBands: Int
     private let growth: Float
     /// The last ``steadySeconds`` of band levels, hop-major (`recentHops × bandCount`), for
     /// the steadiness check.
@@ -381,6 +384,8 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
         occupied.initialize(repeating: (Int32(Self.levelBins), -1))
         let starts = bandStarts
         sixteenBinBands = (0..<bands).allSatisfy { starts[$0 + 1] - starts[$0] == 16 }
+        let firstWide = (0..<bands).first { starts[$0 + 1] - starts[$0] > 16 } ?? bands
+        narrowBands = firstWide / 8 * 8
         growth = Float(Double.exp(configuration.hopSeconds / configuration.windowSeconds))
         burstIntervalHops = Swift.max(1, Int((Self.burstIntervalSeconds / configuration.hopSeconds).rounded()))
         burstMemoryHops = Swift.max(1, Int((Self.burstMemorySeconds / configuration.hopSeconds).rounded()))
@@ -493,7 +498,11 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
         let highest = SIMD8<Float>(repeating: Self.floorDB + Float(Self.levelBins))
         while b + 8 <= bands {
             let p = UnsafeRawPointer(levels.baseAddress! + b).loadUnaligned(as: SIMD8<Float>.self)
-            let level = FastLog.decibels(p).clamped(lowerBound: lowest, upperBound: highest)
+            // Clamped by lane selects (`clamped(lowerBound:upperBound:)` calls the generic
+            // pointwise min and max, not inlined here; the levels are never NaN).
+            var level = FastLog.decibels(p)
+            level.replace(with: lowest, where: level .< lowest)
+            level.replace(with: highest, where: level .> highest)
             UnsafeMutableRawPointer(levels.baseAddress! + b).storeBytes(of: level, as: SIMD8<Float>.self)
             b += 8
         }
@@ -646,9 +655,16 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
 
     /// Each band's median bin × its bin count into ``valleys`` (the mean of the two middle bins
     /// for an even count), in ``valleyScratch``: through ``sortingNetwork`` for bands of at most
-    /// 16 bins, by selection for wider ones; no allocation.
+    /// 16 bins, eight bands at a time (one band a lane; ``medianBinsOfEight(_:count:from:)``)
+    /// where eight such bands lie within the spectrum, by selection for wider ones; no
+    /// allocation.
     private func medianBins(_ power: UnsafeBufferPointer<Float>, count n: Int) {
-        for b in 0..<configuration.bandCount {
+        var first = 0
+        while first + 8 <= narrowBands, bandStarts[first + 8] <= n {
+            medianBinsOfEight(power, count: n, from: first)
+            first += 8
+        }
+        for b in first..<configuration.bandCount {
             let start = bandStarts[b], end = Swift.min(bandStarts[b + 1], n)
             let width = end - start
             guard width > 0 else { valleys[b] = 0; continue }
@@ -676,6 +692,43 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
                 median = 0.5 * (lower + upper)
             }
             valleys[b] = median * Float(bandStarts[b + 1] - bandStarts[b])
+        }
+    }
+
+    /// Each band's median bin × its bin count for one spectrum, as the music path reads it: the
+    /// tests' view of ``medianBins(_:count:)``. Allocates its result.
+    func medianBinsForTesting(_ power: UnsafeBufferPointer<Float>) -> [Float] {
+        enter(); defer { ownership.release() }
+        medianBins(power, count: Swift.min(power.count, configuration.binCount))
+        return Array(valleys)
+    }
+
+    /// ``medianBins(_:count:)`` for bands `first` … `first + 7`, each of at most 16 bins and
+    /// within the spectrum: the same compare-exchanges of ``sortingNetwork``, a band a lane, so
+    /// every band's sorted bins, and so its median, are those the one-band network gives.
+    private func medianBinsOfEight(_ power: UnsafeBufferPointer<Float>, count n: Int, from first: Int) {
+        withUnsafeTemporaryAllocation(of: SIMD8<Float>.self, capacity: 16) { x in
+            for k in 0..<16 {
+                var row = SIMD8<Float>(repeating: .infinity)
+                for lane in 0..<8 {
+                    let start = bandStarts[first + lane]
+                    if start + k < bandStarts[first + lane + 1] { row[lane] = power[start + k] }
+                }
+                x[k] = row
+            }
+            for (i, k) in UnsafeBufferPointer(sortingNetwork) {
+                let a = x[Int(i)], c = x[Int(k)]
+                // Swift.min and Swift.max per lane (no NaN reaches here: the band sums are finite).
+                x[Int(i)] = a.replacing(with: c, where: c .< a)
+                x[Int(k)] = c.replacing(with: a, where: c .< a)
+            }
+            for lane in 0..<8 {
+                let b = first + lane
+                let width = bandStarts[b + 1] - bandStarts[b]
+                let upper = x[width / 2][lane]
+                let median = width % 2 == 0 ? 0.5 * (x[width / 2 - 1][lane] + upper) : upper
+                valleys[b] = median * Float(width)
+            }
         }
     }
 
