@@ -585,21 +585,48 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
         guard uncountedHops > 0 else { return }
         let bands = configuration.bandCount
         let top = Self.levelBins - 1
-        var h = recentIndex - uncountedHops
-        if h < 0 { h += recentHops }
+        var first = recentIndex - uncountedHops
+        if first < 0 { first += recentHops }
+        // The levels in ``recent`` are clamped to floorDB … floorDB + levelBins (`add`), so each
+        // offset from the floor is ≥ 0 and truncating it gives its floor: the bin.
+        var h = first
         var w = uncountedWeight
         for _ in 0..<uncountedHops {
             let row = recent.baseAddress! + h * bands
+            var counts = histograms.baseAddress!
             for b in 0..<bands {
-                let index = Int32(Swift.min(top, Int((row[b] - Self.floorDB).rounded(.down))))
-                histograms[b * Self.levelBins + Int(index)] += w
-                let span = occupied[b]
-                if index < span.low || index > span.high {
-                    occupied[b] = (Swift.min(span.low, index), Swift.max(span.high, index))
-                }
+                counts[Swift.min(top, Int(row[b] - Self.floorDB))] += w
+                counts += Self.levelBins
             }
             w *= growth
             h = h + 1 == recentHops ? 0 : h + 1
+        }
+        // Each band's occupied span takes in the bins of its lowest and highest level of these
+        // hops (the bin only grows with the level), eight bands at a time.
+        var b = 0
+        while b < bands {
+            var low = SIMD8<Float>(repeating: .infinity), high = SIMD8<Float>(repeating: -.infinity)
+            let lanes = Swift.min(8, bands - b)
+            h = first
+            for _ in 0..<uncountedHops {
+                let row = recent.baseAddress! + h * bands + b
+                var level = high
+                if lanes == 8 {
+                    level = UnsafeRawPointer(row).loadUnaligned(as: SIMD8<Float>.self)
+                } else {
+                    for lane in 0..<lanes { level[lane] = row[lane] }
+                }
+                low.replace(with: level, where: level .< low)
+                high.replace(with: level, where: level .> high)
+                h = h + 1 == recentHops ? 0 : h + 1
+            }
+            for lane in 0..<lanes {
+                let lowest = Int32(Swift.min(top, Int(low[lane] - Self.floorDB)))
+                let highest = Int32(Swift.min(top, Int(high[lane] - Self.floorDB)))
+                let span = occupied[b + lane]
+                occupied[b + lane] = (Swift.min(span.low, lowest), Swift.max(span.high, highest))
+            }
+            b += 8
         }
         uncountedHops = 0
     }
