@@ -610,7 +610,7 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
             h = first
             for _ in 0..<uncountedHops {
                 let row = recent.baseAddress! + h * bands + b
-                var level = high
+                var level = SIMD8<Float>()  // the lanes past the last band are never read
                 if lanes == 8 {
                     level = UnsafeRawPointer(row).loadUnaligned(as: SIMD8<Float>.self)
                 } else {
