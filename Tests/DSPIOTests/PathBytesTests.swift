@@ -49,13 +49,15 @@ struct PathBytesTests {
     func openHostileNames() throws {
         let directory = try TemporaryDirectory()
         let wav = WAVBuilder.file(channels: 1, sampleRate: 8_000, bitsPerSample: 16, payload: WAVBuilder.pcm16([1, -2, 3, 16384]))
+        // `path("")` has no trailing separator: the names go inside the directory, which removes them.
+        let inside = Array(directory.url.path.utf8) + [UInt8(ascii: "/")]
         for name in Self.hostileNames {
-            let path = PathBytes.string(decoding: Array(directory.path("").utf8) + name + Array(".wav".utf8))
+            let path = PathBytes.string(decoding: inside + name + Array(".wav".utf8))
             try Self.createFile(bytes: PathBytes.bytes(of: path), contents: wav)
             let reader = try AudioFileReader(path: path)
             #expect(reader.frameCount == 4)
             #expect(reader.path == path)
-            let written = PathBytes.string(decoding: Array(directory.path("").utf8) + name + Array("-copy.flac".utf8))
+            let written = PathBytes.string(decoding: inside + name + Array("-copy.flac".utf8))
             let writer = try AudioFileWriter(path: written, format: .flacPCM16, sampleRate: 8_000, channelCount: 1)
             try [Float(0.5), -0.5].withUnsafeBufferPointer { try writer.write($0) }
             try writer.close()
