@@ -72,9 +72,9 @@ import DSPSpectral
 ///
 /// **A louder background.** After a quiet room turns loud, the histogram keeps the old
 /// background's hops for seconds (its forgetting) and counts the new background as foreground.
-/// Where every hop of a band's ``steadySeconds`` ring lies ``foregroundMarginDB`` over the
-/// band's reading, the same occupancy rule runs over the ring's hops alone; its answer replaces
-/// the reading when it finds at least ``ringShare`` of them noise-only, not fluctuating, and the
+/// Where every hop of a band's last second (the ring the steady-level rule reads) lies 3 dB
+/// (the foreground margin) over the band's reading, the same occupancy rule runs over those hops
+/// alone; its answer replaces the reading when it finds at least ``ringShare`` of them noise-only, not fluctuating, and the
 /// ring holds at least ``ringQuietHops`` hops in which the detector heard neither speech nor
 /// music. A reverberant field under running speech also fills the ring, but the detector hears
 /// speech in it; a new background leaves pauses the detector hears as such. A stream with no
