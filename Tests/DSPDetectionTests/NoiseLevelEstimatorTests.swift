@@ -367,9 +367,9 @@ struct NoiseLevelEstimatorTests {
         #expect(heard.filter { $0 < 0.5 }.count > heard.count / 10, "the speech has pauses")
 
         /// The estimate after every hop, with the hop's speech probability from `probability`.
-        func readings(_ probability: ((Int) -> Float)?) throws -> [Float] {
+        func readings(_ probability: ((Int) -> Float)?, estimator: NoiseLevelEstimator? = nil) throws -> [Float] {
             let analyzer = try SpectralAnalyzer()
-            let estimator = try NoiseLevelEstimator()
+            let estimator = try estimator ?? NoiseLevelEstimator()
             var out: [Float] = []
             mix.withUnsafeBufferPointer { p in
                 analyzer.process(p) { frame in
@@ -389,6 +389,13 @@ struct NoiseLevelEstimatorTests {
             return levels[first...].firstIndex { abs(Double($0) - target) <= 3 }.map { Double($0 - first) * 0.016 }
         }
         let withPauses = try readings { heard[Swift.min($0, heard.count - 1)] }
+        // A reset forgets the stream (the contract test checks it without probabilities): after
+        // another stream heard as quiet throughout, the same readings bit for bit.
+        let reused = try NoiseLevelEstimator()
+        _ = try readings({ _ in 0.05 }, estimator: reused)
+        reused.reset()
+        let again = try readings({ heard[Swift.min($0, heard.count - 1)] }, estimator: reused)
+        #expect(again.elementsEqual(withPauses) { $0.bitPattern == $1.bitPattern })
         let plain = try readings(nil)
         let speechEverywhere = try readings { _ in 0.9 }
         let fast = try #require(followedAfter(withPauses))
