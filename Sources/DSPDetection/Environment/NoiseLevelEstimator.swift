@@ -74,9 +74,9 @@ import DSPSpectral
 /// background's hops for seconds (its forgetting) and counts the new background as foreground.
 /// Where every hop of a band's last second (the ring the steady-level rule reads) lies 3 dB
 /// (the foreground margin) over the band's reading, the same occupancy rule runs over those hops
-/// alone; its answer replaces the reading when it finds at least ``ringShare`` of them noise-only, not fluctuating, and the
-/// ring holds at least ``ringQuietHops`` hops in which the detector heard neither speech nor
-/// music. A reverberant field under running speech also fills the ring, but the detector hears
+/// alone; its answer (a fluctuating background's with its fluctuation factor) replaces the
+/// reading when it finds at least ``ringShare`` of them noise-only and the ring holds at least
+/// ``ringQuietHops`` hops in which the detector heard neither speech nor music. A reverberant field under running speech also fills the ring, but the detector hears
 /// speech in it; a new background leaves pauses the detector hears as such. A stream with no
 /// speech probability never takes this path (docs/scene-measures.md gives the figures).
 ///
@@ -911,9 +911,9 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
     }
 
     /// The occupancy rule over band `b`'s ``steadySeconds`` ring alone (each hop at weight 1),
-    /// where it finds a background above `reading`: at least ``ringShare`` noise-only, not
-    /// fluctuating, more than ``foregroundMarginDB`` above it. Else `reading`. Counts the ring
-    /// into a histogram on the stack.
+    /// where it finds a background above `reading`: at least ``ringShare`` noise-only, more than
+    /// ``foregroundMarginDB`` above it (a fluctuating one with its fluctuation factor, as the
+    /// histogram's reading has). Else `reading`. Counts the ring into a histogram on the stack.
     private func ringReading(_ b: Int, over reading: BandReading) -> BandReading {
         let bands = configuration.bandCount
         return withUnsafeTemporaryAllocation(of: Float.self, capacity: Self.levelBins) { counts in
@@ -927,7 +927,7 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
                 high = Swift.max(high, bin)
             }
             let ring = occupancyReading(UnsafeBufferPointer(counts), low: low, high: high, total: Float(recentHops), band: b, steadyOnly: false)
-            guard ring.share >= Self.ringShare, !ring.fluctuating, ring.level > reading.level + Self.foregroundMarginDB else { return reading }
+            guard ring.share >= Self.ringShare, ring.level > reading.level + Self.foregroundMarginDB else { return reading }
             return ring
         }
     }
