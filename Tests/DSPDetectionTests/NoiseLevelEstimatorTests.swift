@@ -271,29 +271,13 @@ struct NoiseLevelEstimatorTests {
     }
 
     /// A background that rises now and then with no speech heard (a door, a reverberant tail
-    /// the detector misses) is no loop: with bursts more than 2 s apart the quiet blocks' median
-    /// is never read. Where a burst's loud phase fills the last second, the ring reading (*A
-    /// louder background*) may take it for the background while it lasts: such a reading lies
-    /// between the plain one and the last second's level, at most two readings a burst; every
-    /// other reading is the plain one, bit for bit.
-    @Test("bursts further apart than two seconds: no loop is read; a burst's loud second at most")
+    /// the detector misses) is no loop: bursts more than 2 s apart leave every reading as it was.
+    @Test("bursts further apart than two seconds change nothing")
     func sparseBursts() throws {
         let (x, _) = Self.loopedBursts(seconds: 12, periodSamples: 40_000, peakDBFS: -30, decayDB: 35, floorBelowDB: 50)
         let quiet = try Self.levels(x, speechProbability: 0, every: 31)
         let plain = try Self.levels(x, every: 31)
-        #expect(quiet.count == plain.count)
-        var same = 0
-        for (k, (q, p)) in zip(quiet, plain).enumerated() {
-            if q.bitPattern == p.bitPattern { same += 1; continue }
-            // The reading after hop 31·(k + 1): the analysis window ends 1024 samples after the
-            // hop's start.
-            let end = Swift.min(x.count, 31 * (k + 1) * 256 + 768)
-            let lastSecond = Self.level(Array(x[Swift.max(0, end - 16_000)..<end]))
-            #expect(q > p && Double(q) <= lastSecond + 1, "reading \(k): \(q) against plain \(p), last second \(lastSecond) dBFS")
-        }
-        // Two readings a burst at most (a reading every 0.5 s, a loud phase of about a second).
-        let bursts = (x.count + 39_999) / 40_000
-        #expect(quiet.count - same <= 2 * bursts, "\(same) of \(quiet.count) readings as plain")
+        #expect(quiet.elementsEqual(plain) { $0.bitPattern == $1.bitPattern })
     }
 
     /// Issue 19: while someone speaks in a long room, the reverberant field fills every pause of
@@ -333,80 +317,6 @@ struct NoiseLevelEstimatorTests {
         let down = try #require(firstWithin(-60, after: 8))
         #expect(up <= 2, "louder room read after \(up) s")
         #expect(down <= 1, "quieter room read after \(down) s")
-    }
-
-    /// Issue 19: after a quiet room turns loud under running speech, the histogram keeps the
-    /// old background's hops for seconds and counts the new one as foreground (4.1 s on the scene
-    /// corpus's dev steps before the ring reading). Speech (TestAudio, repeated) over Gaussian
-    /// noise at −60 dBFS that steps to −35 dBFS after 5 s; the speech probability is the
-    /// construction's own (0.9 where the dry speech is within 40 dB of its loudest hop, else
-    /// 0.05), as a detector that hears the pauses gives it. Heard so, the new background is read
-    /// within 2 s; with no speech probability, or with speech heard in every hop (what a
-    /// reverberant field gives), the ring reading is never taken and the histogram follows later.
-    @Test("a louder background under speech is followed within two seconds where the pauses are heard")
-    func louderBackgroundUnderSpeech() throws {
-        let dry = try AnalysisChainTests.mono16k("speech_en-us_16k.wav")
-        let speech = Array((dry + dry + dry).prefix(12 * 16_000))
-        let step = 5 * 16_000
-        let quiet = Self.noise(count: step, dBFS: -60, seed: 51)
-        // Swelling by ±3 dB at 1.3 Hz: its bands are not steady enough (a standard deviation
-        // of 2.6 dB) for the steady-level rule, which would follow a plain Gaussian noise sooner.
-        let loud = Self.noise(count: speech.count - step, dBFS: -35, seed: 52).enumerated().map { n, x in
-            x * Float(Decibels.toAmplitude(3 * Double.sin(2 * .pi * 1.3 * Double(n) / 16_000)))
-        }
-        let background = quiet + loud
-        let mix = (0..<speech.count).map { speech[$0] + background[$0] }
-        // Each hop's window (1024 samples ending at the hop's end) and whether the dry speech
-        // is heard there.
-        let hopPower = stride(from: 0, to: speech.count, by: 256).map { end -> Double in
-            let window = speech[Swift.max(0, end + 256 - 1024)..<Swift.min(speech.count, end + 256)]
-            return window.reduce(0) { $0 + Double($1) * Double($1) } / 1024
-        }
-        let loudest = hopPower.max() ?? 0
-        let heard = hopPower.map { $0 > loudest * 1e-4 ? Float(0.9) : Float(0.05) }
-        #expect(heard.filter { $0 < 0.5 }.count > heard.count / 10, "the speech has pauses")
-
-        /// The estimate after every hop, with the hop's speech probability from `probability`.
-        func readings(_ probability: ((Int) -> Float)?, estimator: NoiseLevelEstimator? = nil) throws -> [Float] {
-            let analyzer = try SpectralAnalyzer()
-            let estimator = try estimator ?? NoiseLevelEstimator()
-            var out: [Float] = []
-            mix.withUnsafeBufferPointer { p in
-                analyzer.process(p) { frame in
-                    if let probability {
-                        estimator.update(frame.powerSpectrum, musicProbability: 0, speechProbability: probability(out.count))
-                    } else {
-                        estimator.update(frame.powerSpectrum)
-                    }
-                    out.append(estimator.levelDBFS)
-                }
-            }
-            return out
-        }
-        let target = Self.level(loud)
-        func followedAfter(_ levels: [Float]) -> Double? {
-            let first = step / 256
-            return levels[first...].firstIndex { abs(Double($0) - target) <= 3 }.map { Double($0 - first) * 0.016 }
-        }
-        let withPauses = try readings { heard[Swift.min($0, heard.count - 1)] }
-        // A reset forgets the stream (the contract test checks it without probabilities): after
-        // another stream heard as quiet throughout, the same readings bit for bit.
-        let reused = try NoiseLevelEstimator()
-        _ = try readings({ _ in 0.05 }, estimator: reused)
-        reused.reset()
-        let again = try readings({ heard[Swift.min($0, heard.count - 1)] }, estimator: reused)
-        #expect(again.elementsEqual(withPauses) { $0.bitPattern == $1.bitPattern })
-        let plain = try readings(nil)
-        let speechEverywhere = try readings { _ in 0.9 }
-        let fast = try #require(followedAfter(withPauses))
-        #expect(fast <= 2, "followed after \(fast) s")
-        // Before the step the quiet background is read alike.
-        #expect(abs(Double(withPauses[step / 256 - 1]) - Self.level(quiet)) <= 2)
-        // Without heard pauses the ring reading is never taken: bit for bit the plain readings,
-        // which follow later.
-        #expect(plain.elementsEqual(speechEverywhere) { $0.bitPattern == $1.bitPattern })
-        let slow = followedAfter(plain) ?? .infinity
-        #expect(slow > fast + 0.5, "plain \(slow) s against \(fast) s")
     }
 
     @Test("digital silence reads −∞; so does speech whose pauses are digital silence")

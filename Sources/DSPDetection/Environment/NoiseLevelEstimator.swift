@@ -70,16 +70,6 @@ import DSPSpectral
 /// the field of more than ``holdSeconds`` of unbroken speech is read again
 /// (docs/scene-measures.md gives the figures).
 ///
-/// **A louder background.** After a quiet room turns loud, the histogram keeps the old
-/// background's hops for seconds (its forgetting) and counts the new background as foreground.
-/// Where every hop of a band's last second (the ring the steady-level rule reads) lies 3 dB
-/// (the foreground margin) over the band's reading, the same occupancy rule runs over those hops
-/// alone; its answer (a fluctuating background's with its fluctuation factor) replaces the
-/// reading when it finds at least ``ringShare`` of them noise-only and the ring holds at least
-/// ``ringQuietHops`` hops in which the detector heard neither speech nor music. A reverberant field under running speech also fills the ring, but the detector hears
-/// speech in it; a new background leaves pauses the detector hears as such. A stream with no
-/// speech probability never takes this path (docs/scene-measures.md gives the figures).
-///
 /// **Under music.** Sustained notes hold a band's level as steady as a background, so the
 /// histograms above read music as noise. Where the detector hears music (``update(_:musicProbability:)``
 /// with a probability of at least ``musicThreshold``, the smoothed probability of
@@ -240,12 +230,6 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
     /// held levels at one checkpoint for all of them to replace their held levels at once (a new
     /// broadband background).
     public static let holdConsensus: Float = 0.3
-    /// The least noise-only share the occupancy rule must find over a band's ring for the ring's
-    /// reading to replace the histogram's (the type's *A louder background*).
-    public static let ringShare: Float = 0.4
-    /// The least number of quiet hops (neither speech nor music heard) a ring must hold for its
-    /// reading to count.
-    public static let ringQuietHops = 4
 
     /// The settings, as validated.
     public let configuration: Configuration
@@ -317,9 +301,6 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
     private let recent: UnsafeMutableBufferPointer<Float>
     private let recentHops: Int
     private var recentIndex = 0
-    /// Whether each hop of ``recent`` was quiet (1) or not (0), and how many were.
-    private let recentQuiet: UnsafeMutableBufferPointer<UInt8>
-    private var quietInRing = 0
     private var recentCount = 0
     private var weight: Float = 1
     private var hops = 0
@@ -411,8 +392,6 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
         recentHops = Swift.max(2, Int((Self.steadySeconds / configuration.hopSeconds).rounded()))
         recent = .allocate(capacity: recentHops * bands)
         recent.initialize(repeating: 0)
-        recentQuiet = .allocate(capacity: recentHops)
-        recentQuiet.initialize(repeating: 0)
         carry = .allocate(capacity: configuration.binCount)
         carry.initialize(repeating: 0)
         held = .allocate(capacity: bands)
@@ -429,7 +408,7 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
         bandStarts.deallocate(); meanToMedian.deallocate(); chiSquareSpread.deallocate(); histograms.deallocate()
         totals.deallocate(); levels.deallocate(); cumulative.deallocate(); carry.deallocate(); recent.deallocate()
         occupied.deallocate(); valleyScratch.deallocate(); valleys.deallocate(); sortingNetwork.deallocate()
-        quietHops.deallocate(); pendingHops.deallocate(); recentQuiet.deallocate(); held.deallocate(); heldAge.deallocate(); heldRise.deallocate()
+        quietHops.deallocate(); pendingHops.deallocate(); held.deallocate(); heldAge.deallocate(); heldRise.deallocate()
     }
 
     private let ownership = StreamOwnership()
@@ -497,8 +476,7 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
         let isMusic = musicProbability >= Self.musicThreshold
         if isMusic { medianBins(power, count: n) }
         // NaN probabilities fail both comparisons: a hop of unknown content is never quiet.
-        let quiet = speechProbability < Self.quietSpeechThreshold && !(musicProbability >= Self.quietMusicThreshold)
-        if quiet {
+        if speechProbability < Self.quietSpeechThreshold, !(musicProbability >= Self.quietMusicThreshold) {
             hopsSinceForeground += 1
             if hopsSinceForeground > Self.quietGuardHops {
                 var sum: Float = 0
@@ -535,8 +513,6 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
         if uncountedHops == recentHops { countUncounted() }
         let row = recent.baseAddress! + recentIndex * bands
         row.update(from: levels.baseAddress!, count: bands)
-        quietInRing += (quiet ? 1 : 0) - Int(recentQuiet[recentIndex])
-        recentQuiet[recentIndex] = quiet ? 1 : 0
         if uncountedHops == 0 { uncountedWeight = weight }
         uncountedHops += 1
         for b in 0..<bands { totals[b] += weight }
@@ -577,7 +553,7 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
         var rising = 0
         for b in 0..<bands {
             if b % 8 == 0 { steady = ringStatistics(from: b) }
-            let reading = bandMedian(b, steady, lane: b % 8)
+            let reading = bandMedian(b, ringMean: steady.mean[b % 8], ringVariance: steady.variance[b % 8])
             let holdable = reading.share >= Self.holdShare && !reading.fluctuating
             levels[b] = holdable ? reading.level : .nan
             if holdable, reading.level > held[b] + Self.holdMarginDB, held[b] > Self.floorDB + 1 { rising += 1 }
@@ -826,7 +802,7 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
         var steady = RingStatistics()
         for b in 0..<bands {
             if b % 8 == 0 { steady = ringStatistics(from: b) }
-            let reading = bandMedian(b, steady, lane: b % 8)
+            let reading = bandMedian(b, ringMean: steady.mean[b % 8], ringVariance: steady.variance[b % 8])
             var level = reading.level, fluctuation = reading.fluctuation
             if !reading.steady, held[b] > Self.floorDB + 1, level > held[b] + Self.holdMarginDB {
                 level = held[b]
@@ -890,46 +866,18 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
     /// whose level has held steady (standard deviation ≤ ``steadySpreadDB`` over the last
     /// ``steadySeconds``, as a band of Gaussian noise does, ±1.6 dB, and speech or music do
     /// not) at more than ``foregroundMarginDB`` above the histogram's answer is a background
-    /// that got louder: its steady level is the answer until the histogram catches up. Else,
-    /// where the whole ring lies more than ``foregroundMarginDB`` above it, the ring's own
-    /// reading may answer (``ringReading(_:over:)``). `ring` holds the band's level mean,
-    /// variance and minimum over the ``steadySeconds`` ring in lane `lane`
-    /// (``ringStatistics(from:)``; read only when the ring is full).
-    private func bandMedian(_ b: Int, _ ring: RingStatistics, lane: Int) -> BandReading {
+    /// that got louder: its steady level is the answer until the histogram catches up.
+    /// `ringMean` and `ringVariance` are the band's level mean and variance over the
+    /// ``steadySeconds`` ring (``ringStatistics(from:)``; read only when the ring is full).
+    private func bandMedian(_ b: Int, ringMean mean: Float, ringVariance variance: Float) -> BandReading {
         let total = totals[b]
         guard total > 0 else { return BandReading(level: Self.floorDB) }
         let reading = histogramMedian(b, total: total, steadyOnly: false)
         guard recentCount == recentHops else { return reading }
-        let mean = ring.mean[lane], variance = ring.variance[lane]
         if variance <= Self.steadySpreadDB * Self.steadySpreadDB, mean > reading.level + Self.foregroundMarginDB {
             return BandReading(level: mean, share: 1, steady: true)
         }
-        if ring.minimum[lane] > reading.level + Self.foregroundMarginDB, quietInRing >= Self.ringQuietHops {
-            return ringReading(b, over: reading)
-        }
         return reading
-    }
-
-    /// The occupancy rule over band `b`'s ``steadySeconds`` ring alone (each hop at weight 1),
-    /// where it finds a background above `reading`: at least ``ringShare`` noise-only, more than
-    /// ``foregroundMarginDB`` above it (a fluctuating one with its fluctuation factor, as the
-    /// histogram's reading has). Else `reading`. Counts the ring into a histogram on the stack.
-    private func ringReading(_ b: Int, over reading: BandReading) -> BandReading {
-        let bands = configuration.bandCount
-        return withUnsafeTemporaryAllocation(of: Float.self, capacity: Self.levelBins) { counts in
-            counts.initialize(repeating: 0)
-            var low = Self.levelBins, high = -1
-            for h in 0..<recentHops {
-                // The levels in the ring lie within the histogram's span (`add`): truncation bins.
-                let bin = Swift.min(Self.levelBins - 1, Int(recent[h * bands + b] - Self.floorDB))
-                counts[bin] += 1
-                low = Swift.min(low, bin)
-                high = Swift.max(high, bin)
-            }
-            let ring = occupancyReading(UnsafeBufferPointer(counts), low: low, high: high, total: Float(recentHops), band: b, steadyOnly: false)
-            guard ring.share >= Self.ringShare, ring.level > reading.level + Self.foregroundMarginDB else { return reading }
-            return ring
-        }
     }
 
     /// A band's (or a valley row's) noise-only median, dB; the factor by which the noise's mean
@@ -944,17 +892,16 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
         var steady = false
     }
 
-    /// Eight bands' level means, variances and minima over the ring.
+    /// Eight bands' level means and variances over the ring.
     private struct RingStatistics {
         var mean = SIMD8<Float>()
         var variance = SIMD8<Float>()
-        var minimum = SIMD8<Float>()
     }
 
-    /// The level mean, variance (n − 1) and minimum over the last ``steadySeconds`` of bands
-    /// `first` … `first + 7` (those that exist; zeros for the rest and before the ring is full):
-    /// each band's sums run over the hops in order, as one band at a time would, eight bands a
-    /// lane each.
+    /// The level mean and variance (n − 1) over the last ``steadySeconds`` of bands `first`
+    /// … `first + 7` (those that exist; zeros for the rest and before the ring is full): each
+    /// band's sums run over the hops in order, as one band at a time would, eight bands a lane
+    /// each.
     private func ringStatistics(from first: Int) -> RingStatistics {
         guard recentCount == recentHops else { return RingStatistics() }
         let bands = configuration.bandCount
@@ -962,28 +909,20 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
         if first + 8 <= bands {
             let ring = UnsafeRawPointer(recent.baseAddress! + first)
             var sum = SIMD8<Float>()
-            var low = SIMD8<Float>(repeating: .infinity)
-            for h in 0..<recentHops {
-                let level = ring.loadUnaligned(fromByteOffset: 4 * h * bands, as: SIMD8<Float>.self)
-                sum += level
-                low.replace(with: level, where: level .< low)
-            }
+            for h in 0..<recentHops { sum += ring.loadUnaligned(fromByteOffset: 4 * h * bands, as: SIMD8<Float>.self) }
             let mean = sum / n
             var squares = SIMD8<Float>()
             for h in 0..<recentHops {
                 let d = ring.loadUnaligned(fromByteOffset: 4 * h * bands, as: SIMD8<Float>.self) - mean
                 squares += d * d
             }
-            return RingStatistics(mean: mean, variance: squares / m, minimum: low)
+            return RingStatistics(mean: mean, variance: squares / m)
         }
         var result = RingStatistics()
         for lane in 0..<Swift.min(8, bands - first) {
             let b = first + lane
-            var sum: Float = 0, low = Float.infinity
-            for h in 0..<recentHops {
-                sum += recent[h * bands + b]
-                low = Swift.min(low, recent[h * bands + b])
-            }
+            var sum: Float = 0
+            for h in 0..<recentHops { sum += recent[h * bands + b] }
             let mean = sum / n
             var squares: Float = 0
             for h in 0..<recentHops {
@@ -992,7 +931,6 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
             }
             result.mean[lane] = mean
             result.variance[lane] = squares / m
-            result.minimum[lane] = low
         }
         return result
     }
@@ -1016,18 +954,10 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
     private func histogramMedian(_ row: Int, total: Float, steadyOnly: Bool) -> BandReading {
         let b = row % configuration.bandCount
         let histogram = UnsafeBufferPointer(rebasing: histograms[(row * Self.levelBins)..<((row + 1) * Self.levelBins)])
-        return occupancyReading(histogram, low: Int(occupied[row].low), high: Int(occupied[row].high), total: total, band: b, steadyOnly: steadyOnly)
-    }
-
-    /// ``histogramMedian(_:total:steadyOnly:)`` over `histogram` (``levelBins`` bins, of which
-    /// `low` … `high` are occupied, weighing `total`) for band `b`. Builds ``cumulative``.
-    private func occupancyReading(
-        _ histogram: UnsafeBufferPointer<Float>, low: Int, high: Int, total: Float, band b: Int, steadyOnly: Bool
-    ) -> BandReading {
         // The running sum over the occupied bins only: the same values the whole scan gives
         // there (it only adds zeros before them).
-        occupiedLow = low
-        occupiedHigh = high
+        occupiedLow = Int(occupied[row].low)
+        occupiedHigh = Int(occupied[row].high)
         guard occupiedLow <= occupiedHigh else { return BandReading(level: Self.floorDB) }
         var running: Float = 0
         cumulative[occupiedLow] = 0
@@ -1180,8 +1110,6 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
         uncountedWeight = 1
         recentIndex = 0
         recentCount = 0
-        recentQuiet.update(repeating: 0)
-        quietInRing = 0
         carryCount = 0
         held.update(repeating: .infinity)
         heldAge.update(repeating: 0)
@@ -1196,7 +1124,7 @@ extension NoiseLevelEstimator: MemoryAccounting {
             + MemoryFootprint.bytes(chiSquareSpread) + MemoryFootprint.bytes(histograms)
             + MemoryFootprint.bytes(totals) + MemoryFootprint.bytes(levels) + MemoryFootprint.bytes(cumulative)
             + MemoryFootprint.bytes(carry) + MemoryFootprint.bytes(occupied)
-            + MemoryFootprint.bytes(recent) + MemoryFootprint.bytes(recentQuiet) + MemoryFootprint.bytes(valleyScratch) + MemoryFootprint.bytes(valleys)
+            + MemoryFootprint.bytes(recent) + MemoryFootprint.bytes(valleyScratch) + MemoryFootprint.bytes(valleys)
             + MemoryFootprint.bytes(sortingNetwork) + MemoryFootprint.bytes(quietHops) + MemoryFootprint.bytes(pendingHops)
             + MemoryFootprint.bytes(held) + MemoryFootprint.bytes(heldAge) + MemoryFootprint.bytes(heldRise))
     }
