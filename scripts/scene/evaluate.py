@@ -96,7 +96,9 @@ def truth_value(t, measure):
 
 
 def file_rows(truth, records, corpus, with_wada):
-    """Rows [condition, measure, n_truth, n_measured, median, p90, wada_median, wada_p90, mean error]."""
+    """Rows [condition, measure, n_truth, n_measured, median, p90, wada_median, wada_p90, mean error,
+    worst] — worst: (signed error, file name) of the largest error for dB and % measures, else
+    None. The p90 of 20–80 files does not show one file far out; the worst does."""
     rows = []
     for cond in CONDITIONS:
         files = [t for t in truth if t["condition"] == cond]
@@ -106,16 +108,22 @@ def file_rows(truth, records, corpus, with_wada):
                 continue
             field = FIELD.get(measure, measure)
             errs, wada = [], []
+            worst = None
             for t in with_truth:
                 env = (records.get(t["path"]) or {}).get("environment") or {}
                 if env.get(field) is not None:
                     errs.append(error(kind, env[field], truth_value(t, measure)))
+                    if kind != "class" and (worst is None or errs[-1] > abs(worst[0])):
+                        signed = env[field] - truth_value(t, measure)
+                        if kind == "rel":
+                            signed = signed / abs(truth_value(t, measure)) * 100.0
+                        worst = (signed, os.path.basename(t["path"]))
                 if measure == "snr_db" and with_wada:
                     w = wada_snr_file(os.path.join(corpus, t["path"]))
                     if w is not None:
                         wada.append(abs(w - t[measure]))
             mean_err = float(np.mean(errs)) if errs else None
-            rows.append([cond, measure, len(with_truth), len(errs), *stats(errs), *stats(wada), mean_err])
+            rows.append([cond, measure, len(with_truth), len(errs), *stats(errs), *stats(wada), mean_err, worst])
     return rows
 
 
@@ -167,9 +175,9 @@ def fmt(v, unit=""):
 def render(rows, trows, split, timeline_given, delays=()):
     """Markdown text of both tables."""
     out = [f"### Files ({split} split)", "",
-           "| condition | measure | files | measured | median abs err | p90 abs err | WADA-SNR median | WADA-SNR p90 |",
-           "|---|---|---:|---:|---:|---:|---:|---:|"]
-    for cond, measure, n, m, med, p90, wmed, wp90, mean_err in rows:
+           "| condition | measure | files | measured | median abs err | p90 abs err | WADA-SNR median | WADA-SNR p90 | worst file |",
+           "|---|---|---:|---:|---:|---:|---:|---:|---|"]
+    for cond, measure, n, m, med, p90, wmed, wp90, mean_err, worst in rows:
         kind = MEASURES[measure]
         unit = {"abs": " dB" if measure != "rt60_s" else "", "rel": " %", "class": ""}[kind]
         if kind == "class":
@@ -180,7 +188,8 @@ def render(rows, trows, split, timeline_given, delays=()):
             p90_s = "" if m == 0 else fmt(p90, unit)
         wm = fmt(wmed, " dB") if measure == "snr_db" else ""
         wp = fmt(wp90, " dB") if measure == "snr_db" else ""
-        out.append(f"| {cond} | {measure} | {n} | {m} | {med_s} | {p90_s} | {wm} | {wp} |")
+        worst_s = "" if worst is None else f"{worst[0]:+.2f}{unit} {worst[1]}"
+        out.append(f"| {cond} | {measure} | {n} | {m} | {med_s} | {p90_s} | {wm} | {wp} | {worst_s} |")
     out += ["", f"### Timeline environment updates ({split} split)", ""]
     if not timeline_given or not trows:
         out.append("No environment updates in the timeline (not measured).")
