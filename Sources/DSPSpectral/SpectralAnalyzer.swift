@@ -119,6 +119,9 @@ public final class SpectralAnalyzer: StreamingProcessor, @unchecked Sendable {
     /// call's `Scratch` (whatever the batch size: a push that completes four frames runs them
     /// together).
     static let slots = 4
+    /// The most frames a batch holds (``Configuration-swift.struct/framesPerBatch``'s upper
+    /// bound): a result can come this many hops after the samples it covers, whatever the batch.
+    public static let maximumFramesPerBatch = slots
     /// The sizes of a call's `Scratch`, taken from the calling thread's workspace.
     let layout: ScratchLayout
     /// The process's workspace key (``/DSPCore/ScratchWorkspace``), read once here.

@@ -85,9 +85,10 @@ struct AnalysisChainTests {
 
 extension AnalysisChainTests {
     /// Speech in a room (RT60 0.8 s, direct-to-reverberant 0 dB) over −60 dBFS noise: the
-    /// measurements carry the stream's reverberation once it is estimated — the same values as
-    /// the estimator run alone over the same samples, however the stream is chunked — and the
-    /// room lowers the clarity that the SNR alone would give.
+    /// measurements carry the stream's reverberation once it is estimated — the chain's own
+    /// estimate (its estimator with the background-noise estimate as the decays' floor), close to
+    /// the estimator run alone, however the stream is chunked — and the room lowers the clarity
+    /// that the SNR alone would give.
     @Test("measurements carry the reverberation estimate, chunk for chunk, and the room lowers clarity")
     func reverberation() throws {
         let speech = try ["speech_es_16k.aiff", "speech_en-f3_16k.wav"].flatMap { try ReverberationEstimatorTests.speech16k($0) }
@@ -95,15 +96,23 @@ extension AnalysisChainTests {
         let wet = try ReverberationEstimatorTests.convolve(speech, h)
         let noise = NoiseLevelEstimatorTests.noise(count: wet.count, dBFS: -60, seed: 4)
         let signal = zip(wet, noise).map { $0 + $1 }
-        let whole = runStream(try AnalysisChain(), signal, chunking: .whole)
+        let chain = try AnalysisChain()
+        let whole = runStream(chain, signal, chunking: .whole)
+        let summary = try #require(chain.finalize().reverberation)
         #expect(runStream(try AnalysisChain(), signal, chunking: .random) == whole)
         let measurements = whole.compactMap { if case .environment(let m) = $0 { m } else { nil } }
         let estimated = measurements.filter { $0.c50DB != nil }
         #expect(!estimated.isEmpty && estimated.count >= measurements.count / 2, "\(estimated.count) of \(measurements.count)")
-        // The last measurement (at flush) carries the estimate over the whole stream.
+        // The last measurement (at flush) carries the estimate over the whole stream: the chain's
+        // own. The chain gives the estimator the background-noise estimate as the decays' floor
+        // where it lies under the tracked one, so the estimator run alone, on its tracked floor,
+        // finds nearly but not exactly the same decays here.
         let last = try #require(measurements.last)
+        #expect(last.rt60Seconds == summary.rt60Seconds && last.c50DB == summary.c50DB)
         let alone = try ReverberationEstimatorTests.estimate(signal)
-        #expect(last.rt60Seconds == alone.rt60Seconds && last.c50DB == alone.c50DB)
+        let rt60 = try #require(summary.rt60Seconds), c50 = try #require(summary.c50DB)
+        // Measured: RT60 0.926 s and C50 2.77 dB from 39 decays; alone 0.939 s and 2.77 dB from 38.
+        #expect(abs(rt60 / alone.rt60Seconds! - 1) <= 0.1 && abs(c50 - alone.c50DB!) <= 1, "\(summary) against \(alone)")
         for m in estimated {
             guard let snr = m.speechToNoiseDB, snr.isFinite, let c50 = m.c50DB else { continue }
             let u50 = EnvironmentAnalyzer.usefulToDetrimental(snrDB: snr, c50DB: c50)

@@ -319,6 +319,42 @@ struct NoiseLevelEstimatorTests {
         #expect(down <= 1, "quieter room read after \(down) s")
     }
 
+    /// The band powers behind the last reading (`backgroundPower(bands:)`, what `AnalysisChain`
+    /// gives the reverberation estimator as its decays' floor): over every band they sum to the
+    /// level itself; none before a reading or over no band; under music (the music path
+    /// blending in) none either.
+    @Test("the last reading's band powers sum to its level; none before a reading, over no band or under music")
+    func backgroundPowerOfBands() throws {
+        let estimator = try NoiseLevelEstimator()
+        #expect(estimator.backgroundPower(bands: 0..<32) == nil)
+        // The defaults: 1024-point frames at 16 kHz, 15.625 Hz a bin; bands of 16 bins from bin 1.
+        #expect(estimator.bands(centeredIn: (354.0 / 15.625)..<(1414.0 / 15.625)) == 1..<6)
+        #expect(estimator.bands(centeredIn: (1414.0 / 15.625)..<(5657.0 / 15.625)) == 6..<23)
+        #expect(estimator.bands(centeredIn: 1000.0..<2000.0) == 0..<0)
+        let x = Self.noise(count: 16_000 * 4, dBFS: -45, seed: 71)
+        let analyzer = try SpectralAnalyzer()
+        x.withUnsafeBufferPointer { p in
+            analyzer.process(p) { frame in estimator.update(frame.powerSpectrum, musicProbability: 0, speechProbability: 0) }
+        }
+        let level = estimator.levelDBFS
+        let all = try #require(estimator.backgroundPower(bands: 0..<32))
+        #expect(abs(Decibels.fromPower(Double(all)) - Double(level)) <= 0.01, "\(all) against \(level) dBFS")
+        let low = try #require(estimator.backgroundPower(bands: 1..<6)), high = try #require(estimator.backgroundPower(bands: 6..<23))
+        #expect(low > 0 && high > 0 && low + high < all)
+        #expect(estimator.backgroundPower(bands: 40..<50) == nil && estimator.backgroundPower(bands: 3..<3) == nil)
+        #expect(estimator.backgroundPower(bands: -5..<2) == estimator.backgroundPower(bands: 0..<2))
+        // Under music.
+        let chords = Self.chords(count: 16_000 * 4, dBFS: -30)
+        let music = try NoiseLevelEstimator()
+        (0..<chords.count).map { chords[$0] + x[$0] }.withUnsafeBufferPointer { p in
+            analyzer.process(p) { frame in music.update(frame.powerSpectrum, musicProbability: 1, speechProbability: 0) }
+        }
+        _ = music.levelDBFS
+        #expect(music.backgroundPower(bands: 0..<32) == nil)
+        music.reset()
+        #expect(music.backgroundPower(bands: 0..<32) == nil)
+    }
+
     @Test("digital silence reads −∞; so does speech whose pauses are digital silence")
     func silence() throws {
         #expect(try Self.levels([Float](repeating: 0, count: 16_000)).last == -.infinity)

@@ -77,6 +77,9 @@ public final class AnalysisChain: StreamAnalyzer, @unchecked Sendable {
     public let environment: EnvironmentAnalyzer?
     /// The blind reverberation estimate over the stream, with the environment analyzer.
     public let reverberation: ReverberationEstimator?
+    /// The background-noise estimator's bands under each of the reverberation estimator's
+    /// decay bands (centre ÷ 2 … centre × 2).
+    private let reverberationBackgroundBands: [Range<Int>]
     /// F0 median and spread over voiced speech and the speaking rate, from the detector's hops
     /// and spectra, with the environment analyzer.
     public let prosody: ProsodyEstimator?
@@ -143,8 +146,14 @@ public final class AnalysisChain: StreamAnalyzer, @unchecked Sendable {
             environment.frameLength = configuration.frameLength
             configuration.environment = environment
             self.environment = try EnvironmentAnalyzer(configuration: environment)
-            reverberation = try ReverberationEstimator(configuration: .init(sampleRate: sampleRate))
+            let reverberation = try ReverberationEstimator(configuration: .init(sampleRate: sampleRate))
+            self.reverberation = reverberation
             let analysis = configuration.detector.analysis
+            let binHz = analysis.sampleRate / Double(analysis.windowLength)
+            let noiseLevel = detector.noiseLevel
+            reverberationBackgroundBands = reverberation.bandCentersHz.map { centre in
+                noiseLevel.bands(centeredIn: (centre / 2 / binHz)..<(centre * 2 / binHz))
+            }
             prosody = try ProsodyEstimator(configuration: .init(
                 sampleRate: sampleRate, windowLength: analysis.windowLength, hopLength: analysis.hopLength,
                 activeSpeechProbability: configuration.detector.speechSegments.offThreshold))
@@ -157,6 +166,7 @@ public final class AnalysisChain: StreamAnalyzer, @unchecked Sendable {
         } else {
             environment = nil
             reverberation = nil
+            reverberationBackgroundBands = []
             prosody = nil
             pendingEstimates = .allocate(capacity: 0)
             pendingEnds = .allocate(capacity: 0)
@@ -365,6 +375,19 @@ public final class AnalysisChain: StreamAnalyzer, @unchecked Sendable {
             // The background estimate costs a few thousand operations: made where it is used.
             if let environment, environment.measures(after: frame) {
                 frame.backgroundNoiseDBFS = Double(detector.noiseLevel.levelDBFS)
+                if let reverberation {
+                    // The decays' floor: the background estimate, which holds a long room's
+                    // field out, summed over each decay band; none (under music): the
+                    // estimator's own floor alone. From the largest batch's hops after the
+                    // frame's end: the estimator has read at most that far ahead of it, whatever
+                    // the batch, so the floor moves at the same sample for every batch size.
+                    let from = frame.endSample + Int64(SpectralAnalyzer.maximumFramesPerBatch * detector.analyzer.hopLength)
+                    for b in 0..<reverberationBackgroundBands.count {
+                        let power = detector.noiseLevel.backgroundPower(bands: reverberationBackgroundBands[b])
+                        let level = power.map { $0 > 0 ? Float(Decibels.fromPower(Double($0))) : -.infinity } ?? .infinity
+                        reverberation.setBackground(level, band: b, from: from)
+                    }
+                }
                 frame.reverberation = takePendingEstimate(endingAt: frame.endSample) ?? reverberation?.estimate
             }
             measure(frame, &writer)
@@ -407,6 +430,7 @@ extension AnalysisChain: MemoryAccounting {
         detector.memoryFootprint + (environment?.memoryFootprint ?? MemoryFootprint())
             + (reverberation?.memoryFootprint ?? MemoryFootprint())
             + (prosody?.memoryFootprint ?? MemoryFootprint())
+            + MemoryFootprint.owned(MemoryFootprint.bytes(Range<Int>.self, reverberationBackgroundBands.count))
             + .owned(MemoryFootprint.bytes(lastMeasurement) + MemoryFootprint.bytes(pendingEstimates)
                 + MemoryFootprint.bytes(pendingEnds))
     }

@@ -317,6 +317,9 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
     /// 255, far above the ``holdSeconds`` ÷ ``holdCheckpointSeconds`` it counts for); and the
     /// checkpoints in a row at which a reading above the margin could have been held.
     private let held: UnsafeMutableBufferPointer<Float>
+    /// Each band's background power in the last ``levelDBFS`` reading (mean-square units, what
+    /// the plain level sums), or NaN before any reading of the stream.
+    private let readPowers: UnsafeMutableBufferPointer<Float>
     private let heldAge: UnsafeMutableBufferPointer<UInt8>
     private let heldRise: UnsafeMutableBufferPointer<UInt8>
     /// The hops between checkpoints, and how many a held level counts for.
@@ -396,6 +399,8 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
         carry.initialize(repeating: 0)
         held = .allocate(capacity: bands)
         held.initialize(repeating: .infinity)
+        readPowers = .allocate(capacity: bands)
+        readPowers.initialize(repeating: .nan)
         heldAge = .allocate(capacity: bands)
         heldAge.initialize(repeating: 0)
         heldRise = .allocate(capacity: bands)
@@ -408,7 +413,7 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
         bandStarts.deallocate(); meanToMedian.deallocate(); chiSquareSpread.deallocate(); histograms.deallocate()
         totals.deallocate(); levels.deallocate(); cumulative.deallocate(); carry.deallocate(); recent.deallocate()
         occupied.deallocate(); valleyScratch.deallocate(); valleys.deallocate(); sortingNetwork.deallocate()
-        quietHops.deallocate(); pendingHops.deallocate(); held.deallocate(); heldAge.deallocate(); heldRise.deallocate()
+        quietHops.deallocate(); pendingHops.deallocate(); held.deallocate(); heldAge.deallocate(); heldRise.deallocate(); readPowers.deallocate()
     }
 
     private let ownership = StreamOwnership()
@@ -792,6 +797,32 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
         return currentLevel()
     }
 
+    /// The background power of `bands` in the last ``levelDBFS`` reading, summed (mean-square
+    /// units, as the plain estimate sums them): what lies under the signal in that part of the
+    /// spectrum, with the reverberant field held out (the type's *Reverberant rooms*). 0 for
+    /// digital silence; nil before the stream's first reading, for an empty range, or where
+    /// that reading was made under music (the music path blending in: the plain bands are the
+    /// music's as much as the background's). Bands outside `0..<bandCount` are left out.
+    public func backgroundPower(bands: Range<Int>) -> Float? {
+        enter(); defer { ownership.release() }
+        let range = bands.clamped(to: 0..<configuration.bandCount)
+        guard !range.isEmpty, !readPowers[range.lowerBound].isNaN else { return nil }
+        var sum: Float = 0
+        for b in range { sum += readPowers[b] }
+        return sum
+    }
+
+    /// The bands whose centres lie in `bins` (power-spectrum bin indices, fractional allowed):
+    /// for ``backgroundPower(bands:)`` over a frequency range.
+    public func bands(centeredIn bins: Range<Double>) -> Range<Int> {
+        var first = configuration.bandCount, last = -1
+        for b in 0..<configuration.bandCount {
+            let centre = 0.5 * Double(bandStarts[b] + bandStarts[b + 1] - 1)
+            if bins.contains(centre) { first = Swift.min(first, b); last = Swift.max(last, b) }
+        }
+        return first <= last ? first..<(last + 1) : 0..<0
+    }
+
     /// ``levelDBFS`` for a caller holding the flag.
     private func currentLevel() -> Float {
         countUncounted()
@@ -813,6 +844,9 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
                 power = Decibels.toPower(Double(level)) * Double(meanToMedian[b]) * Double(fluctuation)
             }
             total += power
+            // Under music (the music path blending in) the plain band is music's as much as the
+            // background's: no reading for `backgroundPower(bands:)`.
+            readPowers[b] = blend > 0 ? .nan : Float(power)
             guard blend > 0 else { continue }
             var valley = power
             if totals[bands + b] > 0 {
@@ -1112,6 +1146,7 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
         recentCount = 0
         carryCount = 0
         held.update(repeating: .infinity)
+        readPowers.update(repeating: .nan)
         heldAge.update(repeating: 0)
         heldRise.update(repeating: 0)
     }
@@ -1126,6 +1161,7 @@ extension NoiseLevelEstimator: MemoryAccounting {
             + MemoryFootprint.bytes(carry) + MemoryFootprint.bytes(occupied)
             + MemoryFootprint.bytes(recent) + MemoryFootprint.bytes(valleyScratch) + MemoryFootprint.bytes(valleys)
             + MemoryFootprint.bytes(sortingNetwork) + MemoryFootprint.bytes(quietHops) + MemoryFootprint.bytes(pendingHops)
-            + MemoryFootprint.bytes(held) + MemoryFootprint.bytes(heldAge) + MemoryFootprint.bytes(heldRise))
+            + MemoryFootprint.bytes(held) + MemoryFootprint.bytes(heldAge) + MemoryFootprint.bytes(heldRise)
+            + MemoryFootprint.bytes(readPowers))
     }
 }

@@ -185,6 +185,16 @@ public final class ReverberationEstimator: StreamAnalyzer, @unchecked Sendable {
     /// A decay may rise this much from one frame to the next, dB.
     static let riseToleranceDB: Float = 3
     private let floors: NoiseFloorTracker
+    /// Each band's background level from outside (``setBackground(_:band:from:)``), dBFS; +∞
+    /// for none; and the levels waiting for their stream position (NaN where none waits).
+    private let background: UnsafeMutableBufferPointer<Float>
+    /// Up to ``pendingBackgroundSlots`` waiting levels, oldest first: positions and each one's
+    /// band levels (NaN where a band was not given).
+    private let pendingFrom: UnsafeMutableBufferPointer<Int64>
+    private let pendingLevels: UnsafeMutableBufferPointer<Float>
+    private var pendingCount = 0
+    /// Waiting background levels an estimator holds at most (more apply the oldest early).
+    public static let pendingBackgroundSlots = 8
     private let decays: UnsafeMutablePointer<Decay>
     private let rtHistogram: UnsafeMutableBufferPointer<Int32>
     private let jumpHistogram: UnsafeMutableBufferPointer<Int32>
@@ -239,6 +249,12 @@ public final class ReverberationEstimator: StreamAnalyzer, @unchecked Sendable {
         smoothed.initialize(repeating: 0)
         floors = try NoiseFloorTracker(configuration: .init(
             bandCount: centers.count, frameSeconds: Double(hopLength) / rate, windowSeconds: 2))
+        background = .allocate(capacity: centers.count)
+        background.initialize(repeating: .infinity)
+        pendingFrom = .allocate(capacity: Self.pendingBackgroundSlots)
+        pendingFrom.initialize(repeating: 0)
+        pendingLevels = .allocate(capacity: Self.pendingBackgroundSlots * centers.count)
+        pendingLevels.initialize(repeating: .nan)
         decays = .allocate(capacity: centers.count)
         decays.initialize(repeating: Decay(), count: centers.count)
         rtHistogram = .allocate(capacity: Self.rtBinCount)
@@ -255,7 +271,7 @@ public final class ReverberationEstimator: StreamAnalyzer, @unchecked Sendable {
 
     deinit {
         window.deallocate(); frame.deallocate(); bandPowers.deallocate(); smoothed.deallocate(); decays.deinitialize(count: bandCentersHz.count); decays.deallocate()
-        rtHistogram.deallocate(); jumpHistogram.deallocate(); levels.deallocate()
+        rtHistogram.deallocate(); jumpHistogram.deallocate(); levels.deallocate(); background.deallocate(); pendingFrom.deallocate(); pendingLevels.deallocate()
     }
 
     // MARK: Streaming contract
@@ -294,7 +310,11 @@ public final class ReverberationEstimator: StreamAnalyzer, @unchecked Sendable {
                 (frame.baseAddress! + (from - Int(skip))).update(from: source + offset + (from - phase), count: to - from)
             }
             offset += take
-            if phase + take == hopLength { analyzeFrame() }
+            if phase + take == hopLength {
+                // The hop started at `position + offset − hopLength`.
+                while pendingCount > 0, pendingFrom[0] <= position + Int64(offset) - hop { applyOldestPending() }
+                analyzeFrame()
+            }
         }
         position += Int64(input.count)
         return ProcessResult(consumed: input.count, produced: 0)
@@ -326,7 +346,48 @@ public final class ReverberationEstimator: StreamAnalyzer, @unchecked Sendable {
         for b in 0..<bandCentersHz.count { decays[b] = Decay() }
         rtHistogram.update(repeating: 0)
         jumpHistogram.update(repeating: 0)
+        background.update(repeating: .infinity)
+        pendingLevels.update(repeating: .nan)
+        pendingCount = 0
         flushed = nil
+    }
+
+    /// Sets band `band`'s background level, dBFS, for the frames whose hop starts at or after
+    /// stream sample `position` (at once when the stream is already there): a decay's floor is
+    /// then the lower of it and the band's own tracked floor. The tracked floor (the least level
+    /// over about 2 s) rises with a long room's reverberant field while someone speaks, so few
+    /// decays clear it there; a background estimate that holds the field out (`AnalysisChain`
+    /// gives ``NoiseLevelEstimator``'s, summed over the band, at each environment measurement,
+    /// from a fixed distance after it so that the position does not depend on how far the
+    /// estimator had read) keeps them. +∞ (as after ``reset()``) leaves the tracked floor alone.
+    /// Levels wait in order of their positions (given in that order); with more than
+    /// ``pendingBackgroundSlots`` waiting, the oldest applies early. Never allocates.
+    public func setBackground(_ levelDBFS: Float, band: Int, from position: Int64 = 0) {
+        enter(); defer { ownership.release() }
+        guard band >= 0, band < bandCentersHz.count, !levelDBFS.isNaN else { return }
+        guard position > self.position else {
+            background[band] = levelDBFS
+            return
+        }
+        let bands = bandCentersHz.count
+        if pendingCount == 0 || pendingFrom[pendingCount - 1] != position {
+            if pendingCount == Self.pendingBackgroundSlots { applyOldestPending() }
+            pendingFrom[pendingCount] = position
+            pendingCount += 1
+        }
+        pendingLevels[(pendingCount - 1) * bands + band] = levelDBFS
+    }
+
+    /// Moves the oldest waiting levels in.
+    private func applyOldestPending() {
+        let bands = bandCentersHz.count
+        for b in 0..<bands where !pendingLevels[b].isNaN { background[b] = pendingLevels[b] }
+        for i in 1..<Swift.max(1, pendingCount) {
+            pendingFrom[i - 1] = pendingFrom[i]
+            for b in 0..<bands { pendingLevels[(i - 1) * bands + b] = pendingLevels[i * bands + b] }
+        }
+        pendingCount -= 1
+        for b in 0..<bands { pendingLevels[pendingCount * bands + b] = .nan }
     }
 
     /// The ended stream's estimate: the one ``flush(into:)`` kept, or — without a flush — the
@@ -389,7 +450,7 @@ public final class ReverberationEstimator: StreamAnalyzer, @unchecked Sendable {
         for b in 0..<bandCount {
             smoothed[b] = smoothed[b] == 0 ? bandPowers[b] : a * smoothed[b] + (1 - a) * bandPowers[b]
             let level = FastLog.decibels(smoothed[b])
-            let floor = FastLog.decibels(noise[b])
+            let floor = Swift.min(FastLog.decibels(noise[b]), background[b])
             track(&decays[b], band: b, level: level, floor: floor)
         }
     }
@@ -498,7 +559,7 @@ extension ReverberationEstimator: MemoryAccounting {
         .owned(MemoryFootprint.bytes(window) + MemoryFootprint.bytes(frame) + MemoryFootprint.bytes(bandPowers) + MemoryFootprint.bytes(smoothed)
             + MemoryFootprint.bytes(Decay.self, bandCentersHz.count) + MemoryFootprint.bytes(rtHistogram)
             + MemoryFootprint.bytes(jumpHistogram) + MemoryFootprint.bytes(levels) + MemoryFootprint.bytes(Range<Int>.self, bandRanges.count)
-            + MemoryFootprint.bytes(Double.self, bandCentersHz.count))
+            + MemoryFootprint.bytes(Double.self, bandCentersHz.count) + MemoryFootprint.bytes(background) + MemoryFootprint.bytes(pendingFrom) + MemoryFootprint.bytes(pendingLevels))
             + floors.memoryFootprint + MemoryFootprint(sharedBytes: fft.allocatedBytes, workspaceBytes: workspaceBytes)
     }
 }
