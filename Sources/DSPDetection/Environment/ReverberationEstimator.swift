@@ -21,7 +21,10 @@ import Darwin
 ///    1 kHz octaves; 1414–5657 Hz: 2 and 4 kHz) is smoothed over frames by one pole (0.3: at most
 ///    −5.2 dB per frame, so RT60 ≥ 0.18 s is measurable) and taken in dB
 ///    (``/DSPSpectral/FastLog``). A ``NoiseFloorTracker`` (2 s minimum statistics) follows each
-///    band's floor.
+///    band's floor; a background level given from outside (``setBackground(_:band:from:)``)
+///    lowers it where it lies under it. In a long room the tracked floor rises with the
+///    reverberant field while someone speaks; `AnalysisChain` gives the background-noise
+///    estimate, which holds the field out, so the decays there stay measurable.
 /// 2. A *free decay* starts where a band's level falls from a peak at least
 ///    ``Configuration/minimumFallDB`` + ``Configuration/floorMarginDB`` above the floor, and
 ///    lasts while the level stays under the peak, rises by at most 3 dB from one frame to the
