@@ -207,6 +207,19 @@ struct ReverberationEstimatorTests {
         unit.reset()
         _ = unit.processAll(y)
         #expect(unit.finalize() == plain)
+        // A level given for a later sample waits for the hop that starts there: the same as giving
+        // it at once when the stream has reached that sample, in any chunking.
+        let at = 256 * 200
+        let early = try ReverberationEstimator()
+        for band in 0..<2 { early.setBackground(-70, band: band, from: Int64(at)) }
+        _ = runStream(early, y, chunking: .random)
+        let late = try ReverberationEstimator()
+        _ = Array(y[..<at]).withUnsafeBufferPointer { late.process($0, into: UnsafeMutableBufferPointer(start: nil, count: 0)) }
+        for band in 0..<2 { late.setBackground(-70, band: band) }
+        _ = Array(y[at...]).withUnsafeBufferPointer { late.process($0, into: UnsafeMutableBufferPointer(start: nil, count: 0)) }
+        let delayed = early.finalize()
+        #expect(delayed == late.finalize())
+        #expect(delayed.decayCount != plain.decayCount, "the level moved no decay: \(delayed)")
     }
 
     @Test("frames holding NaN or ±∞ end decays and are counted; the estimate survives")

@@ -318,7 +318,8 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
     /// checkpoints in a row at which a reading above the margin could have been held.
     private let held: UnsafeMutableBufferPointer<Float>
     /// Each band's background power in the last ``levelDBFS`` reading (mean-square units, what
-    /// the plain level sums), or NaN before any reading of the stream.
+    /// the plain level sums); NaN before any reading of the stream and where that reading was
+    /// made under music.
     private let readPowers: UnsafeMutableBufferPointer<Float>
     private let heldAge: UnsafeMutableBufferPointer<UInt8>
     private let heldRise: UnsafeMutableBufferPointer<UInt8>

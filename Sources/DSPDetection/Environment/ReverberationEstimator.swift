@@ -189,7 +189,7 @@ public final class ReverberationEstimator: StreamAnalyzer, @unchecked Sendable {
     static let riseToleranceDB: Float = 3
     private let floors: NoiseFloorTracker
     /// Each band's background level from outside (``setBackground(_:band:from:)``), dBFS; +∞
-    /// for none; and the levels waiting for their stream position (NaN where none waits).
+    /// for none.
     private let background: UnsafeMutableBufferPointer<Float>
     /// Up to ``pendingBackgroundSlots`` waiting levels, oldest first: positions and each one's
     /// band levels (NaN where a band was not given).
