@@ -174,7 +174,7 @@ let tests: [Target] = [
     .testTarget(
         name: "DSPSpectralTests", dependencies: ["DSPSpectral", "DSPCore", "CDSPKernels", "DSPIO", "TestSupport"],
         exclude: ["Goldens"]),
-    .testTarget(name: "DSPDetectionTests", dependencies: ["DSPDetection", "DSPSpectral", "DSPCore", "DSPIO", "TestSupport"],
+    .testTarget(name: "DSPDetectionTests", dependencies: ["DSPDetection", "DSPSpectral", "DSPCore", "CDSPKernels", "DSPIO", "TestSupport"],
         exclude: ["Goldens"]),
     .testTarget(name: "DSPAnalysisTests", dependencies: ["DSPAnalysis", "DSPCore", "CEBUR128", "TestSupport"]),
     .testTarget(name: "DSPIOTests", dependencies: ["DSPIO", "DSPCore", "TestSupport"]),

@@ -2,10 +2,11 @@
 // x86-64 Swift codegen (SSE2, no FMA) cannot reach the hardware's throughput.
 //
 // Every kernel is plain C: no allocation, no locks, no global state beyond the dispatcher's
-// function pointers, set once before `main`. On x86-64 Linux each exported kernel is compiled
-// for each level — AVX-512F, x86-64-v3 (AVX2 + FMA; some kernels), FMA (AVX) and baseline SSE2 —
+// function pointers, set once before `main`. On x86-64 Linux each exported vector kernel is
+// compiled for each level — AVX-512F, x86-64-v3 (AVX2 + FMA; some kernels), FMA (AVX) and baseline SSE2 —
 // and one level is chosen per process: the best the CPU supports, or lower when
-// `CDSP_DISPATCH_LEVEL` pins it (CDSPDispatch.h).
+// `CDSP_DISPATCH_LEVEL` pins it (CDSPDispatch.h). Scalar code that no level speeds up (the FFT's
+// planning, the noise histograms) is compiled once.
 //
 // This umbrella header includes one header per concept; each kernel file (*.c) implements one.
 #pragma once
@@ -18,5 +19,6 @@
 #include "CDSPModels.h"       // DSPDetection's probability models (Models.c)
 #include "CDSPExponential.h"  // glibc's expf, eight lanes at a time (Exponential.c)
 #include "CDSPDetection.h"    // DSPDetection's cue tracker: the spectral-peak mask (Detection.c)
+#include "CDSPNoiseLevel.h"  // DSPDetection's background-noise estimator: histogram counts and readings (NoiseLevel.c; scalar, one compilation)
 #include "CDSPLoudness.h"     // DSPAnalysis.LoudnessMeter: K-weighting, window sums (LoudnessKWeighting.c, LoudnessWindows.c)
 #include "CDSPMetering.h"     // DSPAnalysis level and true-peak metering (MeteringLevels.c, MeteringTruePeak.c)

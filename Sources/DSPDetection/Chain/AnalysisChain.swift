@@ -99,7 +99,9 @@ public final class AnalysisChain: StreamAnalyzer, @unchecked Sendable {
     private var nextMeasuredEnd: Int64 = 0
     /// The analysis rate, Hz.
     public let sampleRate: Int
-    private var grouper: FrameGrouper
+    /// Unchecked exclusivity: reached only holding the stream's ownership flag, so the run-time
+    /// check of each hop's `grouper.add` (a call into the Swift runtime) proves nothing more.
+    @exclusivity(unchecked) private var grouper: FrameGrouper
     /// A flushed stream's summary, until ``finalize()``.
     private var flushed: Summary?
     /// Room for the environment's last measurement at flush.

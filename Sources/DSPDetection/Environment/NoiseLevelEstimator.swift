@@ -1,3 +1,4 @@
+internal import CDSPKernels
 import DSPCore
 import DSPSpectral
 
@@ -251,8 +252,30 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
     /// Per-hop valley levels (scratch).
     private let valleys: UnsafeMutableBufferPointer<Float>
     /// Batcher's odd–even merge sort of 16 inputs (63 compare-exchanges, branch-free): the
-    /// median bin of a band of at most 16 bins (15–16 at the defaults), padded with +∞.
-    private let sortingNetwork: UnsafeMutableBufferPointer<(Int32, Int32)>
+    /// median bin of a band of at most 16 bins (15–16 at the defaults), padded with +∞. One
+    /// copy for every stream, made once and never freed, never written after (so unsafe only in
+    /// name across threads).
+    nonisolated(unsafe) private static let sortingNetwork: UnsafeBufferPointer<(Int32, Int32)> = {
+        var pairs: [(Int32, Int32)] = []
+        var p = 1
+        while p < 16 {
+            var k = p
+            while k >= 1 {
+                var j = k % p
+                while j + k < 16 {
+                    for i in 0..<Swift.min(k, 16 - j - k) where (i + j) / (2 * p) == (i + j + k) / (2 * p) {
+                        pairs.append((Int32(i + j), Int32(i + j + k)))
+                    }
+                    j += 2 * k
+                }
+                k /= 2
+            }
+            p *= 2
+        }
+        let network = UnsafeMutableBufferPointer<(Int32, Int32)>.allocate(capacity: pairs.count)
+        _ = network.initialize(from: pairs)
+        return UnsafeBufferPointer(network)
+    }()
     /// The total power of the last ``quietBlockHops`` quiet hops (a ring), and of the up to
     /// ``quietGuardHops`` quiet hops still waiting for their quiet successors (a ring).
     private let quietHops: UnsafeMutableBufferPointer<Float>
@@ -280,15 +303,18 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
     private var hopWeight: Float = 0
     /// Per-hop band levels (scratch).
     private let levels: UnsafeMutableBufferPointer<Float>
-    /// One band's cumulative histogram, `levelBins + 1` entries (scratch for the quantiles),
-    /// filled only over the band's occupied bins: below them it is 0, above them the total.
+    /// One band's cumulative histogram, `levelBins + 1` entries (scratch for the quantiles,
+    /// `cdsp_noise_median`), filled only over the band's occupied bins: below them it is 0,
+    /// above them the total.
     private let cumulative: UnsafeMutableBufferPointer<Float>
     /// Each histogram row's lowest and highest bin counted since the last reset (the bins
     /// outside hold no weight, so the quantile scans skip them; `levelBins` and −1 when none).
     private let occupied: UnsafeMutableBufferPointer<(low: Int32, high: Int32)>
-    /// The occupied bins of the band whose cumulative histogram is built.
-    private var occupiedLow = 0
-    private var occupiedHigh = -1
+    /// The histogram readings' constants, for the C kernels (CDSPNoiseLevel.h).
+    private static let medianParameters = cdsp_noise_median_params(
+        floor_db: floorDB, bins: Int32(levelBins), rounds: Int32(rounds), steady_rounds: Int32(steadyRounds),
+        margin_db: foregroundMarginDB, fluctuation_share: fluctuationShare, maximum_fluctuation_db: maximumFluctuationDB,
+        fluctuation_threshold_db: fluctuationThresholdDB, maximum_margin_db: maximumMarginDB)
     /// Whether every band is 16 bins wide from bin 1 (not the default layout, whose 32 bands hold
     /// 15–16 bins), summed 16 at a time.
     private let sixteenBinBands: Bool
@@ -362,24 +388,6 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
         valleyScratch.initialize(repeating: 0)
         valleys = .allocate(capacity: bands)
         valleys.initialize(repeating: 0)
-        var pairs: [(Int32, Int32)] = []
-        var p = 1
-        while p < 16 {
-            var k = p
-            while k >= 1 {
-                var j = k % p
-                while j + k < 16 {
-                    for i in 0..<Swift.min(k, 16 - j - k) where (i + j) / (2 * p) == (i + j + k) / (2 * p) {
-                        pairs.append((Int32(i + j), Int32(i + j + k)))
-                    }
-                    j += 2 * k
-                }
-                k /= 2
-            }
-            p *= 2
-        }
-        sortingNetwork = .allocate(capacity: pairs.count)
-        _ = sortingNetwork.initialize(from: pairs)
         levels = .allocate(capacity: (bands + 7) / 8 * 8)
         levels.initialize(repeating: 0)
         cumulative = .allocate(capacity: Self.levelBins + 1)
@@ -390,6 +398,7 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
         sixteenBinBands = (0..<bands).allSatisfy { starts[$0 + 1] - starts[$0] == 16 }
         let firstWide = (0..<bands).first { starts[$0 + 1] - starts[$0] > 16 } ?? bands
         narrowBands = firstWide / 8 * 8
+        _ = Self.sortingNetwork  // made here, not in a first `process`
         growth = Float(Double.exp(configuration.hopSeconds / configuration.windowSeconds))
         burstIntervalHops = Swift.max(1, Int((Self.burstIntervalSeconds / configuration.hopSeconds).rounded()))
         burstMemoryHops = Swift.max(1, Int((Self.burstMemorySeconds / configuration.hopSeconds).rounded()))
@@ -413,7 +422,7 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
     deinit {
         bandStarts.deallocate(); meanToMedian.deallocate(); chiSquareSpread.deallocate(); histograms.deallocate()
         totals.deallocate(); levels.deallocate(); cumulative.deallocate(); carry.deallocate(); recent.deallocate()
-        occupied.deallocate(); valleyScratch.deallocate(); valleys.deallocate(); sortingNetwork.deallocate()
+        occupied.deallocate(); valleyScratch.deallocate(); valleys.deallocate()
         quietHops.deallocate(); pendingHops.deallocate(); held.deallocate(); heldAge.deallocate(); heldRise.deallocate(); readPowers.deallocate()
     }
 
@@ -468,15 +477,11 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
                 if !sum.isFinite { finite = false }
                 levels[b] = sum
             }
+        } else if let base = power.baseAddress {
+            // Each band's bins in order (`cdsp_noise_band_sums`).
+            finite = cdsp_noise_band_sums(base, n, bandStarts.baseAddress!, bands, levels.baseAddress!) != 0
         } else {
-            for b in 0..<bands {
-                var sum: Float = 0
-                let end = Swift.min(bandStarts[b + 1], n)
-                var k = bandStarts[b]
-                while k < end { sum += power[k]; k += 1 }
-                if !sum.isFinite { finite = false }
-                levels[b] = sum
-            }
+            for b in 0..<bands { levels[b] = 0 }
         }
         guard finite else { return }
         let isMusic = musicProbability >= Self.musicThreshold
@@ -521,7 +526,13 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
         row.update(from: levels.baseAddress!, count: bands)
         if uncountedHops == 0 { uncountedWeight = weight }
         uncountedHops += 1
-        for b in 0..<bands { totals[b] += weight }
+        var b8 = 0
+        while b8 + 8 <= bands {  // eight bands a lane each: the same additions
+            let t = UnsafeMutableRawPointer(totals.baseAddress! + b8)
+            t.storeBytes(of: t.loadUnaligned(as: SIMD8<Float>.self) + SIMD8(repeating: weight), as: SIMD8<Float>.self)
+            b8 += 8
+        }
+        while b8 < bands { totals[b8] += weight; b8 += 1 }
         if isMusic {
             for b in 0..<bands {
                 let level = Swift.min(Self.floorDB + Float(Self.levelBins), Swift.max(Self.floorDB, FastLog.decibels(valleys[b])))
@@ -558,8 +569,8 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
         var steady = RingStatistics()
         var rising = 0
         for b in 0..<bands {
-            if b % 8 == 0 { steady = ringStatistics(from: b) }
-            let reading = bandMedian(b, ringMean: steady.mean[b % 8], ringVariance: steady.variance[b % 8])
+            if b % 8 == 0 { steady = ringMeans(from: b) }
+            let reading = bandMedian(b, ring: &steady)
             let holdable = reading.share >= Self.holdShare && !reading.fluctuating
             levels[b] = holdable ? reading.level : .nan
             if holdable, reading.level > held[b] + Self.holdMarginDB, held[b] > Self.floorDB + 1 { rising += 1 }
@@ -589,50 +600,15 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
     /// per hop, as ``add(_:musicProbability:speechProbability:)`` made it).
     private func countUncounted() {
         guard uncountedHops > 0 else { return }
-        let bands = configuration.bandCount
-        let top = Self.levelBins - 1
         var first = recentIndex - uncountedHops
         if first < 0 { first += recentHops }
-        // The levels in ``recent`` are clamped to floorDB … floorDB + levelBins (`add`), so each
-        // offset from the floor is ≥ 0 and truncating it gives its floor: the bin.
-        var h = first
-        var w = uncountedWeight
-        for _ in 0..<uncountedHops {
-            let row = recent.baseAddress! + h * bands
-            var counts = histograms.baseAddress!
-            for b in 0..<bands {
-                counts[Swift.min(top, Int(row[b] - Self.floorDB))] += w
-                counts += Self.levelBins
+        // Each bin receives the hops' weights in hop order; each band's occupied span takes in
+        // the bins counted (`cdsp_noise_count`).
+        UnsafeMutableRawPointer(occupied.baseAddress!).withMemoryRebound(to: Int32.self, capacity: 2 * occupied.count) { spans in
+            withUnsafePointer(to: Self.medianParameters) { parameters in
+                cdsp_noise_count(histograms.baseAddress!, spans, recent.baseAddress!, configuration.bandCount, recentHops,
+                                 first, uncountedHops, uncountedWeight, growth, parameters)
             }
-            w *= growth
-            h = h + 1 == recentHops ? 0 : h + 1
-        }
-        // Each band's occupied span takes in the bins of its lowest and highest level of these
-        // hops (the bin only grows with the level), eight bands at a time.
-        var b = 0
-        while b < bands {
-            var low = SIMD8<Float>(repeating: .infinity), high = SIMD8<Float>(repeating: -.infinity)
-            let lanes = Swift.min(8, bands - b)
-            h = first
-            for _ in 0..<uncountedHops {
-                let row = recent.baseAddress! + h * bands + b
-                var level = SIMD8<Float>()  // the lanes past the last band are never read
-                if lanes == 8 {
-                    level = UnsafeRawPointer(row).loadUnaligned(as: SIMD8<Float>.self)
-                } else {
-                    for lane in 0..<lanes { level[lane] = row[lane] }
-                }
-                low.replace(with: level, where: level .< low)
-                high.replace(with: level, where: level .> high)
-                h = h + 1 == recentHops ? 0 : h + 1
-            }
-            for lane in 0..<lanes {
-                let lowest = Int32(Swift.min(top, Int(low[lane] - Self.floorDB)))
-                let highest = Int32(Swift.min(top, Int(high[lane] - Self.floorDB)))
-                let span = occupied[b + lane]
-                occupied[b + lane] = (Swift.min(span.low, lowest), Swift.max(span.high, highest))
-            }
-            b += 8
         }
         uncountedHops = 0
     }
@@ -706,7 +682,7 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
                 // The same order statistics through the sorting network, without branches.
                 let x = valleyScratch.baseAddress!
                 for k in width..<16 { x[k] = .infinity }
-                for (i, k) in UnsafeBufferPointer(sortingNetwork) {
+                for (i, k) in Self.sortingNetwork {
                     let a = x[Int(i)], c = x[Int(k)]
                     x[Int(i)] = Swift.min(a, c)
                     x[Int(k)] = Swift.max(a, c)
@@ -749,7 +725,7 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
                 }
                 x[k] = row
             }
-            for (i, k) in UnsafeBufferPointer(sortingNetwork) {
+            for (i, k) in Self.sortingNetwork {
                 let a = x[Int(i)], c = x[Int(k)]
                 // Swift.min and Swift.max per lane (no NaN reaches here: the band sums are finite).
                 x[Int(i)] = a.replacing(with: c, where: c .< a)
@@ -833,8 +809,8 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
         var total = 0.0, underMusic = 0.0
         var steady = RingStatistics()
         for b in 0..<bands {
-            if b % 8 == 0 { steady = ringStatistics(from: b) }
-            let reading = bandMedian(b, ringMean: steady.mean[b % 8], ringVariance: steady.variance[b % 8])
+            if b % 8 == 0 { steady = ringMeans(from: b) }
+            let reading = bandMedian(b, ring: &steady)
             var level = reading.level, fluctuation = reading.fluctuation
             if !reading.steady, held[b] > Self.floorDB + 1, level > held[b] + Self.holdMarginDB {
                 level = held[b]
@@ -870,17 +846,12 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
         let row = 2 * configuration.bandCount
         let total = totals[row]
         guard hopWeight > 0, total * Float(Self.quietBlockStride) >= Self.quietShareMinimum * hopWeight else { return Self.floorDB }
-        let histogram = UnsafeBufferPointer(rebasing: histograms[(row * Self.levelBins)..<((row + 1) * Self.levelBins)])
-        occupiedLow = Int(occupied[row].low)
-        occupiedHigh = Int(occupied[row].high)
-        guard occupiedLow <= occupiedHigh else { return Self.floorDB }
-        var running: Float = 0
-        cumulative[occupiedLow] = 0
-        for i in occupiedLow...occupiedHigh {
-            running += histogram[i]
-            cumulative[i + 1] = running
+        let span = occupied[row]
+        guard span.low <= span.high else { return Self.floorDB }
+        return withUnsafePointer(to: Self.medianParameters) { parameters in
+            cdsp_noise_quantile(histograms.baseAddress! + row * Self.levelBins, span.low, span.high, total * fraction,
+                                cumulative.baseAddress!, parameters)
         }
-        return quantile(histogram, total * fraction)
     }
 
     /// `total` (a power), moved towards the quiet blocks' median where bursts recur and that
@@ -902,15 +873,19 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
     /// ``steadySeconds``, as a band of Gaussian noise does, ±1.6 dB, and speech or music do
     /// not) at more than ``foregroundMarginDB`` above the histogram's answer is a background
     /// that got louder: its steady level is the answer until the histogram catches up.
-    /// `ringMean` and `ringVariance` are the band's level mean and variance over the
-    /// ``steadySeconds`` ring (``ringStatistics(from:)``; read only when the ring is full).
-    private func bandMedian(_ b: Int, ringMean mean: Float, ringVariance variance: Float) -> BandReading {
+    /// `ring` holds the level means (and variances, computed here when first needed) over the
+    /// ``steadySeconds`` ring of the eight bands from `ring.first` (read only when the ring is
+    /// full).
+    private func bandMedian(_ b: Int, ring: inout RingStatistics) -> BandReading {
         let total = totals[b]
         guard total > 0 else { return BandReading(level: Self.floorDB) }
         let reading = histogramMedian(b, total: total, steadyOnly: false)
         guard recentCount == recentHops else { return reading }
-        if variance <= Self.steadySpreadDB * Self.steadySpreadDB, mean > reading.level + Self.foregroundMarginDB {
-            return BandReading(level: mean, share: 1, steady: true)
+        let lane = b - ring.first
+        guard ring.mean[lane] > reading.level + Self.foregroundMarginDB else { return reading }
+        if !ring.hasVariance { ringVariances(&ring) }
+        if ring.variance[lane] <= Self.steadySpreadDB * Self.steadySpreadDB {
+            return BandReading(level: ring.mean[lane], share: 1, steady: true)
         }
         return reading
     }
@@ -918,7 +893,7 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
     /// A band's (or a valley row's) noise-only median, dB; the factor by which the noise's mean
     /// power exceeds what its chi-square shape gives; the noise-only share of the window (0 when
     /// there is no reading); whether the background fluctuates; and whether the band's steady
-    /// level answered (``bandMedian(_:ringMean:ringVariance:)``).
+    /// level answered (``bandMedian(_:ring:)``).
     private struct BandReading {
         var level: Float
         var fluctuation: Float = 1
@@ -927,51 +902,70 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
         var steady = false
     }
 
-    /// Eight bands' level means and variances over the ring.
+    /// Eight bands' (`first` … `first + 7`) level means and, once asked for, variances over the
+    /// ring.
     private struct RingStatistics {
+        var first = 0
         var mean = SIMD8<Float>()
         var variance = SIMD8<Float>()
+        var hasVariance = false
     }
 
-    /// The level mean and variance (n − 1) over the last ``steadySeconds`` of bands `first`
-    /// … `first + 7` (those that exist; zeros for the rest and before the ring is full): each
-    /// band's sums run over the hops in order, as one band at a time would, eight bands a lane
-    /// each.
-    private func ringStatistics(from first: Int) -> RingStatistics {
-        guard recentCount == recentHops else { return RingStatistics() }
+    /// The level means over the last ``steadySeconds`` of bands `first` … `first + 7` (those
+    /// that exist; zeros for the rest and before the ring is full), each band's sum over the
+    /// hops in order, as one band at a time would, eight bands a lane each. The variances
+    /// follow on demand (``ringVariances(_:)``): a band needs its own only when its mean lies
+    /// above its reading by the margin.
+    private func ringMeans(from first: Int) -> RingStatistics {
+        var result = RingStatistics(first: first)
+        guard recentCount == recentHops else { return result }
         let bands = configuration.bandCount
-        let n = Float(recentHops), m = Float(recentHops - 1)
+        let n = Float(recentHops)
         if first + 8 <= bands {
             let ring = UnsafeRawPointer(recent.baseAddress! + first)
             var sum = SIMD8<Float>()
             for h in 0..<recentHops { sum += ring.loadUnaligned(fromByteOffset: 4 * h * bands, as: SIMD8<Float>.self) }
-            let mean = sum / n
+            result.mean = sum / n
+            return result
+        }
+        for lane in 0..<Swift.min(8, bands - first) {
+            var sum: Float = 0
+            for h in 0..<recentHops { sum += recent[h * bands + first + lane] }
+            result.mean[lane] = sum / n
+        }
+        return result
+    }
+
+    /// Fills `statistics`' variances (n − 1) about its means, in the same lanes.
+    private func ringVariances(_ statistics: inout RingStatistics) {
+        statistics.hasVariance = true
+        guard recentCount == recentHops else { return }
+        let bands = configuration.bandCount, first = statistics.first
+        let m = Float(recentHops - 1)
+        let mean = statistics.mean
+        if first + 8 <= bands {
+            let ring = UnsafeRawPointer(recent.baseAddress! + first)
             var squares = SIMD8<Float>()
             for h in 0..<recentHops {
                 let d = ring.loadUnaligned(fromByteOffset: 4 * h * bands, as: SIMD8<Float>.self) - mean
                 squares += d * d
             }
-            return RingStatistics(mean: mean, variance: squares / m)
+            statistics.variance = squares / m
+            return
         }
-        var result = RingStatistics()
         for lane in 0..<Swift.min(8, bands - first) {
-            let b = first + lane
-            var sum: Float = 0
-            for h in 0..<recentHops { sum += recent[h * bands + b] }
-            let mean = sum / n
             var squares: Float = 0
             for h in 0..<recentHops {
-                let d = recent[h * bands + b] - mean
+                let d = recent[h * bands + first + lane] - mean[lane]
                 squares += d * d
             }
-            result.mean[lane] = mean
-            result.variance[lane] = squares / m
+            statistics.variance[lane] = squares / m
         }
-        return result
     }
 
     /// The median of band `b`'s noise-only hops from its histogram, and the factor by which the
-    /// noise's mean power exceeds what its chi-square shape alone gives.
+    /// noise's mean power exceeds what its chi-square shape alone gives (the rounds in C,
+    /// `cdsp_noise_median`; the factor's exponential here).
     ///
     /// Three rounds with the steady-noise margin (``foregroundMarginDB``) settle on the noise's
     /// share and median. A background that fluctuates more than steady noise (a looped machine,
@@ -987,77 +981,17 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
     /// `row` is a histogram row (band `row % bandCount`); with `steadyOnly` only the steady-noise
     /// rounds run (the valley rows, whose statistic spreads more than a band sum).
     private func histogramMedian(_ row: Int, total: Float, steadyOnly: Bool) -> BandReading {
-        let b = row % configuration.bandCount
-        let histogram = UnsafeBufferPointer(rebasing: histograms[(row * Self.levelBins)..<((row + 1) * Self.levelBins)])
-        // The running sum over the occupied bins only: the same values the whole scan gives
-        // there (it only adds zeros before them).
-        occupiedLow = Int(occupied[row].low)
-        occupiedHigh = Int(occupied[row].high)
-        guard occupiedLow <= occupiedHigh else { return BandReading(level: Self.floorDB) }
-        var running: Float = 0
-        cumulative[occupiedLow] = 0
-        for i in occupiedLow...occupiedHigh {
-            running += histogram[i]
-            cumulative[i + 1] = running
+        let span = occupied[row]
+        let reading = withUnsafePointer(to: Self.medianParameters) { parameters in
+            cdsp_noise_median(histograms.baseAddress! + row * Self.levelBins, span.low, span.high, total,
+                              chiSquareSpread[row % configuration.bandCount], steadyOnly ? 1 : 0, cumulative.baseAddress!,
+                              parameters)
         }
-        var level = quantile(histogram, total * 0.1)
-        var share: Float = 0.2
-        let steady = chiSquareSpread[b].squareRoot()
-        var fluctuating = false
-        for round in 0..<Self.rounds {
-            var margin = Self.foregroundMarginDB
-            if round >= Self.steadyRounds, !steadyOnly, share >= Self.fluctuationShare {
-                let lower = quantile(histogram, total * share * 0.1587)
-                let spread = Swift.min(Self.maximumFluctuationDB, level - lower)
-                if round == Self.steadyRounds { fluctuating = lower > Self.floorDB + 1 && spread >= steady + Self.fluctuationThresholdDB }
-                if fluctuating { margin = Swift.min(Self.maximumMarginDB, Swift.max(margin, 2 * spread)) }
-            }
-            if round >= Self.steadyRounds && (steadyOnly || !fluctuating) { break }
-            let above = weight(histogram, atOrAbove: level + margin)
-            share = Swift.max(0.05, 1 - above / total)
-            level = quantile(histogram, total * share * 0.5)
+        guard reading.has_excess != 0 else {
+            return BandReading(level: reading.level, share: reading.share, fluctuating: reading.fluctuating != 0)
         }
-        guard fluctuating else { return BandReading(level: level, share: share) }
-        let lower = quantile(histogram, total * share * 0.1587)
-        guard lower > Self.floorDB + 1 else { return BandReading(level: level, share: share, fluctuating: true) }
-        let spread = Swift.min(Self.maximumFluctuationDB, level - lower)
-        let excess = Swift.max(0, spread * spread - chiSquareSpread[b])
-        return BandReading(level: level, fluctuation: Float.exp(excess * (0.2302585 * 0.2302585) / 2), share: share, fluctuating: true)
-    }
-
-    /// The running total of the bins below bin `i`, from ``cumulative`` (0 below the occupied
-    /// bins, the total above them).
-    @inline(__always)
-    private func cumulativeWeight(below i: Int) -> Float {
-        cumulative[Swift.min(Swift.max(i, occupiedLow), occupiedHigh + 1)]
-    }
-
-    /// The level below which `target` of the weight lies, interpolated within the 1 dB bin: a
-    /// binary search of ``cumulative`` (the band's, made by the caller over its occupied bins)
-    /// for the first bin whose running total reaches `target`.
-    private func quantile(_ histogram: UnsafeBufferPointer<Float>, _ target: Float) -> Float {
-        let bins = histogram.count
-        guard cumulativeWeight(below: bins) >= target else { return Self.floorDB + Float(bins) }
-        // Below the occupied bins the running total is 0: a positive target is not reached
-        // there, and target 0 is answered by the first occupied bin, as a whole scan would.
-        var low = occupiedLow, high = occupiedHigh
-        while low < high {
-            let middle = (low + high) / 2
-            if cumulative[middle + 1] >= target { high = middle } else { low = middle + 1 }
-        }
-        while histogram[low] <= 0, low + 1 < bins { low += 1 }  // target 0: the first occupied bin
-        let count = histogram[low]
-        return Self.floorDB + Float(low) + Swift.max(0, Swift.min(1, (target - cumulativeWeight(below: low)) / Swift.max(count, .leastNormalMagnitude)))
-    }
-
-    /// The weight at or above `level` (the bin holding `level` counted in proportion), from
-    /// ``cumulative``.
-    private func weight(_ histogram: UnsafeBufferPointer<Float>, atOrAbove level: Float) -> Float {
-        let position = Swift.max(0, level - Self.floorDB)
-        let first = Int(position.rounded(.down))
-        let bins = histogram.count
-        guard first < bins else { return 0 }
-        return histogram[first] * (1 - (position - Float(first))) + (cumulativeWeight(below: bins) - cumulativeWeight(below: first + 1))
+        return BandReading(level: reading.level, fluctuation: Float.exp(reading.excess * (0.2302585 * 0.2302585) / 2),
+                           share: reading.share, fluctuating: true)
     }
 
     private func rescale(_ factor: Float) {
@@ -1161,7 +1095,7 @@ extension NoiseLevelEstimator: MemoryAccounting {
             + MemoryFootprint.bytes(totals) + MemoryFootprint.bytes(levels) + MemoryFootprint.bytes(cumulative)
             + MemoryFootprint.bytes(carry) + MemoryFootprint.bytes(occupied)
             + MemoryFootprint.bytes(recent) + MemoryFootprint.bytes(valleyScratch) + MemoryFootprint.bytes(valleys)
-            + MemoryFootprint.bytes(sortingNetwork) + MemoryFootprint.bytes(quietHops) + MemoryFootprint.bytes(pendingHops)
+            + MemoryFootprint.bytes(quietHops) + MemoryFootprint.bytes(pendingHops)
             + MemoryFootprint.bytes(held) + MemoryFootprint.bytes(heldAge) + MemoryFootprint.bytes(heldRise)
             + MemoryFootprint.bytes(readPowers))
     }

@@ -226,6 +226,8 @@ public final class ReverberationEstimator: StreamAnalyzer, @unchecked Sendable {
         while n * 2 <= hopLength / 2 { n *= 2 }
         frameLength = n
         fft = try SharedRealFFT.shared(size: frameLength)
+        workspaceBytes = ScratchWorkspace.bytes(Float.self, frameLength) + ScratchWorkspace.bytes(Float.self, 2 * (frameLength / 2 + 1))
+            + ScratchWorkspace.bytes(Float.self, Swift.max(1, fft.scratchCount))
         window = .allocate(capacity: frameLength)
         let hann = try Window(.hann, length: frameLength)
         _ = window.initialize(from: hann.coefficients)
@@ -459,11 +461,8 @@ public final class ReverberationEstimator: StreamAnalyzer, @unchecked Sendable {
     }
 
     /// Bytes a frame's analysis takes from the workspace: the windowed frame, its spectrum and
-    /// the FFT's scratch.
-    private var workspaceBytes: Int {
-        ScratchWorkspace.bytes(Float.self, frameLength) + ScratchWorkspace.bytes(Float.self, 2 * (frameLength / 2 + 1))
-            + ScratchWorkspace.bytes(Float.self, Swift.max(1, fft.scratchCount))
-    }
+    /// the FFT's scratch (worked out once, in `init`).
+    private let workspaceBytes: Int
 
     /// Advances one band's decay detector by a frame at `level` (dBFS) over `floor` (dBFS).
     @inline(__always)
