@@ -1088,7 +1088,8 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
 }
 
 extension NoiseLevelEstimator: MemoryAccounting {
-    /// The band histograms, band tables and scratch.
+    /// The band histograms, band tables and scratch; shared: the sorting network (one copy in
+    /// the process).
     public var memoryFootprint: MemoryFootprint {
         .owned(MemoryFootprint.bytes(bandStarts) + MemoryFootprint.bytes(meanToMedian)
             + MemoryFootprint.bytes(chiSquareSpread) + MemoryFootprint.bytes(histograms)
@@ -1098,5 +1099,6 @@ extension NoiseLevelEstimator: MemoryAccounting {
             + MemoryFootprint.bytes(quietHops) + MemoryFootprint.bytes(pendingHops)
             + MemoryFootprint.bytes(held) + MemoryFootprint.bytes(heldAge) + MemoryFootprint.bytes(heldRise)
             + MemoryFootprint.bytes(readPowers))
+            + MemoryFootprint(sharedBytes: MemoryFootprint.bytes((Int32, Int32).self, Self.sortingNetwork.count))
     }
 }
