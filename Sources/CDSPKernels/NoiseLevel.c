@@ -1,4 +1,4 @@
-// The background-noise estimator's histogram counting and readings. See
+// The background-noise estimator's per-hop band sums and its histograms' counting and readings. See
 // include/CDSPNoiseLevel.h for the contract. Contraction off for the whole file: every
 // expression is the IEEE single-precision operations of the Swift it replaced, in its order
 // (`Swift.min(a, b)` is `b < a ? b : a`, `Swift.max(a, b)` is `b >= a ? b : a`).
@@ -93,11 +93,7 @@ cdsp_noise_reading cdsp_noise_median(const float *histogram, int32_t low, int32_
         if (round >= p->steady_rounds && (steady_only || !fluctuating)) break;
         float above = weight_at_or_above(histogram, low, high, level + margin, cumulative, p);
         share = max_f(0.05f, 1 - above / total);
-        float next = quantile(histogram, low, high, total * share * 0.5f, cumulative, &hint, p);
-        // A steady round that leaves the level where it was has reached the fixed point: the
-        // rest of the steady rounds would compute the same share and level again.
-        if (round + 1 < p->steady_rounds && next == level) round = p->steady_rounds - 1;
-        level = next;
+        level = quantile(histogram, low, high, total * share * 0.5f, cumulative, &hint, p);
     }
     r.level = level;
     r.share = share;

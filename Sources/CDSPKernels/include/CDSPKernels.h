@@ -6,7 +6,7 @@
 // compiled for each level — AVX-512F, x86-64-v3 (AVX2 + FMA; some kernels), FMA (AVX) and baseline SSE2 —
 // and one level is chosen per process: the best the CPU supports, or lower when
 // `CDSP_DISPATCH_LEVEL` pins it (CDSPDispatch.h). Scalar code that no level speeds up (the FFT's
-// planning, the noise histograms) is compiled once.
+// planning, the noise estimator's sums and histograms) is compiled once.
 //
 // This umbrella header includes one header per concept; each kernel file (*.c) implements one.
 #pragma once
@@ -19,6 +19,6 @@
 #include "CDSPModels.h"       // DSPDetection's probability models (Models.c)
 #include "CDSPExponential.h"  // glibc's expf, eight lanes at a time (Exponential.c)
 #include "CDSPDetection.h"    // DSPDetection's cue tracker: the spectral-peak mask (Detection.c)
-#include "CDSPNoiseLevel.h"  // DSPDetection's background-noise estimator: histogram counts and readings (NoiseLevel.c; scalar, one compilation)
+#include "CDSPNoiseLevel.h"  // DSPDetection's background-noise estimator: band sums, histogram counts and readings (NoiseLevel.c; scalar, one compilation)
 #include "CDSPLoudness.h"     // DSPAnalysis.LoudnessMeter: K-weighting, window sums (LoudnessKWeighting.c, LoudnessWindows.c)
 #include "CDSPMetering.h"     // DSPAnalysis level and true-peak metering (MeteringLevels.c, MeteringTruePeak.c)

@@ -253,29 +253,8 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
     private let valleys: UnsafeMutableBufferPointer<Float>
     /// Batcher's odd–even merge sort of 16 inputs (63 compare-exchanges, branch-free): the
     /// median bin of a band of at most 16 bins (15–16 at the defaults), padded with +∞. One
-    /// copy for every stream, made once and never freed, never written after (so unsafe only in
-    /// name across threads).
-    nonisolated(unsafe) private static let sortingNetwork: UnsafeBufferPointer<(Int32, Int32)> = {
-        var pairs: [(Int32, Int32)] = []
-        var p = 1
-        while p < 16 {
-            var k = p
-            while k >= 1 {
-                var j = k % p
-                while j + k < 16 {
-                    for i in 0..<Swift.min(k, 16 - j - k) where (i + j) / (2 * p) == (i + j + k) / (2 * p) {
-                        pairs.append((Int32(i + j), Int32(i + j + k)))
-                    }
-                    j += 2 * k
-                }
-                k /= 2
-            }
-            p *= 2
-        }
-        let network = UnsafeMutableBufferPointer<(Int32, Int32)>.allocate(capacity: pairs.count)
-        _ = network.initialize(from: pairs)
-        return UnsafeBufferPointer(network)
-    }()
+    /// copy shared by every estimator (``SortingNetwork/cache``).
+    private let network: SortingNetwork
     /// The total power of the last ``quietBlockHops`` quiet hops (a ring), and of the up to
     /// ``quietGuardHops`` quiet hops still waiting for their quiet successors (a ring).
     private let quietHops: UnsafeMutableBufferPointer<Float>
@@ -398,7 +377,7 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
         sixteenBinBands = (0..<bands).allSatisfy { starts[$0 + 1] - starts[$0] == 16 }
         let firstWide = (0..<bands).first { starts[$0 + 1] - starts[$0] > 16 } ?? bands
         narrowBands = firstWide / 8 * 8
-        _ = Self.sortingNetwork  // made here, not in a first `process`
+        network = SortingNetwork.cache.table(for: 16) { SortingNetwork(inputs: 16) }
         growth = Float(Double.exp(configuration.hopSeconds / configuration.windowSeconds))
         burstIntervalHops = Swift.max(1, Int((Self.burstIntervalSeconds / configuration.hopSeconds).rounded()))
         burstMemoryHops = Swift.max(1, Int((Self.burstMemorySeconds / configuration.hopSeconds).rounded()))
@@ -663,10 +642,10 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
     }
 
     /// Each band's median bin × its bin count into ``valleys`` (the mean of the two middle bins
-    /// for an even count), in ``valleyScratch``: through ``sortingNetwork`` for bands of at most
-    /// 16 bins, eight bands at a time (one band a lane; ``medianBinsOfEight(_:count:from:)``)
-    /// where eight such bands lie within the spectrum, by selection for wider ones; no
-    /// allocation.
+    /// for an even count), in ``valleyScratch``: through the sorting network
+    /// (``SortingNetwork``) for bands of at most 16 bins, eight bands at a time (one band a
+    /// lane; ``medianBinsOfEight(_:count:from:)``) where eight such bands lie within the
+    /// spectrum, by selection for wider ones; no allocation.
     private func medianBins(_ power: UnsafeBufferPointer<Float>, count n: Int) {
         var first = 0
         while first + 8 <= narrowBands, bandStarts[first + 8] <= n {
@@ -682,7 +661,7 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
                 // The same order statistics through the sorting network, without branches.
                 let x = valleyScratch.baseAddress!
                 for k in width..<16 { x[k] = .infinity }
-                for (i, k) in Self.sortingNetwork {
+                for (i, k) in network.pairs {
                     let a = x[Int(i)], c = x[Int(k)]
                     x[Int(i)] = Swift.min(a, c)
                     x[Int(k)] = Swift.max(a, c)
@@ -713,7 +692,7 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
     }
 
     /// ``medianBins(_:count:)`` for bands `first` … `first + 7`, each of at most 16 bins and
-    /// within the spectrum: the same compare-exchanges of ``sortingNetwork``, a band a lane, so
+    /// within the spectrum: the same compare-exchanges of the sorting network, a band a lane, so
     /// every band's sorted bins, and so its median, are those the one-band network gives.
     private func medianBinsOfEight(_ power: UnsafeBufferPointer<Float>, count n: Int, from first: Int) {
         withUnsafeTemporaryAllocation(of: SIMD8<Float>.self, capacity: 16) { x in
@@ -725,7 +704,7 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
                 }
                 x[k] = row
             }
-            for (i, k) in Self.sortingNetwork {
+            for (i, k) in network.pairs {
                 let a = x[Int(i)], c = x[Int(k)]
                 // Swift.min and Swift.max per lane (no NaN reaches here: the band sums are finite).
                 x[Int(i)] = a.replacing(with: c, where: c .< a)
@@ -1088,8 +1067,7 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
 }
 
 extension NoiseLevelEstimator: MemoryAccounting {
-    /// The band histograms, band tables and scratch; shared: the sorting network (one copy in
-    /// the process).
+    /// The band histograms, band tables and scratch; shared: the sorting network.
     public var memoryFootprint: MemoryFootprint {
         .owned(MemoryFootprint.bytes(bandStarts) + MemoryFootprint.bytes(meanToMedian)
             + MemoryFootprint.bytes(chiSquareSpread) + MemoryFootprint.bytes(histograms)
@@ -1099,6 +1077,42 @@ extension NoiseLevelEstimator: MemoryAccounting {
             + MemoryFootprint.bytes(quietHops) + MemoryFootprint.bytes(pendingHops)
             + MemoryFootprint.bytes(held) + MemoryFootprint.bytes(heldAge) + MemoryFootprint.bytes(heldRise)
             + MemoryFootprint.bytes(readPowers))
-            + MemoryFootprint(sharedBytes: MemoryFootprint.bytes((Int32, Int32).self, Self.sortingNetwork.count))
+            + MemoryFootprint(sharedBytes: MemoryFootprint.bytes(network.pairs))
+    }
+}
+
+extension NoiseLevelEstimator {
+    /// Batcher's odd–even merge sort of `inputs` values as compare-exchange pairs `(i, k)`
+    /// (`i < k`: the smaller value to row `i`), built once (``cache``) and read, never written,
+    /// by every estimator on any number of threads.
+    final class SortingNetwork: @unchecked Sendable {
+        /// The networks in use, by input count.
+        static let cache = SharedTableCache<Int, SortingNetwork>()
+
+        let pairs: UnsafeMutableBufferPointer<(Int32, Int32)>
+
+        /// The network of `inputs` (a power of two) values.
+        init(inputs: Int) {
+            var list: [(Int32, Int32)] = []
+            var p = 1
+            while p < inputs {
+                var k = p
+                while k >= 1 {
+                    var j = k % p
+                    while j + k < inputs {
+                        for i in 0..<Swift.min(k, inputs - j - k) where (i + j) / (2 * p) == (i + j + k) / (2 * p) {
+                            list.append((Int32(i + j), Int32(i + j + k)))
+                        }
+                        j += 2 * k
+                    }
+                    k /= 2
+                }
+                p *= 2
+            }
+            pairs = .allocate(capacity: list.count)
+            _ = pairs.initialize(from: list)
+        }
+
+        deinit { pairs.deallocate() }
     }
 }
