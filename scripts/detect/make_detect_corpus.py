@@ -3,6 +3,7 @@
 
     make_detect_corpus.py --out DIR [--scale small|full] [--seed 23] [--max-minutes M]
                           [--only CLASS[,CLASS]] [--limit N] [--splits SPLIT[,SPLIT]] [--train-extra]
+                          [--train-overlap]
 
 Writes DIR/<split>/<class>/<class>_<index>.flac (16 kHz mono, 16-bit, TPDF-dithered except
 digital silence), one sidecar DIR/.done/<name>.json per finished file, and at the end
@@ -54,6 +55,11 @@ SCALES = {
 # (docs/detection.md, "More training material").
 TRAIN_ONLY = {"small": {"babble_only": 5, "speech_babble": 5, "speech_loud": 4},
               "full": {"babble_only": 150, "speech_babble": 100, "speech_loud": 96}}
+# Overlapping talkers for the multi-speaker model (generator 1.3.0: conditions.overlap_train), made
+# only with --train-overlap and appended after everything else, all train: every file of 1.1.0,
+# val and test included, is made byte for byte as before. (1.2.0 was the unmerged `tones` branch,
+# docs/detection.md.) Per scale: files.
+TRAIN_OVERLAP = {"small": {"overlap_train": 10}, "full": {"overlap_train": 360}}
 DEBIAN = ["espeak-ng", "espeak-ng-data", "flite", "festival", "festvox-kallpc16k", "festvox-kdlpc16k",
           "festvox-us-slt-hts", "festvox-czech-dita", "festvox-czech-krb", "festvox-czech-machac", "festvox-czech-ph",
           "festvox-ca-ona-hts", "festvox-suopuhe-lj", "festvox-suopuhe-mv", "festvox-italp16k", "festvox-itapc16k",
@@ -68,15 +74,18 @@ DEBIAN = ["espeak-ng", "espeak-ng-data", "flite", "festival", "festvox-kallpc16k
 PYTHON = ["numpy", "scipy", "soundfile", "pyroomacoustics", "pyworld", "pyannote.audio"]
 
 
-def specs(scale, seed, train_extra=False):
-    """Every file of a corpus, in output order (with --train-extra, TRAIN_ONLY's after the rest)."""
+def specs(scale, seed, train_extra=False, train_overlap=False):
+    """Every file of a corpus, in output order (with --train-extra, TRAIN_ONLY's after the rest;
+    with --train-overlap, TRAIN_OVERLAP's after those)."""
     counts, (dmin, dmax), cycle = SCALES[scale]
     sample = sources.pyannote_sample()
     out = []
-    for cls, count in list(counts.items()) + (list(TRAIN_ONLY[scale].items()) if train_extra else []):
+    train_only = {**TRAIN_ONLY[scale], **TRAIN_OVERLAP[scale]}
+    for cls, count in (list(counts.items()) + (list(TRAIN_ONLY[scale].items()) if train_extra else [])
+                       + (list(TRAIN_OVERLAP[scale].items()) if train_overlap else [])):
         ordinal = {}
         for i in range(count):
-            split = "train" if cls in TRAIN_ONLY[scale] else cycle[i % len(cycle)]
+            split = "train" if cls in train_only else cycle[i % len(cycle)]
             if cls == "conversation":
                 if sample is None:
                     continue
@@ -260,9 +269,11 @@ def main():
                     "the files made are those of the whole run, the same bytes)")
     ap.add_argument("--train-extra", action="store_true",
                     help="also make the train-only classes babble_only, speech_babble, speech_loud (TRAIN_ONLY)")
+    ap.add_argument("--train-overlap", action="store_true",
+                    help="also make the train-only class overlap_train (TRAIN_OVERLAP), after every other file")
     args = ap.parse_args()
     os.makedirs(os.path.join(args.out, ".done"), exist_ok=True)
-    todo = specs(args.scale, args.seed, args.train_extra)
+    todo = specs(args.scale, args.seed, args.train_extra, args.train_overlap)
     if args.only:
         todo = [s for s in todo if s["class"] in args.only.split(",")]
     if args.limit is not None:
@@ -334,7 +345,7 @@ def finish(args, todo, done, complete, elapsed, made, skipped):
         groups.setdefault(row["kind"], {}).setdefault(row["split"], set()).add(row["group"])
     group_counts = {k: {s: len(v.get(s, ())) for s in SPLITS} for k, v in groups.items()}
     manifest = {"generator_version": GENERATOR_VERSION, "seed": args.seed, "scale": args.scale,
-                "train_extra": args.train_extra,
+                "train_extra": args.train_extra, "train_overlap": args.train_overlap,
                 "complete": complete, "files": len(records), "files_planned": len(todo),
                 "hours": round(sum(r["duration"] for r in records) / 3600, 3), "splits": per_split,
                 "classes": per_class, "source_counts": src_counts, "group_counts": group_counts,

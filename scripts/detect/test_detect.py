@@ -198,6 +198,23 @@ class SpecTests(unittest.TestCase):
             ks = {s["k"] % period for s in specs if s["class"] == cls}
             self.assertEqual(ks, set(range(period)), cls)
 
+    def test_train_overlap_class(self):
+        # generator 1.3.0's overlap_train (--train-overlap) takes the train split only and comes
+        # after every other file, --train-extra's included: every earlier file is as it was
+        import make_detect_corpus as mdc
+        for scale in ("small", "full"):
+            for extra in (False, True):
+                before = mdc.specs(scale, 23, train_extra=extra)
+                specs = mdc.specs(scale, 23, train_extra=extra, train_overlap=True)
+                added = [s for s in specs if s["class"] in mdc.TRAIN_OVERLAP[scale]]
+                self.assertEqual(len(added), sum(mdc.TRAIN_OVERLAP[scale].values()))
+                self.assertEqual({s["split"] for s in added}, {"train"})
+                self.assertEqual(specs, before + added)
+        # two and three talkers both (overlap's rule: three in every third file)
+        specs = mdc.specs("full", 23, train_overlap=True)
+        self.assertEqual({s["k"] % 3 for s in specs if s["class"] == "overlap_train"}, {0, 1, 2})
+        self.assertIs(conditions.BUILDERS["overlap_train"], conditions.overlap_train)
+
 
 @unittest.skipUnless(os.path.exists(os.path.join(CORPUS, "manifest.jsonl")), "no generated corpus")
 class CorpusTests(unittest.TestCase):
@@ -383,6 +400,15 @@ class TrainModelsLanes(unittest.TestCase):
             self.assertTrue(tm.made_with_train_extra(manifest))
             manifest["classes"] = {"clean": {}}
             self.assertFalse(tm.made_with_train_extra(manifest))
+            # --train-overlap likewise, after --train-extra
+            manifest.update(train_extra=True, train_overlap=True)
+            header = tm.provenance(d, manifest, (tm.__file__,), ["a"], ["b"], ["x."])
+            self.assertIn("--scale full --seed 23 --train-extra --train-overlap\n", header)
+            del manifest["train_overlap"]
+            manifest["classes"] = {"clean": {}, "overlap_train": {}}
+            self.assertTrue(tm.made_with_train_overlap(manifest))
+        run = argparse.Namespace(**{**vars(defaults), "multi_only": "overlap_train", "multi_weights": "1,2,4,8"})
+        self.assertEqual(tm.options(run), " --multi-only overlap_train --multi-weights 1,2,4,8")
 
 
 class MultiSpeakerChoice(unittest.TestCase):

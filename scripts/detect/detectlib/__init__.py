@@ -7,7 +7,7 @@ frame labels.
 import os
 import sys
 
-GENERATOR_VERSION = "1.1.0"
+GENERATOR_VERSION = "1.3.0"   # 1.3.0: --train-overlap (1.2.0: the unmerged `tones` branch)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = os.path.normpath(os.path.join(HERE, "..", ".."))

@@ -451,10 +451,25 @@ def speech_loud(spec, ctx, rng):
     return sc, f"speech_loud/music{snr:+d}dB"
 
 
+# ------------------------------------------------------------------------------------------------
+# Train-only overlap (generator 1.3.0): the multi-speaker model had 72 train files of overlapping
+# talkers (overlap's share of the train split) to learn from, 3 % of its frames. More scenes of
+# the same kind, made from train voices only and taking the train split only
+# (make_detect_corpus.TRAIN_OVERLAP), so val and test are the files they were.
+# ------------------------------------------------------------------------------------------------
+
+def overlap_train(spec, ctx, rng):
+    """overlap's scenes (2 or 3 talkers at once, each later one starting inside the first, -15..0 dB
+    apart, half over a light floor) as a train-only class of its own, `overlap_train/<k>talkers`."""
+    sc, condition = overlap(spec, ctx, rng)
+    return sc, "overlap_train/" + condition.split("/", 1)[1]
+
+
 BUILDERS = {"clean": clean, "speech_noise": speech_noise, "speech_music": speech_music, "music_only": music_only,
             "noise_only": noise_only, "silence": silence, "overlap": overlap, "dialogue": dialogue, "room": room,
             "telephone": telephone, "distortion": distortion, "conversation": conversation,
-            "babble_only": babble_only, "speech_babble": speech_babble, "speech_loud": speech_loud}
+            "babble_only": babble_only, "speech_babble": speech_babble, "speech_loud": speech_loud,
+            "overlap_train": overlap_train}
 
 
 def codec(x, name):
