@@ -407,6 +407,11 @@ class TrainModelsLanes(unittest.TestCase):
             del manifest["train_overlap"]
             manifest["classes"] = {"clean": {}, "overlap_train": {}}
             self.assertTrue(tm.made_with_train_overlap(manifest))
+            # the multi-speaker model's own train files, when they differ
+            header = tm.provenance(d, manifest, (tm.__file__,), ["a"], ["b"], ["x."], train_multi=["a", "c"])
+            self.assertIn("fitted on the train split (1 files; 2 for the multi-speaker model), chosen on val", header)
+            header = tm.provenance(d, manifest, (tm.__file__,), ["a"], ["b"], ["x."], train_multi=["a"])
+            self.assertIn("fitted on the train split (1 files), chosen on val", header)
         run = argparse.Namespace(**{**vars(defaults), "multi_only": "overlap_train", "multi_weights": "1,2,4,8"})
         self.assertEqual(tm.options(run), " --multi-only overlap_train --multi-weights 1,2,4,8")
 

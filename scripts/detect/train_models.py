@@ -141,11 +141,13 @@ def made_with_train_overlap(manifest):
     return bool(manifest.get("train_overlap", set(TRAIN_OVERLAP_CLASSES) & set(manifest.get("classes", {}))))
 
 
-def provenance(corpus, manifest, scripts, train, val, details, setup="scripts/detect/setup.sh", options=""):
+def provenance(corpus, manifest, scripts, train, val, details, setup="scripts/detect/setup.sh", options="",
+               train_multi=None):
     """The generated DefaultModels.swift's header: how to regenerate it (the material made as the
-    manifest says it was, `--train-extra` included; the first of `scripts` is the training script
-    run, with `options`: ` --flag value` pairs), the material's and the scripts' hashes, and
-    `details` (one comment line each)."""
+    manifest says it was, `--train-extra` and `--train-overlap` included; the first of `scripts`
+    is the training script run, with `options`: ` --flag value` pairs), the material's and the
+    scripts' hashes, the train files (`train_multi`: the multi-speaker model's, when they differ)
+    and `details` (one comment line each)."""
     script = hashlib.sha256()
     for path in scripts:
         script.update(open(path, "rb").read())
@@ -165,7 +167,10 @@ def provenance(corpus, manifest, scripts, train, val, details, setup="scripts/de
              f"seed {manifest['seed']},",
              f"  generator scripts sha256 {manifest['script_sha256'][:16]}, audio sha256 "
              f"{manifest['audio_sha256'][:16]}, labels sha256 {labels[:16]};",
-             f"  fitted on the train split ({len(train)} files), chosen on val ({len(val)} files); test never read.",
+             f"  fitted on the train split ({len(train)} files"
+             + ("" if train_multi is None or len(train_multi) == len(train)
+                else f"; {len(train_multi)} for the multi-speaker model")
+             + f"), chosen on val ({len(val)} files); test never read.",
              f"Training script sha256 {script.hexdigest()[:16]} ({' + '.join(os.path.basename(p) for p in scripts)}),"]
     lines += details
     return "".join(f"// {line}".rstrip() + "\n" for line in lines)
@@ -419,7 +424,8 @@ def main():
 
     if args.swift:
         with open(args.swift, "w") as f:
-            f.write(provenance(args.corpus, manifest, (os.path.abspath(__file__), fm.__file__), train, val, options=options(args), details=[
+            f.write(provenance(args.corpus, manifest, (os.path.abspath(__file__), fm.__file__), train, val, options=options(args),
+                               train_multi=train_multi, details=[
                 f"first seed {args.seed}, {EPOCHS} epochs, lanes: {args.lanes},",
                 f"hidden widths from {hidden_grid}, non-speech weights from {speech_weights},",
                 f"multi-speaker model without the train classes {sorted(multi_excluded)}"

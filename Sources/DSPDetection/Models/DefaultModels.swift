@@ -8,8 +8,8 @@
 //
 // Material: detection generator 1.3.0, scale full, seed 23,
 //   generator scripts sha256 71affdb843047a99, audio sha256 3f8e0fc1d9ee574d, labels sha256 00121495092dda02;
-//   fitted on the train split (1436 files), chosen on val (276 files); test never read.
-// Training script sha256 65e034c610d1a0e8 (train_models.py + fit_models.py),
+//   fitted on the train split (1436 files; 1450 for the multi-speaker model), chosen on val (276 files); test never read.
+// Training script sha256 8022b7950b626e6e (train_models.py + fit_models.py),
 // first seed 1, 12 epochs, lanes: bands,
 // hidden widths from [16], non-speech weights from [1.0, 2.0],
 // multi-speaker model without the train classes ['babble_only', 'speech_babble', 'speech_loud'], and the only one fitted on ['overlap_train'],
