@@ -489,6 +489,32 @@ class RecurrentModels(unittest.TestCase):
             h = (1 - u) * n + u * h
             self.assertAlmostEqual(sig(bo + wo @ h), expected[t], delta=1e-5)
 
+    def test_class_weights_scale_a_files_loss(self):
+        """--class-weights reaches the GRU's loss as train_models.py's frame weights do: every
+        frame of a file of a named class times its weight, padding 0."""
+        import train_models as tm
+        import train_recurrent as tr
+        lanes = len(tm.LANES["music"])
+        data = {}
+        for rel, cls, n in (("train/a.flac", "babble_only", 3), ("train/b.flac", "music", 5)):
+            audible = np.ones(n, dtype=bool)
+            data[rel] = {"audible": audible, "condition": cls, "y": np.array([1, 0, 1, 0, 1][:n], dtype=bool)}
+        original = tm.matrix
+        tm.matrix = lambda c: np.zeros((len(c["audible"]), 100))
+        try:
+            seqs = tr.sequences(data, sorted(data), "music", "y", {"babble_only": 0.25})
+            unweighted = tr.sequences(data, sorted(data), "music", "y")
+        finally:
+            tm.matrix = original
+        self.assertEqual([s[2] for s in seqs], [0.25, 1.0])
+        self.assertEqual([s[2] for s in unweighted], [1.0, 1.0])
+        (x, y, w), = tr.batch_tensors(seqs, np.zeros(lanes, dtype=np.float32), 4, negative_weight=2.0,
+                                      positive_weight=1.0)
+        w = w.numpy()
+        # Shortest first: a (3 frames, weight 0.25) then b (5 frames).
+        np.testing.assert_allclose(w[0], [0.25, 0.5, 0.25, 0, 0])
+        np.testing.assert_allclose(w[1], [1, 2, 1, 2, 1])
+
     def test_swift_source_layout(self):
         import re
         import train_models as tm

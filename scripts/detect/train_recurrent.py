@@ -80,22 +80,23 @@ class Model(torch.nn.Module):
         return self.out(self.drop(h)).squeeze(-1)
 
 
-def sequences(data, files, task, label):
-    """Each file's audible frames of the task's lanes, and their labels."""
+def sequences(data, files, task, label, class_weights=None):
+    """Each file's audible frames of the task's lanes, their labels, and the file's loss weight
+    (`class_weights[its class]`, 1 for a class it does not name)."""
     out = []
     for rel in files:
         c = data[rel]
         keep = c["audible"]
         x = tm.matrix(c)[keep][:, tm.LANES[task]].astype(np.float32)
         if len(x):
-            out.append((x, c[label][keep].astype(np.float32)))
+            out.append((x, c[label][keep].astype(np.float32), (class_weights or {}).get(c["condition"], 1.0)))
     return out
 
 
 def batch_tensors(seqs, mean, batch_files, negative_weight, positive_weight):
     """Files of similar length batched: inputs padded after each file's end with the mean
     (standardised to 0), labels, loss weights (0 on padding)."""
-    order = np.argsort([len(x) for x, _ in seqs], kind="stable")
+    order = np.argsort([len(s[0]) for s in seqs], kind="stable")
     out = []
     for s in range(0, len(order), batch_files):
         b = order[s:s + batch_files]
@@ -104,11 +105,11 @@ def batch_tensors(seqs, mean, batch_files, negative_weight, positive_weight):
         y = np.zeros((len(b), n), dtype=np.float32)
         w = np.zeros((len(b), n), dtype=np.float32)
         for k, i in enumerate(b):
-            xi, yi = seqs[i]
+            xi, yi, scale = seqs[i]
             x[k, :len(xi)] = xi
             x[k, len(xi):] = mean
             y[k, :len(yi)] = yi
-            w[k, :len(yi)] = np.where(yi > 0, positive_weight, negative_weight)
+            w[k, :len(yi)] = scale * np.where(yi > 0, positive_weight, negative_weight)
         out.append((torch.from_numpy(x), torch.from_numpy(y), torch.from_numpy(w)))
     return out
 
@@ -116,7 +117,7 @@ def batch_tensors(seqs, mean, batch_files, negative_weight, positive_weight):
 def fit(seqs, hidden, seed, negative_weight=1.0, positive_weight=1.0, log="", val=None):
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
-    allx = np.vstack([x for x, _ in seqs]).astype(np.float64)
+    allx = np.vstack([s[0] for s in seqs]).astype(np.float64)
     mean = allx.mean(0)
     scale = allx.std(0) + 1e-6
     model = Model(allx.shape[1], hidden, mean.astype(np.float32), scale.astype(np.float32))
@@ -222,6 +223,12 @@ def main():
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--multi-members", type=int, default=None,
                     help="networks in the multi-speaker ensemble when it is not a GRU (default fit_models.MULTI_ENSEMBLE)")
+    ap.add_argument("--multi-exclude", default=",".join(tm.MULTI_EXCLUDED),
+                    help="train classes the multi-speaker model is not fitted on (train_models.py's default)")
+    ap.add_argument("--multi-only", default=",".join(tm.MULTI_ONLY),
+                    help="train classes only the multi-speaker model is fitted on, e.g. overlap_train")
+    ap.add_argument("--class-weights", default="",
+                    help="loss weight per train class for the music and voice-activity models, e.g. babble_only=0.25")
     args = ap.parse_args()
     SETTINGS["epochs"] = args.epochs or EPOCHS
     torch.set_num_threads(args.threads)
@@ -241,9 +248,18 @@ def main():
         if args.cache:
             with open(args.cache, "wb") as f:
                 pickle.dump(data, f)
-    train = sorted(r for r, c in data.items() if c["split"] == "train")
+    # The train sets as train_models.py makes them: the multi-speaker model's own classes
+    # (--multi-only) only in its fit, the classes --multi-exclude names not in it, and
+    # --class-weights on the music and voice-activity losses.
+    multi_only = {p for p in args.multi_only.split(",") if p}
+    multi_excluded = {p for p in args.multi_exclude.split(",") if p}
+    class_weights = {k: float(v) for k, v in (p.split("=") for p in args.class_weights.split(",") if p)}
+    fitted = sorted(r for r, c in data.items() if c["split"] == "train")
+    train = [r for r in fitted if data[r]["condition"] not in multi_only]
+    train_multi = [r for r in fitted if data[r]["condition"] not in multi_excluded]
     val = sorted(r for r, c in data.items() if c["split"] == "val")
-    print(f"train {len(train)} files, val {len(val)} files", file=sys.stderr)
+    print(f"train {len(train)} files ({len(train_multi)} for the multi-speaker model), val {len(val)} files",
+          file=sys.stderr)
     for c in data.values():
         c["p_music_prev"] = np.zeros(len(c["time"]))
         c["p_speech"] = np.zeros(len(c["time"]))
@@ -260,12 +276,15 @@ def main():
 
     def fit_task(task, label, hidden, seed, **weights):
         """A GRU of `hidden` units for a task in --recurrent, else train_models.py's ensemble."""
+        files = train_multi if task == "multi" else train
+        scales = None if task == "multi" else class_weights
         if task in recurrent:
-            return Fitted(task, fit(sequences(data, train, task, label), hidden, seed,
+            return Fitted(task, fit(sequences(data, files, task, label, scales), hidden, seed,
                                     log=f"{task} GRU {hidden} {weights}", **weights))
         members = (args.multi_members or fm.MULTI_ENSEMBLE) if task == "multi" else None
         net = tm.ensemble(task, tm.HIDDEN_GRID[0], members=members)
-        return Fitted(task, net.fit(*tm.gather(data, train, task, label), epochs=tm.EPOCHS, **weights))
+        return Fitted(task, net.fit(*tm.gather(data, files, task, label), epochs=tm.EPOCHS,
+                                    sample_weight=tm.frame_weights(data, files, scales), **weights))
 
     best = None
     grid = [fm.SEGMENTS["speech"]] + [g for g in fm.SPEECH_SEGMENT_GRID if g != fm.SEGMENTS["speech"]]
@@ -331,9 +350,13 @@ def main():
                 [f"seed {args.seed}, torch {torch.__version__}, {SETTINGS['epochs']} epochs, GRU widths from "
                  f"{hidden_grid},", f"non-speech weights from {speech_weights}, multi weights from {multi_weights}."]
                 + report, setup="scripts/detect/setup.sh --train",
-                options=f" \\\n//       --recurrent {args.recurrent} --hidden {args.hidden} --speech-weights {args.speech_weights} "
+                options=f" --recurrent {args.recurrent} --hidden {args.hidden} --speech-weights {args.speech_weights} "
                         f"--multi-weights {args.multi_weights} --epochs {SETTINGS['epochs']} --seed {args.seed}"
-                        + (f" --multi-members {args.multi_members}" if args.multi_members else "")))
+                        + (f" --multi-members {args.multi_members}" if args.multi_members else "")
+                        + (f" --multi-exclude {args.multi_exclude}" if args.multi_exclude != ",".join(tm.MULTI_EXCLUDED) else "")
+                        + (f" --multi-only {args.multi_only}" if args.multi_only else "")
+                        + (f" --class-weights {args.class_weights}" if args.class_weights else ""),
+                train_multi=train_multi))
             f.write(tm.models_source((music, speech, multi, standalone), speech_segments, summary=f": {kinds}"))
         print(f"wrote {args.swift}", file=sys.stderr)
 
