@@ -20,7 +20,8 @@ was), so each file's training sequence is its audible frames, from a zero state.
 
 `--recurrent` names the tasks that get a GRU (default music); the others are fitted as
 train_models.py fits them (its ensembles, seeds and epochs), on the probabilities of the models
-before them in the chain.
+before them in the chain. `--keep FILE` fits the music GRU only and keeps the other models of a
+generated DefaultModels.swift as they are (fitted on the music model they were fitted with).
 
 Training: AdamW with a one-cycle learning rate over EPOCHS passes, whole files as sequences (at most
 16 s), batches of files of similar length (padding after a file's end, masked from the loss, so
@@ -62,6 +63,9 @@ TASKS = ["music", "speech", "multi", "standalone"]
 # The tasks that get a GRU by default: music, the one task where a GRU beat the ensembles on val
 # (2026-11-28, docs/detection.md); voice activity and multiple speakers keep the ensembles.
 RECURRENT = "music"
+# The line of a generated file's header after which the header of the fit whose models
+# `--keep` kept follows (so that running --keep on its own output keeps the same header).
+KEPT_MARKER = "// The voice-activity, multi-speaker and voice-alone models and the speech segmenter are kept"
 # What the command line changes.
 SETTINGS = {"epochs": EPOCHS, "dropout": 0.0}
 
@@ -205,6 +209,21 @@ def swift(model, task, name, comment):
 """
 
 
+def kept_parts(path):
+    """A generated DefaultModels.swift split for `--keep`: the header lines of the fit that made its
+    voice-activity, multi-speaker and voice-alone models (the lines after KEPT_MARKER's paragraph
+    when the file was itself written with --keep, else its whole header), and its source from the
+    voice-activity model to the end."""
+    lines = open(path).read().split("\n")
+    end = next(i for i, line in enumerate(lines) if not line.startswith("//"))
+    header = lines[:end]
+    if any(line.startswith(KEPT_MARKER) for line in header):
+        start = next(i for i, line in enumerate(header) if line.startswith(KEPT_MARKER))
+        header = header[start + 2:]
+    body = next(i for i, line in enumerate(lines) if line.startswith("    /// Voice activity: "))
+    return header, "\n".join(lines[body:])
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--corpus", default=".build-detect-full")
@@ -229,6 +248,10 @@ def main():
                     help="train classes only the multi-speaker model is fitted on, e.g. overlap_train")
     ap.add_argument("--class-weights", default="",
                     help="loss weight per train class for the music and voice-activity models, e.g. babble_only=0.25")
+    ap.add_argument("--keep", metavar="SWIFT",
+                    help="fit the music GRU only (--hidden chosen on val music F1) and keep the voice-activity, "
+                         "multi-speaker and voice-alone models and the speech segmenter of this generated "
+                         "DefaultModels.swift, with its header")
     args = ap.parse_args()
     SETTINGS["epochs"] = args.epochs or EPOCHS
     torch.set_num_threads(args.threads)
@@ -270,6 +293,10 @@ def main():
         report.append(line)
 
     recurrent = set(args.recurrent.split(",")) if args.recurrent else set()
+    if args.keep:
+        if recurrent != {"music"}:
+            sys.exit("train_recurrent: --keep fits the music GRU only: use --recurrent music")
+        kept_header, kept_source = kept_parts(args.keep)
     if not recurrent <= set(TASKS):
         sys.exit(f"train_recurrent: --recurrent takes tasks among {', '.join(TASKS)}")
     fm.FIRST_SEED = args.seed
@@ -303,6 +330,12 @@ def main():
             if best_music is None or mf1 > best_music[0] + 1e-9:
                 best_music = (mf1, hidden, music)
         widths = [(best_music[1], best_music[2])]
+        if args.keep:
+            say(f"chosen on val: music GRU width {best_music[1]}, val (replayed) music F1 {100 * best_music[0]:.2f}; "
+                f"the other models kept from {os.path.basename(args.keep)}")
+            if args.swift:
+                write_kept(args, manifest, train, val, report, best_music[2], kept_header, kept_source)
+            return
     for hidden, chosen_music in widths:
         music = chosen_music or fit_task("music", "y_music", hidden, args.seed)
         music.apply(data, "p_music")
@@ -359,6 +392,32 @@ def main():
                 train_multi=train_multi))
             f.write(tm.models_source((music, speech, multi, standalone), speech_segments, summary=f": {kinds}"))
         print(f"wrote {args.swift}", file=sys.stderr)
+
+
+def write_kept(args, manifest, train, val, report, music, kept_header, kept_source):
+    """DefaultModels.swift with the fitted music GRU and the kept file's other models, its
+    header this run's provenance followed by the kept fit's."""
+    header = tm.provenance(
+        args.corpus, manifest, (os.path.abspath(__file__), tm.__file__, fm.__file__), train, val,
+        [f"seed {args.seed}, torch {torch.__version__}, {SETTINGS['epochs']} epochs, GRU widths from {args.hidden},",
+         f"train classes left out of the music fit (--multi-only): {args.multi_only or 'none'}, "
+         f"class loss weights: {args.class_weights or 'none'}."] + report,
+        setup="scripts/detect/setup.sh --train",
+        options=f" --recurrent music --hidden {args.hidden} --epochs {SETTINGS['epochs']} --seed {args.seed}"
+                + (f" --multi-only {args.multi_only}" if args.multi_only else "")
+                + (f" --class-weights {args.class_weights}" if args.class_weights else "")
+                + " --keep Sources/DSPDetection/Models/DefaultModels.swift")
+    lines = header.rstrip("\n").split("\n")
+    lines += ["//", KEPT_MARKER, "// from the fit that made them (run its command first, then the one above); its header was:"]
+    lines += kept_header
+    source = ("\n".join(lines) + "\n"
+              + "\n/// The detection models fitted on the detection material's train split (`docs/detection.md`): "
+              "music GRU, the others feed-forward.\npublic enum DefaultModels {\n"
+              + music.swift("music", f"Music: {tm.describe('music')}.") + "\n"
+              + kept_source)
+    with open(args.swift, "w") as f:
+        f.write(source)
+    print(f"wrote {args.swift}", file=sys.stderr)
 
 
 if __name__ == "__main__":
