@@ -274,6 +274,8 @@ def main():
     # The train sets as train_models.py makes them: the multi-speaker model's own classes
     # (--multi-only) only in its fit, the classes --multi-exclude names not in it, and
     # --class-weights on the music and voice-activity losses.
+    # (Written out here rather than moved into a function of train_models.py: that file's bytes
+    # are part of the script hash the shipped DefaultModels.swift header records.)
     multi_only = {p for p in args.multi_only.split(",") if p}
     multi_excluded = {p for p in args.multi_exclude.split(",") if p}
     class_weights = {k: float(v) for k, v in (p.split("=") for p in args.class_weights.split(",") if p)}
