@@ -123,6 +123,48 @@ import TestSupport
         }
     }
 
+    /// The gate update eight units at a time (`cdsp_exp` where the kernels run at x86-64-v3)
+    /// against one unit at a time through ``CompiledModel/sigmoid(_:)`` and
+    /// ``CompiledModel/tanh(_:)``, bit for bit: widths with and without a tail of fewer than eight
+    /// units, values from small to saturating, and non-finite ones.
+    @Test("the gate update equals the one-unit-at-a-time loop bit for bit", arguments: [32, 13, 8, 5, 1])
+    func gateUpdateMatchesTheScalarLoop(units h: Int) {
+        var generator = SplitMix64(seed: UInt64(h))
+        let edges: [Float] = [0, -0.0, 9, -9, 9.5, 30, -30, 31, 1e30, -1e30, .leastNonzeroMagnitude, .infinity, -.infinity, .nan]
+        var differing = 0
+        for trial in 0..<300 {
+            let spread: Float = trial < 150 ? 4 : 60
+            func values(_ n: Int) -> [Float] { (0..<n).map { _ in Float.random(in: -spread...spread, using: &generator) } }
+            var a = values(3 * h), g = values(3 * h)
+            let s = (0..<h).map { _ in Float.random(in: -1...1, using: &generator) }
+            if trial >= 250 {
+                a[trial % (3 * h)] = edges[trial % edges.count]
+                g[(trial * 7) % (3 * h)] = edges[(trial / 3) % edges.count]
+            }
+            // One unit at a time.
+            var gates = [Float](repeating: 0, count: 2 * h), expected = [Float](repeating: 0, count: h)
+            for j in 0..<(2 * h) { gates[j] = CompiledModel.sigmoid(a[j] + g[j]) }
+            for j in 0..<h {
+                let n = CompiledModel.tanh(a[2 * h + j] + gates[j] * g[2 * h + j])
+                let u = gates[h + j]
+                expected[j] = (1 - u) * n + u * s[j]
+            }
+            var next = [Float](repeating: 0, count: h), rows = a, scratch = [Float](repeating: 0, count: 3 * h)
+            rows.withUnsafeMutableBufferPointer { rp in
+                scratch.withUnsafeMutableBufferPointer { gp in
+                    next.withUnsafeMutableBufferPointer { np in
+                        CompiledModel.gatedUpdate(inputRows: rp.baseAddress!, recurrentRows: g, gates: gp.baseAddress!,
+                                                  state: s, into: np.baseAddress!, count: h)
+                    }
+                }
+            }
+            let sameGates = zip(scratch.prefix(2 * h), gates).allSatisfy { $0.bitPattern == $1.bitPattern || ($0.isNaN && $1.isNaN) }
+            let sameState = zip(next, expected).allSatisfy { $0.bitPattern == $1.bitPattern || ($0.isNaN && $1.isNaN) }
+            if !sameGates || !sameState { differing += 1 }
+        }
+        #expect(differing == 0, "\(h) units: \(differing) of 300 updates differ from the scalar loop")
+    }
+
     @Test func sigmoidIsCarefulAtTheEdges() {
         var worst: Double = 0
         var x: Float = -40
@@ -162,8 +204,10 @@ import TestSupport
         #expect(m.ownedBytes == 5 * MemoryLayout<Float>.stride)
         #expect(m.sharedBytes > 0 && m.sharedBytes == b.memoryFootprint.sharedBytes)
         #expect(m.workspaceBytes == a.workspaceBytes)
-        // 64-byte slices: 13 inputs, 15 input rows, 15 gates, 15 recurrent rows, 5 new states.
-        #expect(a.workspaceBytes == 5 * 64)
+        // 64-byte slices, a batch of four vectors (the larger of a batch and one step): 4 × 13
+        // inputs, 4 × 16 input rows, 4 × 16 gates, two pointer tables, 15 recurrent rows, 5 new
+        // states.
+        #expect(a.workspaceBytes == 16 * 64)
         // A feed-forward model owns nothing and has no state; reset leaves it as it was.
         let feedForward = CompiledModel(DefaultModels.speech)
         #expect(feedForward.memoryFootprint.ownedBytes == 0 && feedForward.stateValues.isEmpty)

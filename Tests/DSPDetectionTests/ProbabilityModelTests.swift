@@ -119,7 +119,8 @@ import TestSupport
                       ("3 inputs x 17 hidden", Self.model(inputs: 3, hidden: 17, seed: 2)),
                       ("5 inputs x 3 hidden", Self.model(inputs: 5, hidden: 3, seed: 1)),
                       ("7 inputs, no hidden layer", Self.model(inputs: 7, hidden: 0, seed: 3)),
-                      ("GRU, 13 inputs x 5 hidden", GatedRecurrenceTests.model(inputs: 13, hidden: 5, seed: 9))])
+                      ("GRU, 13 inputs x 5 hidden", GatedRecurrenceTests.model(inputs: 13, hidden: 5, seed: 9)),
+                      ("GRU, 40 inputs x 32 hidden", GatedRecurrenceTests.model(inputs: 40, hidden: 32, seed: 10))])
     func batchMatchesSingleCalls(_ name: String, _ model: ProbabilityModel) {
         // Two instances: one fed in batches of 1, 2, 3 and 4 vectors in turn, one a vector at a
         // time (a GRU's state runs through both the same way).

@@ -262,12 +262,10 @@ final class CompiledModel {
         isRecurrent ? (paddedRows, hiddenCount) : (0, 0)
     }
 
-    /// Bytes an evaluation takes from the workspace: one ``probability(_:)``'s, or a
-    /// feed-forward model's batch's (``probabilities(_:count:into:)``, up to ``batchLimit``
-    /// vectors) when that is more (a recurrent model's batch is one ``probability(_:)`` after
-    /// another).
+    /// Bytes an evaluation takes from the workspace: one ``probability(_:)``'s, or a batch's
+    /// (``probabilities(_:count:into:)``, up to ``batchLimit`` vectors) when that is more.
     var workspaceBytes: Int {
-        isRecurrent ? singleWorkspaceBytes : Swift.max(singleWorkspaceBytes, batchWorkspaceBytes)
+        Swift.max(singleWorkspaceBytes, batchWorkspaceBytes)
     }
 
     /// Bytes one ``probability(_:)`` takes from the workspace.
@@ -277,12 +275,15 @@ final class CompiledModel {
             + ScratchWorkspace.bytes(Float.self, recurrentRows) + ScratchWorkspace.bytes(Float.self, nextState)
     }
 
-    /// Bytes a feed-forward batch takes from the workspace: per vector its gathered inputs,
-    /// pre-activations and activations, and the kernel's two pointer tables.
+    /// Bytes a batch takes from the workspace: per vector its gathered inputs, pre-activations
+    /// and activations, the kernel's two pointer tables, and a recurrent model's one step's
+    /// recurrent rows and new state.
     private var batchWorkspaceBytes: Int {
         let b = Self.batchLimit
+        let (recurrentRows, nextState) = recurrentScratchCounts
         return ScratchWorkspace.bytes(Float.self, b * inputCount) + 2 * ScratchWorkspace.bytes(Float.self, b * paddedRows)
             + ScratchWorkspace.bytes(UnsafePointer<Float>?.self, b) + ScratchWorkspace.bytes(UnsafeMutablePointer<Float>?.self, b)
+            + ScratchWorkspace.bytes(Float.self, recurrentRows) + ScratchWorkspace.bytes(Float.self, nextState)
     }
 
     /// The most vectors one ``probabilities(_:count:into:)`` takes: a spectral batch's frames.
@@ -353,14 +354,10 @@ final class CompiledModel {
     /// (`cdsp_model_rows_batch`: the detector's layers are more than L1 holds, so one vector at
     /// a time streams them from L2 once per frame), the hidden units of all the vectors go
     /// through one activation pass where they are contiguous, and the output sums of two
-    /// vectors run side by side (each in its own order). A recurrent model takes one vector
-    /// after another: its state runs through them in order.
+    /// vectors run side by side (each in its own order). A recurrent model's input rows are
+    /// found for all the vectors the same way; then its state runs through them in order.
     func probabilities(_ x: UnsafePointer<UnsafeMutablePointer<Float>>, count: Int, into p: UnsafeMutablePointer<Float>) {
         precondition(count <= Self.batchLimit, "CompiledModel.probabilities: more than batchLimit vectors")
-        guard !isRecurrent else {
-            for k in 0..<count { p[k] = probability(x[k]) }
-            return
-        }
         let scope = workspace.enter(reserving: batchWorkspaceBytes)
         defer { scope.leave() }
         let inputs = scope.take(Float.self, count: count * inputCount)
@@ -374,6 +371,16 @@ final class CompiledModel {
             preTable[k] = pre + k * paddedRows
         }
         cdsp_model_rows_batch(weights.baseAddress!, biases.baseAddress!, inputTable, count, inputCount, rows, preTable)
+        if isRecurrent {
+            let (recurrentRows, nextState) = recurrentScratchCounts
+            let g = scope.take(Float.self, count: recurrentRows), next = scope.take(Float.self, count: nextState)
+            for k in 0..<count {
+                p[k] = recurrentStep(Scratch(
+                    inputs: inputs + k * inputCount, preActivations: pre + k * paddedRows, activations: a + k * paddedRows,
+                    recurrentPreActivations: g, nextState: next))
+            }
+            return
+        }
         if hiddenCount == 0 {
             for k in 0..<count {
                 let z = outputBias + pre[k * paddedRows]
@@ -482,19 +489,70 @@ final class CompiledModel {
     /// The GRU's new state from its input rows `a` and recurrent rows `g` (`3h` each, rows r, u,
     /// n) and the state `s`: `r = σ(a_r + g_r)`, `u = σ(a_u + g_u)` into `gates[0 ..< 2h]`,
     /// `n = tanh(a_n + r·g_n)`, `next = (1 − u)·n + u·s`. Shared by ``ProbabilityModel``'s and
-    /// ``DetectionNetwork``'s recurrent layers; `gates` may be `a` itself.
+    /// ``DetectionNetwork``'s recurrent layers; `gates` may be `a` itself. Where the process's
+    /// kernels run at x86-64-v3 or above (``expKernelAvailable``), eight units at a time through
+    /// `cdsp_exp`, which gives `expf`'s bits: every lane the same IEEE operations as
+    /// ``sigmoid(_:)`` and ``tanh(_:)``, so the same bits as one unit at a time.
     @inline(__always)
     static func gatedUpdate(
         inputRows a: UnsafeMutablePointer<Float>, recurrentRows g: UnsafePointer<Float>, gates: UnsafeMutablePointer<Float>,
         state s: UnsafePointer<Float>, into next: UnsafeMutablePointer<Float>, count h: Int
     ) {
-        // Reset and update gates (rows 0 ..< 2H): independent `expf` calls, so they overlap.
-        for j in 0..<(2 * h) { gates[j] = Self.sigmoid(a[j] + g[j]) }
-        for j in 0..<h {
+        let vectorised = expKernelAvailable
+        var j = 0
+        if vectorised {
+            // Reset and update gates (rows 0 ..< 2H).
+            while j + 8 <= 2 * h {
+                let x = load8(a + j) + load8(g + j)
+                var e = -clamped(x, 30)
+                withUnsafeMutableBytes(of: &e) { cdsp_exp($0.baseAddress!.assumingMemoryBound(to: Float.self), $0.baseAddress!.assumingMemoryBound(to: Float.self), 8) }
+                store8((1 / (1 + e)).replacing(with: x, where: x .!= x), gates + j)
+                j += 8
+            }
+        }
+        // Independent `expf` calls, so they overlap.
+        while j < 2 * h {
+            gates[j] = Self.sigmoid(a[j] + g[j])
+            j += 1
+        }
+        j = 0
+        if vectorised {
+            while j + 8 <= h {
+                let x = load8(a + 2 * h + j) + load8(gates + j) * load8(g + 2 * h + j)
+                var e = 2 * clamped(x, 9)
+                withUnsafeMutableBytes(of: &e) { cdsp_exp($0.baseAddress!.assumingMemoryBound(to: Float.self), $0.baseAddress!.assumingMemoryBound(to: Float.self), 8) }
+                let n = ((e - 1) / (e + 1)).replacing(with: x, where: x .!= x)
+                let u = load8(gates + h + j)
+                store8((1 - u) * n + u * load8(s + j), next + j)
+                j += 8
+            }
+        }
+        while j < h {
             let n = Self.tanh(a[2 * h + j] + gates[j] * g[2 * h + j])
             let u = gates[h + j]
             next[j] = (1 - u) * n + u * s[j]
+            j += 1
         }
+    }
+
+    /// Eight floats from `p` (unaligned).
+    @inline(__always)
+    private static func load8(_ p: UnsafePointer<Float>) -> SIMD8<Float> {
+        UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Float>.self)
+    }
+
+    /// Eight floats to `p` (unaligned).
+    @inline(__always)
+    private static func store8(_ v: SIMD8<Float>, _ p: UnsafeMutablePointer<Float>) {
+        UnsafeMutableRawPointer(p).storeBytes(of: v, as: SIMD8<Float>.self)
+    }
+
+    /// `max(−limit, min(limit, x))` per lane as the scalar expression computes it for a number
+    /// (NaN lanes are replaced by the callers).
+    @inline(__always)
+    private static func clamped(_ x: SIMD8<Float>, _ limit: Float) -> SIMD8<Float> {
+        let high = SIMD8<Float>(repeating: limit), low = SIMD8<Float>(repeating: -limit)
+        return x.replacing(with: high, where: x .> high).replacing(with: low, where: x .< low)
     }
 
     /// `σ(x) = 1 / (1 + e^−x)` through `expf`, argument clamped to ±30 (σ is then within 1e-13
