@@ -15,6 +15,17 @@ detector's per-hop music probability from `dspbench detect --frames` CSVs and re
         per file with music hops: the share of the loud bands (within 20 dB of the hop's
         loudest) whose strongest bin is within one bin of where it was N hops earlier (a tonal
         background's peaks stay put, music's move with the notes)
+    music_valley_probe.py runs --corpus .build-scene --frames DIR --file PATH
+        per band of one file: the share of its hops at which the band's strongest bin has stayed
+        within one bin for 3 s (187 hops; a run ends after more than 8 misses, one forgiven every
+        8 hits), the longest run, and the band's level and valley (every hop counted, as for a
+        noise-only file heard as music throughout)
+    music_valley_probe.py drift --corpus .build-scene --frames DIR
+        per file with music hops: over its music hops without speech (probabilities from the
+        frames), the share of the loud bands (within 20 dB of the loudest) whose level's 1 s
+        exponential spread is at most 2.5 dB, and the RMS difference over the loud bands between
+        1 s and 4 s exponential averages of the band levels in dB (both averages updated on hops
+        with speech probability under 0.3)
 """
 import argparse
 import csv
@@ -55,10 +66,10 @@ def power(x_spec, window):
     return np.abs(0.5 * x_spec - 0.25 * (np.roll(x_spec, 1, axis=1) + np.roll(x_spec, -1, axis=1))) ** 2
 
 
-def music_probability(frames_dir, path, hops):
+def music_probability(frames_dir, path, hops, column="p_music"):
     with open(os.path.join(frames_dir, os.path.basename(path) + ".csv")) as f:
         rows = csv.reader(f)
-        column = next(rows).index("p_music")
+        column = next(rows).index(column)
         p = np.array([float(r[column] or 0) for r in rows])
     return np.pad(p, (0, max(0, hops - len(p))))[:hops]
 
@@ -118,15 +129,72 @@ def cmd_persistence(args):
               f"{np.median(share[music]):.2f}\t{share[music].mean():.2f}")
 
 
+def band_matrix(x):
+    return (np.abs(x) ** 2)[:, 1:1 + BANDS * WIDTH].reshape(len(x), BANDS, WIDTH)
+
+
+def cmd_runs(args):
+    bands = band_matrix(spectra(audio(args.corpus, args.file)))
+    peaks = bands.argmax(axis=2)
+    ref, run, miss = np.zeros(BANDS, int), np.zeros(BANDS, int), np.zeros(BANDS, int)
+    runs = np.zeros(peaks.shape, int)
+    for h in range(len(peaks)):
+        for b in range(BANDS):
+            if abs(peaks[h, b] - ref[b]) <= 1:
+                if miss[b] > 0 and run[b] % 8 == 0:
+                    miss[b] -= 1
+                run[b] += 1
+            elif miss[b] < 8:
+                miss[b] += 1
+            else:
+                ref[b], run[b], miss[b] = peaks[h, b], 0, 0
+        runs[h] = run
+    level = 10 * np.log10(bands.sum(axis=2).mean(axis=0) + 1e-30)
+    valley = 10 * np.log10(np.median(np.median(bands, axis=2), axis=0) * WIDTH + 1e-30) + 1.5
+    print("band\tlevel dB\tvalley dB\tshare of hops past 3 s\tlongest run (hops)\tstrongest bin, first 400 hops")
+    for b in range(BANDS):
+        print(f"{b}\t{level[b]:.1f}\t{valley[b]:.1f}\t{(runs[:, b] >= 187).mean():.2f}\t{runs[:, b].max()}\t"
+              + "".join(f"{v:x}" for v in peaks[:400, b]))
+
+
+def cmd_drift(args):
+    a1, a4 = np.exp(-1 / (1.0 * 62.5)), np.exp(-1 / (4.0 * 62.5))
+    print("condition\tfile\tmusic hops\tsteady share median\tdrift median dB\tdrift p10 dB")
+    for t in dev_files(args.corpus, ("music", "noise", "talkers", "dialogue", "noise_only")):
+        x = spectra(audio(args.corpus, t["path"]))
+        level = 10 * np.log10(band_matrix(x).sum(axis=2) + 1e-20)
+        pm = music_probability(args.frames, t["path"], len(x))
+        ps = music_probability(args.frames, t["path"], len(x), column="p_speech")
+        m1, m4, var = level[0].copy(), level[0].copy(), np.zeros(BANDS)
+        steady, drift = np.zeros(len(x)), np.zeros(len(x))
+        for h in range(len(x)):
+            d = level[h] - m1
+            var = a1 * (var + (1 - a1) * d * d)
+            if ps[h] < 0.3:
+                m1 = a1 * m1 + (1 - a1) * level[h]
+                m4 = a4 * m4 + (1 - a4) * level[h]
+            loud = m4 >= m4.max() - 20
+            steady[h] = ((var <= 2.5 ** 2) & loud).sum() / max(1, loud.sum())
+            drift[h] = np.sqrt(np.mean((m1 - m4)[loud] ** 2))
+        hops = (pm >= MUSIC_THRESHOLD) & (ps < 0.5)
+        hops[:250] = False
+        if hops.sum() < 20:
+            continue
+        print(f"{t['condition']}\t{os.path.basename(t['path'])}\t{int(hops.sum())}\t{np.median(steady[hops]):.2f}\t"
+              f"{np.median(drift[hops]):.2f}\t{np.percentile(drift[hops], 10):.2f}")
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("command", choices=("frames", "window", "persistence"))
+    ap.add_argument("command", choices=("frames", "window", "persistence", "runs", "drift"))
     ap.add_argument("--corpus", default=".build-scene")
     ap.add_argument("--frames", required=True, help="directory of the dspbench detect --frames CSVs")
     ap.add_argument("--dspbench", default=".build/release/dspbench")
     ap.add_argument("--lag-hops", type=int, default=187, help="persistence: hops back (default 187, 3 s)")
+    ap.add_argument("--file", help="runs: the file (a path in the corpus)")
     args = ap.parse_args(argv)
-    {"frames": cmd_frames, "window": cmd_window, "persistence": cmd_persistence}[args.command](args)
+    {"frames": cmd_frames, "window": cmd_window, "persistence": cmd_persistence, "runs": cmd_runs,
+     "drift": cmd_drift}[args.command](args)
     return 0
 
 
