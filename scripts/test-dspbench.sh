@@ -86,8 +86,8 @@ check "run --json: C references match SpeechDSP bit for bit (no mismatch note)" 
   'not any("differs" in n for n in d["notes"])' "$work/base.json"
 # detection and environment: the kernels, per-hop figures over every 16 ms hop the pushes
 # complete (whole batches of four), the side-by-side CPU ratios, the note on the Python peers.
-check "run --json: detection runs the whole detector, voice activity alone and the spectral analysis" \
-  '{k["id"] for k in d["kernels"] if k["suite"] == "detection"} == {f"detection/{g}/speechdsp" for g in ("every-detector", "voice-activity", "spectral-analysis")}' \
+check "run --json: detection runs the whole detector, voice activity alone, a GRU music model and the spectral analysis" \
+  '{k["id"] for k in d["kernels"] if k["suite"] == "detection"} == {f"detection/{g}/speechdsp" for g in ("every-detector", "voice-activity", "music-gru", "spectral-analysis")}' \
   "$work/base.json"
 check "run --json: environment runs the chain and the front end with and without the environment stage" \
   '{k["group"] for k in d["kernels"] if k["suite"] == "environment"} == {"chain-detection-environment", "chain-detection", "front-end-%d-mono" % d["settings"]["sample_rate"], "front-end-%d-mono-no-environment" % d["settings"]["sample_rate"]}' \
@@ -96,7 +96,7 @@ check "run --json: per-hop times of the analyses (16 ms hops, all whole batches 
   'all(k["analysis_frame_seconds"] == 0.016 and k["analysis_frames_per_pass"] == (k["frames_per_pass"] * k["samples_per_frame"] // 256) // 4 * 4 > 0 and k["ns_per_analysis_frame_max"] >= k["ns_per_analysis_frame_p99"] >= k["ns_per_analysis_frame_p50"] > 0 for k in d["kernels"] if k["suite"] == "detection" or k["group"].startswith("chain"))' \
   "$work/base.json"
 check "run --json: relative CPU of the smaller configurations and of the environment stage" \
-  'all(k["relative_to"]["cpu_ratio"] > 0 for k in d["kernels"] if k["id"] in ("detection/voice-activity/speechdsp", "detection/spectral-analysis/speechdsp", "environment/chain-detection-environment/speechdsp") or k["group"] == "front-end-%d-mono" % d["settings"]["sample_rate"])' \
+  'all(k["relative_to"]["cpu_ratio"] > 0 for k in d["kernels"] if k["id"] in ("detection/voice-activity/speechdsp", "detection/music-gru/speechdsp", "detection/spectral-analysis/speechdsp", "environment/chain-detection-environment/speechdsp") or k["group"] == "front-end-%d-mono" % d["settings"]["sample_rate"])' \
   "$work/base.json"
 check "run --json: the latency passes timed (every kernel)" \
   'all(len(k["latency_cpu_seconds_per_pass"]) == d["settings"]["repetitions"] for k in d["kernels"])' "$work/base.json"

@@ -1,8 +1,9 @@
 // detection: the detection stack (AcousticDetector: spectral analysis, cues, three models,
 // segmenters) on the audio resampled to 16 kHz once at set-up (Resampler, default preset, not
 // timed), in pushes of --frame samples; measured side by side with it, voice activity alone
-// (music and multi-speaker detection off) and SpectralAnalyzer alone, each set against the
-// whole detector. No peer runs here: WebRTC VAD (not a Debian C library SpeechDSP links) and
+// (music and multi-speaker detection off), the detector with a 32-unit GRU of seeded weights as
+// its music model (what a recurrent model costs) and SpectralAnalyzer alone, each set against
+// the whole detector. No peer runs here: WebRTC VAD (not a Debian C library SpeechDSP links) and
 // Silero VAD (ONNX, Python) are measured by scripts/detect/run_peers_detect.py.
 import DSPDetection
 import DSPSpectral
@@ -21,9 +22,12 @@ enum DetectionKernels {
         var voiceActivityOnly = AcousticDetector.Configuration()
         voiceActivityOnly.detectsMusic = false
         voiceActivityOnly.detectsMultipleSpeakers = false
+        var musicGRU = AcousticDetector.Configuration()
+        musicGRU.musicModel = Self.recurrentModel(like: DefaultModels.music, hidden: 32)
         let detectors: [(group: String, name: String, configuration: AcousticDetector.Configuration)] = [
             ("every-detector", "AcousticDetector 16 kHz: speech, music, several speakers", .init()),
             ("voice-activity", "AcousticDetector 16 kHz: voice activity alone", voiceActivityOnly),
+            ("music-gru", "AcousticDetector 16 kHz, a 32-unit GRU (seeded weights) as the music model", musicGRU),
         ]
         for d in detectors {
             do {
@@ -70,6 +74,25 @@ enum DetectionKernels {
             context.notes.add("detection: SpeechDSP spectral-analysis: \(error)")
         }
         return kernels
+    }
+
+    /// A GRU model with `hidden` units over `model`'s lanes and standardisation, its weights
+    /// drawn from a fixed linear congruential sequence (±0.3): the cost of a recurrent model of
+    /// that shape (docs/detection.md, "Recurrent models in a batch"), not a fitted one.
+    static func recurrentModel(like model: ProbabilityModel, hidden: Int) -> ProbabilityModel {
+        var state: UInt64 = 0x5DEE_CE66_D1CE_4E5B
+        func values(_ count: Int) -> [Float] {
+            (0..<count).map { _ in
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                return Float(Double(state >> 11) / Double(1 << 53) * 0.6 - 0.3)
+            }
+        }
+        let rows = 3 * hidden
+        return ProbabilityModel(
+            inputCount: model.inputCount, inputLanes: model.inputLanes, inputMean: model.inputMean,
+            inputScale: model.inputScale, hiddenWeights: values(rows * model.inputCount), hiddenBias: values(rows),
+            outputWeights: values(hidden), outputBias: 0,
+            recurrence: GatedRecurrence(weights: values(rows * hidden), bias: values(rows)))
     }
 }
 
