@@ -158,9 +158,19 @@ import TestSupport
                     }
                 }
             }
-            let sameGates = zip(scratch.prefix(2 * h), gates).allSatisfy { $0.bitPattern == $1.bitPattern || ($0.isNaN && $1.isNaN) }
-            let sameState = zip(next, expected).allSatisfy { $0.bitPattern == $1.bitPattern || ($0.isNaN && $1.isNaN) }
-            if !sameGates || !sameState { differing += 1 }
+            // The gates written over the input rows themselves, as DetectionNetwork calls it.
+            var aliased = a, nextAliased = [Float](repeating: 0, count: h)
+            aliased.withUnsafeMutableBufferPointer { rp in
+                nextAliased.withUnsafeMutableBufferPointer { np in
+                    CompiledModel.gatedUpdate(inputRows: rp.baseAddress!, recurrentRows: g, gates: rp.baseAddress!,
+                                              state: s, into: np.baseAddress!, count: h)
+                }
+            }
+            func same(_ x: some Sequence<Float>, _ y: [Float]) -> Bool {
+                zip(x, y).allSatisfy { $0.bitPattern == $1.bitPattern || ($0.isNaN && $1.isNaN) }
+            }
+            if !same(scratch.prefix(2 * h), gates) || !same(next, expected)
+                || !same(aliased.prefix(2 * h), gates) || !same(nextAliased, expected) { differing += 1 }
         }
         #expect(differing == 0, "\(h) units: \(differing) of 300 updates differ from the scalar loop")
     }

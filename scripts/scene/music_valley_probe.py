@@ -21,11 +21,11 @@ detector's per-hop music probability from `dspbench detect --frames` CSVs and re
         8 hits), the longest run, and the band's level and valley (every hop counted, as for a
         noise-only file heard as music throughout)
     music_valley_probe.py drift --corpus .build-scene --frames DIR
-        per file with music hops: over its music hops without speech (probabilities from the
-        frames), the share of the loud bands (within 20 dB of the loudest) whose level's 1 s
-        exponential spread is at most 2.5 dB, and the RMS difference over the loud bands between
-        1 s and 4 s exponential averages of the band levels in dB (both averages updated on hops
-        with speech probability under 0.3)
+        per file with music hops: over its music hops without speech after the first 4 s
+        (probabilities from the frames), the share of the loud bands (within 20 dB of the
+        loudest) whose level's 1 s exponential spread about the 1 s average is at most 2.5 dB,
+        and the RMS difference over the loud bands between 1 s and 4 s exponential averages of
+        the band levels in dB (both averages updated on hops with speech probability under 0.3)
 """
 import argparse
 import csv
@@ -66,7 +66,7 @@ def power(x_spec, window):
     return np.abs(0.5 * x_spec - 0.25 * (np.roll(x_spec, 1, axis=1) + np.roll(x_spec, -1, axis=1))) ** 2
 
 
-def music_probability(frames_dir, path, hops, column="p_music"):
+def frame_column(frames_dir, path, hops, column="p_music"):
     with open(os.path.join(frames_dir, os.path.basename(path) + ".csv")) as f:
         rows = csv.reader(f)
         column = next(rows).index(column)
@@ -100,7 +100,7 @@ def cmd_window(args):
     print("file\tmusic over noise dB\t" + "\t".join(f"{w} p{q}" for w in windows for q in quantiles))
     for t in dev_files(args.corpus, ("music",)):
         x = spectra(audio(args.corpus, t["path"]))
-        mask = music_probability(args.frames, t["path"], len(x)) >= MUSIC_THRESHOLD
+        mask = frame_column(args.frames, t["path"], len(x)) >= MUSIC_THRESHOLD
         if mask.sum() < 20:
             mask = np.ones(len(x), bool)
         row = [valley_db(power(x, w), mask, q) + calibration[w, q] - t["noise_dbfs"] for w in windows for q in quantiles]
@@ -116,7 +116,7 @@ def cmd_persistence(args):
     print("condition\tfile\tmusic hops\tpersistence median\tmean")
     for t in dev_files(args.corpus, ("music", "noise", "talkers", "dialogue", "noise_only")):
         x = spectra(audio(args.corpus, t["path"]))
-        pm = music_probability(args.frames, t["path"], len(x))
+        pm = frame_column(args.frames, t["path"], len(x))
         bands = (np.abs(x) ** 2)[:, 1:1 + BANDS * WIDTH].reshape(len(x), BANDS, WIDTH)
         peak, level = bands.argmax(axis=2), 10 * np.log10(bands.sum(axis=2) + 1e-30)
         music = pm[lag:] >= MUSIC_THRESHOLD
@@ -163,8 +163,8 @@ def cmd_drift(args):
     for t in dev_files(args.corpus, ("music", "noise", "talkers", "dialogue", "noise_only")):
         x = spectra(audio(args.corpus, t["path"]))
         level = 10 * np.log10(band_matrix(x).sum(axis=2) + 1e-20)
-        pm = music_probability(args.frames, t["path"], len(x))
-        ps = music_probability(args.frames, t["path"], len(x), column="p_speech")
+        pm = frame_column(args.frames, t["path"], len(x))
+        ps = frame_column(args.frames, t["path"], len(x), column="p_speech")
         m1, m4, var = level[0].copy(), level[0].copy(), np.zeros(BANDS)
         steady, drift = np.zeros(len(x)), np.zeros(len(x))
         for h in range(len(x)):
