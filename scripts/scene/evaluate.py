@@ -29,7 +29,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from wada_snr import wada_snr_file  # noqa: E402
 
 CONDITIONS = ["clean", "noise", "talkers", "dialogue", "music", "noise_only", "noise_step",
-              "rooms", "bandwidth", "pitch_rate"]
+              "rooms", "bandwidth", "pitch_rate",
+              "loops:noise_only", "loops:voice", "loops:dialogue"]
 # measure -> (error kind, unit shown)
 MEASURES = {
     "noise_dbfs": "abs", "speech_dbfs": "abs", "snr_db": "abs", "c50_db": "abs", "rt60_s": "rel",
@@ -40,6 +41,11 @@ MEASURES = {
 FIELD = {"noise_dbfs_mean": "noise_dbfs"}
 CATEGORIES = [(35, "very_quiet"), (45, "quiet"), (55, "moderate"), (65, "loud")]
 BLOCK_S = 0.5
+
+
+def condition_of(t):
+    """A file's row: its condition, and for `loops` (generator 1.3.0) the scene over the loop."""
+    return f"loops:{t['loop_scene']}" if t["condition"] == "loops" else t["condition"]
 
 
 def update_block(blocks, time_s):
@@ -101,7 +107,7 @@ def file_rows(truth, records, corpus, with_wada):
     None. The p90 of 20–80 files does not show one file far out; the worst does."""
     rows = []
     for cond in CONDITIONS:
-        files = [t for t in truth if t["condition"] == cond]
+        files = [t for t in truth if condition_of(t) == cond]
         for measure, kind in MEASURES.items():
             with_truth = [t for t in files if truth_value(t, measure) is not None]
             if not with_truth:
@@ -139,7 +145,7 @@ def timeline_rows(truth, updates):
         block = update_block(blocks, time_s)
         if block is None:
             continue
-        errs, hits = per[t["condition"]]
+        errs, hits = per[condition_of(t)]
         errs.append(abs(env["noise_dbfs"] - block))
         if env.get("noise_category") is not None:
             hits.append(env["noise_category"] == noise_category(block))

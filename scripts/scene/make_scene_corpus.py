@@ -29,9 +29,9 @@ from scenelib.conditions import BUILDERS  # noqa: E402
 # Files per condition and nominal duration (s) per scale.
 SCALES = {
     "small": ({"clean": 12, "noise": 24, "talkers": 8, "dialogue": 8, "music": 8, "noise_only": 8,
-               "noise_step": 4, "rooms": 12, "bandwidth": 14, "pitch_rate": 10}, 8.0),
+               "noise_step": 4, "rooms": 12, "bandwidth": 14, "pitch_rate": 10, "loops": 6}, 8.0),
     "full": ({"clean": 60, "noise": 160, "talkers": 50, "dialogue": 50, "music": 50, "noise_only": 50,
-              "noise_step": 24, "rooms": 80, "bandwidth": 78, "pitch_rate": 60}, 10.0),
+              "noise_step": 24, "rooms": 80, "bandwidth": 78, "pitch_rate": 60, "loops": 48}, 10.0),
 }
 RATES = [16000, 44100, 48000]
 FORMATS = [("wav", "PCM_16"), ("flac", "PCM_16"), ("wav", "FLOAT")]

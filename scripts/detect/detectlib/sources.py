@@ -433,6 +433,12 @@ def duration(path):
     return info.frames / info.samplerate
 
 
+def read(path):
+    """(audio, rate): a catalogue path (a file or a zip member) at its own rate, float64 mono."""
+    x, rate = sf.read(_open(path), dtype="float64", always_2d=True)
+    return x.mean(axis=1), rate
+
+
 @functools.lru_cache(maxsize=4096)
 def _load_small(path):
     x, rate = sf.read(_open(path), dtype="float64", always_2d=True)

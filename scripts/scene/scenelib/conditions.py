@@ -121,8 +121,8 @@ def talkers(spec, rng):
                  sources={"voices": [v["id"] for v in vs], "noise": nid})
 
 
-def dialogue(spec, rng):
-    """Two voices taking turns (gaps 0.1-0.6 s, no overlap) over noise."""
+def _turns(spec, rng):
+    """Two voices of the split taking turns (gaps 0.1-0.6 s, no overlap): (track, voices)."""
     fs, n = spec["fs"], _n(spec)
     vs = pick(rng, voices(spec["split"]), 2)
     gains = [10 ** (rng.uniform(-4, 4) / 20), 1.0]
@@ -134,6 +134,13 @@ def dialogue(spec, rng):
         track[pos:pos + len(x)] = gains[turn] * x
         pos += len(x) + int(rng.uniform(0.1, 0.6) * fs)
         turn = 1 - turn
+    return track, vs
+
+
+def dialogue(spec, rng):
+    """Two voices taking turns (gaps 0.1-0.6 s, no overlap) over noise."""
+    fs = spec["fs"]
+    track, vs = _turns(spec, rng)
     sl, nl = _snr_levels(rng)
     nz, nid = noise_track(spec, rng, exclude_voice_ids=[v["id"] for v in vs])
     return Scene(speech=speech_at(track, fs, sl), noise=noise_at(nz, nl),
@@ -255,5 +262,34 @@ def pitch_rate(spec, rng):
     return sc
 
 
+LOOP_SCENES = ("noise_only", "voice", "dialogue")
+
+
+def loops(spec, rng):
+    """A short recorded effect looped (noise.loop_entries) alone, under one voice or under dialogue.
+
+    The scene goes by pair of indices (LOOP_SCENES[index // 2 % 3], truth `loop_scene`), so dev
+    and test hold each; levels as in noise_only (-70..-20 dBFS) and noise/dialogue (SNR -5..30 dB).
+    """
+    fs, n = spec["fs"], _n(spec)
+    lid, path = pick(rng, noise.loop_entries()[spec["split"]])[0]
+    nz = noise.looped(path, rng, n, fs)
+    scene = LOOP_SCENES[spec["index"] // 2 % 3]
+    if scene == "noise_only":
+        sc = Scene(noise=noise_at(nz, rng.uniform(-70, -20)), sources={"noise": lid})
+    else:
+        if scene == "voice":
+            v, x, _, _ = _one_voice(spec, rng)
+            track, vs = x, [v]
+        else:
+            track, vs = _turns(spec, rng)
+        sl, nl = _snr_levels(rng)
+        sc = Scene(speech=speech_at(track, fs, sl), noise=noise_at(nz, nl),
+                   sources={"voices": [v["id"] for v in vs], "noise": lid})
+    sc.truth["loop_scene"] = scene
+    return sc
+
+
 BUILDERS = {"clean": clean, "noise": noisy, "talkers": talkers, "dialogue": dialogue, "music": music_noise,
-            "noise_only": noise_only, "noise_step": step, "rooms": room, "bandwidth": band, "pitch_rate": pitch_rate}
+            "noise_only": noise_only, "noise_step": step, "rooms": room, "bandwidth": band, "pitch_rate": pitch_rate,
+            "loops": loops}
