@@ -3,6 +3,7 @@
 // expression is the IEEE single-precision operations of the Swift it replaced, in its order
 // (`Swift.min(a, b)` is `b < a ? b : a`, `Swift.max(a, b)` is `b >= a ? b : a`).
 #include "CDSPNoiseLevel.h"
+#include "Dispatch.h"
 
 #include <float.h>
 #include <math.h>
@@ -175,4 +176,12 @@ void cdsp_noise_count(float *histograms, int32_t *occupied, const float *levels,
             occupied[2 * (start + b) + 1] = high[b];
         }
     }
+}
+
+// The one dispatched kernel here (Dispatch.h): integer products, so every level gives the same
+// sum; AVX2 takes 16 bytes a step where the baseline takes 8.
+CDSP_DISPATCH_V3(uint32_t, cdsp_loop_dot, (const uint8_t *a, const uint8_t *b, int32_t n), (a, b, n)) {
+    uint32_t sum = 0;
+    for (int32_t i = 0; i < n; i++) sum += (uint32_t)a[i] * (uint32_t)b[i];
+    return sum;
 }

@@ -163,6 +163,9 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
         /// network may read any), whatever ``detectsMusic`` and ``detectsMultipleSpeakers`` say
         /// (they still decide what is reported). `nil`: the four models.
         public var network: DetectionNetwork?
+        /// Whether the background-noise estimate reads a looped background by its period
+        /// (``NoiseLevelEstimator/Configuration-swift.struct/loopedBackgrounds``). Default off.
+        public var loopedBackgrounds: Bool
 
         /// The documented defaults.
         public init() {
@@ -181,6 +184,7 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
             detectsMusic = true
             detectsMultipleSpeakers = true
             network = nil
+            loopedBackgrounds = false
         }
     }
 
@@ -295,7 +299,7 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
         noiseHistogram.initialize(repeating: 0)
         noiseLevel = try NoiseLevelEstimator(configuration: .init(
             binCount: c.analysis.windowLength / 2 + 1, hopSeconds: Double(c.analysis.hopLength) / c.analysis.sampleRate,
-            bandCount: Swift.min(32, Swift.max(1, c.analysis.windowLength / 2 - 1))))
+            bandCount: Swift.min(32, Swift.max(1, c.analysis.windowLength / 2 - 1)), loopedBackgrounds: c.loopedBackgrounds))
         let speechNetwork = CompiledModel(fullCues ? c.speechModel : c.standaloneSpeechModel)
         let musicNetwork = CompiledModel(c.musicModel)
         let multiSpeakerNetwork = CompiledModel(c.multiSpeakerModel)

@@ -238,10 +238,11 @@ public final class SpeechFrontEnd: @unchecked Sendable {
     }
 
     /// The detector the chain runs: the defaults, with the configuration's
-    /// ``Configuration/detectionHopsPerBatch``.
+    /// ``Configuration/detectionHopsPerBatch`` and ``Configuration/loopedBackgrounds``.
     static func detectorConfiguration(_ configuration: Configuration) -> AcousticDetector.Configuration {
         var detector = AcousticDetector.Configuration()
         detector.analysis.framesPerBatch = configuration.detectionHopsPerBatch
+        detector.loopedBackgrounds = configuration.loopedBackgrounds
         return detector
     }
 

@@ -178,9 +178,12 @@ public struct FileScore: Codable, Equatable, Sendable {
         /// The analyses run, comma-separated (`levels,loudness,speech,music,speakers`); absent
         /// in records written before the field existed.
         public var analyses: String? = nil
+        /// The scoring options that change results, comma-separated (`looped_backgrounds`:
+        /// ``FileScorer/Configuration/loopedBackgrounds``); absent when none was set.
+        public var options: String? = nil
 
         /// A fingerprint of everything above (library, version, frame length, clip threshold,
-        /// analyses): 16 lowercase hex digits, the 64-bit FNV-1a hash of
+        /// analyses, options): 16 lowercase hex digits, the 64-bit FNV-1a hash of
         /// ``configurationDescription``'s UTF-8. Records with equal hashes were scored the same way,
         /// so shards and reruns can be checked at a glance (`dspscore merge` requires one).
         /// Written as `config_hash`; computed from the fields, never read back.
@@ -197,20 +200,24 @@ public struct FileScore: Codable, Equatable, Sendable {
         /// The canonical text the hash is taken of, e.g.
         /// `library=SpeechDSP;version=0.1.0;frame_length=1024;clip_threshold=1.0;analyses=levels,loudness`
         /// (the clip threshold as Swift prints a `Float`: the shortest text that reads back exactly).
+        /// `;options=…` follows only when ``options`` is set, so records scored without one keep the
+        /// hash they had before the field existed.
         public var configurationDescription: String {
             "library=\(library);version=\(version);frame_length=\(frameLength);clip_threshold=\(clipThreshold);analyses=\(analyses ?? "")"
+                + (options.map { ";options=\($0)" } ?? "")
         }
 
         /// Creates a provenance; the hash follows from the fields.
         public init(
             library: String = "SpeechDSP", version: String = SpeechDSPVersion.current, frameLength: Int,
-            clipThreshold: Float, analyses: String? = nil
+            clipThreshold: Float, analyses: String? = nil, options: String? = nil
         ) {
             self.library = library
             self.version = version
             self.frameLength = frameLength
             self.clipThreshold = clipThreshold
             self.analyses = analyses
+            self.options = options
         }
 
         /// A blank provenance the decoder fills in.
@@ -223,8 +230,10 @@ public struct FileScore: Codable, Equatable, Sendable {
             .float("clip_threshold", \.clipThreshold, exclusiveMinimum: 0),
             .text("analyses", \.analyses, absent: "in records written before the field existed",
                   "The analyses run, comma-separated (levels, loudness, speech, music, speakers, environment)."),
+            .text("options", \.options, absent: "when no option that changes results was set",
+                  "Scoring options that change results, comma-separated: looped_backgrounds (the noise estimate reads a looped background by its period)."),
             .computed("config_hash", pattern: "^[0-9a-f]{16}$",
-                      "64-bit FNV-1a of library, version, frame_length, clip_threshold and analyses: equal hashes, same configuration.",
+                      "64-bit FNV-1a of library, version, frame_length, clip_threshold, analyses and options: equal hashes, same configuration.",
                       \.configurationHash),
         ])
 

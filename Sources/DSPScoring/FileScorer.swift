@@ -77,17 +77,22 @@ public final class FileScorer {
         /// Whether records carry the detection segments (``FileScore/segments``, for
         /// timelines and RTTM; memory grows with the number of segments). Default false.
         public var recordsSegments: Bool = false
+        /// Whether the background-noise estimate reads a looped background by its period
+        /// (``/DSPDetection/NoiseLevelEstimator/Configuration-swift.struct/loopedBackgrounds``;
+        /// records say so in ``FileScore/Provenance/options``). Default false.
+        public var loopedBackgrounds: Bool = false
 
         /// Creates a configuration.
         public init(
             frameLength: Int = 1024, clipThreshold: Float = 1.0, blockFrames: Int = 65_536,
-            analyses: Analyses = .all, recordsSegments: Bool = false
+            analyses: Analyses = .all, recordsSegments: Bool = false, loopedBackgrounds: Bool = false
         ) {
             self.frameLength = frameLength
             self.clipThreshold = clipThreshold
             self.blockFrames = blockFrames
             self.analyses = analyses
             self.recordsSegments = recordsSegments
+            self.loopedBackgrounds = loopedBackgrounds
         }
 
         /// The provenance records scored with these settings carry (its
@@ -95,7 +100,8 @@ public final class FileScorer {
         public var provenance: FileScore.Provenance {
             FileScore.Provenance(
                 frameLength: frameLength, clipThreshold: clipThreshold,
-                analyses: Analyses.names.filter { analyses.contains($0.1) }.map(\.0).joined(separator: ","))
+                analyses: Analyses.names.filter { analyses.contains($0.1) }.map(\.0).joined(separator: ","),
+                options: loopedBackgrounds && analyses.detects ? "looped_backgrounds" : nil)
         }
 
         /// Checks the settings ``FileScorer/init(configuration:)`` checks, in its order, with
@@ -147,6 +153,7 @@ public final class FileScorer {
             var detection = AcousticDetector.Configuration()
             detection.detectsMusic = configuration.analyses.contains(.music)
             detection.detectsMultipleSpeakers = configuration.analyses.contains(.speakers)
+            detection.loopedBackgrounds = configuration.loopedBackgrounds
             chain = try AnalysisChain(configuration: .init(
                 detector: detection, environment: configuration.analyses.contains(.environment) ? .init() : nil))
         } else {

@@ -61,6 +61,9 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Also run the peers found on this machine and plain C loops, with ratios.")
     var compare = false
 
+    @Flag(help: "pipeline only (one stream per case): the front end reads looped backgrounds by their period (SpeechFrontEnd.Configuration.loopedBackgrounds), to measure what the option costs.")
+    var loopedBackgrounds = false
+
     @Flag(help: "Write one JSON document to stdout instead of the table.")
     var json = false
 
@@ -123,7 +126,8 @@ struct RunCommand: ParsableCommand {
 
         let overhead = Clock.monotonicReadOverhead()
         let settings = MeasurementSettings(repetitions: repetitions, warmupPasses: warmup, clockOverheadNanoseconds: overhead)
-        let context = SuiteContext(audio: audio, frameLength: frame, compare: compare, peers: peers, notes: notes)
+        var context = SuiteContext(audio: audio, frameLength: frame, compare: compare, peers: peers, notes: notes)
+        context.loopedBackgrounds = loopedBackgrounds
 
         var results: [KernelResult] = []
         for suite in chosen {

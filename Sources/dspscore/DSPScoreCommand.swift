@@ -112,13 +112,21 @@ struct Score: ParsableCommand {
         """)
     var rttm: String?
 
+    @Flag(help: """
+        Read a looped background (a repeating effect or machine) by its period in the noise estimate: \
+        about 1.8 % more of the pipeline's instructions; records carry provenance.options = looped_backgrounds \
+        (docs/scene-measures.md, Looped backgrounds).
+        """)
+    var loopedBackgrounds = false
+
     @OptionGroup var logging: LoggingOptions
 
     /// The scorer's settings from the options.
     var scorerConfiguration: FileScorer.Configuration {
         FileScorer.Configuration(
             frameLength: frameLength, clipThreshold: clipThreshold,
-            analyses: FileScorer.Analyses(names: analyses) ?? .all, recordsSegments: timeline != nil || rttm != nil)
+            analyses: FileScorer.Analyses(names: analyses) ?? .all, recordsSegments: timeline != nil || rttm != nil,
+            loopedBackgrounds: loopedBackgrounds)
     }
 
     func validate() throws {

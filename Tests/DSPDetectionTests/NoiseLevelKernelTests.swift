@@ -197,4 +197,28 @@ struct NoiseLevelKernelTests {
             if (1...3).contains(trial % 10) && trial % 4 != 0 { #expect(finite == 0, "trial \(trial)") }
         }
     }
+
+    /// `cdsp_loop_dot` (the looped-background correlations; dispatched, so CI runs it at every
+    /// level the CPU has): the integer sum of products, exactly, for every length to 70 and the
+    /// defaults' 375, at any offset, up to all bytes 255.
+    @Test("cdsp_loop_dot is the exact sum of products at every length and offset")
+    func loopDot() {
+        var generator = Generator(seed: 29)
+        let bytes = (0..<800).map { _ in UInt8(generator.next() * 256) }
+        let full = [UInt8](repeating: 255, count: 375)
+        func oracle(_ a: ArraySlice<UInt8>, _ b: ArraySlice<UInt8>) -> UInt32 {
+            zip(a, b).reduce(UInt32(0)) { $0 + UInt32($1.0) * UInt32($1.1) }
+        }
+        bytes.withUnsafeBufferPointer { p in
+            for n in Array(0...70) + [163, 212, 375] {
+                for (i, j) in [(0, 1), (3, 40), (17, 163), (400, 5)] {
+                    let got = cdsp_loop_dot(p.baseAddress! + i, p.baseAddress! + j, Int32(n))
+                    #expect(got == oracle(bytes[i..<(i + n)], bytes[j..<(j + n)]), "n \(n) at \(i), \(j)")
+                }
+            }
+        }
+        full.withUnsafeBufferPointer { p in
+            #expect(cdsp_loop_dot(p.baseAddress!, p.baseAddress!, 375) == 375 * 255 * 255)
+        }
+    }
 }

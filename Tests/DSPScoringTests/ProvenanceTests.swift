@@ -50,6 +50,7 @@ struct ProvenanceTests {
             FileScore.Provenance(frameLength: 1024, clipThreshold: 1, analyses: "levels,loudness,speech"),
             FileScore.Provenance(frameLength: 1024, clipThreshold: 1, analyses: nil),
             FileScore.Provenance(version: "0.0.0-other", frameLength: 1024, clipThreshold: 1, analyses: "levels,loudness"),
+            FileScore.Provenance(frameLength: 1024, clipThreshold: 1, analyses: "levels,loudness", options: "looped_backgrounds"),
         ]
         let hashes = Set(variants.map(\.configurationHash) + [base.configurationHash])
         #expect(hashes.count == variants.count + 1)
@@ -59,6 +60,13 @@ struct ProvenanceTests {
         let a = try FileScorer(configuration: .init(frameLength: 2048)).score(path: "/nonexistent.wav").provenance
         let b = try FileScorer(configuration: .init(frameLength: 2048)).score(path: "/nonexistent.wav").provenance
         #expect(a.configurationHash == b.configurationHash && a.configurationHash != base.configurationHash)
+        // Without an option the description has no `options` part: such records keep the hash
+        // they had before the field existed. The option is recorded only where a detection runs.
+        #expect(!base.configurationDescription.contains("options"))
+        let looped = try FileScorer(configuration: .init(loopedBackgrounds: true)).score(path: "/nonexistent.wav").provenance
+        #expect(looped.options == "looped_backgrounds" && looped.configurationDescription.hasSuffix(";options=looped_backgrounds"))
+        let levelsOnly = try FileScorer(configuration: .init(analyses: .levels, loopedBackgrounds: true)).score(path: "/nonexistent.wav")
+        #expect(levelsOnly.provenance.options == nil)
     }
 
     @Test("merge refuses records scored with another configuration, naming both")

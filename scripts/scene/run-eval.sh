@@ -3,7 +3,8 @@
 #   scripts/scene/run-eval.sh [small|full] [dev|test]
 # Corpus: .build-scene-small (small) or .build-scene (full) at the repository root, or $SCENE_DIR.
 # Tools: $PYTHON (default .venv-scene/bin/python, else python3), $DSPSCORE (default .build/release/dspscore),
-# $JOBS (default 2). Results: $RESULTS (default <corpus>/results).
+# $JOBS (default 2), $SCORE_ARGS (more dspscore options, e.g. --looped-backgrounds). Results: $RESULTS
+# (default <corpus>/results).
 set -euo pipefail
 scale=${1:-small}
 split=${2:-dev}
@@ -24,7 +25,8 @@ grep -q "\"scale\": \"$scale\"" "$out/manifest.json" || { echo "$out holds anoth
 res=${RESULTS:-$out/results}
 mkdir -p "$res"
 rm -f "$res/records.jsonl" "$res/timeline.jsonl" "$res/records.jsonl.partial"
-"$dspscore" score "$out" --format jsonl --output "$res/records.jsonl" --timeline "$res/timeline.jsonl" --jobs "$jobs"
+# shellcheck disable=SC2086  # SCORE_ARGS: extra dspscore options, word-split on purpose
+"$dspscore" score "$out" ${SCORE_ARGS:-} --format jsonl --output "$res/records.jsonl" --timeline "$res/timeline.jsonl" --jobs "$jobs"
 "$py" "$here/evaluate.py" --corpus "$out" --records "$res/records.jsonl" --timeline "$res/timeline.jsonl" \
   --split "$split" --markdown "$res/eval-$split.md"
 echo "tables written to $res/eval-$split.md" >&2

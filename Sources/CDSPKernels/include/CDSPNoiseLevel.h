@@ -74,6 +74,10 @@ int32_t cdsp_noise_band_sums(const float *power, intptr_t count, const intptr_t 
 void cdsp_noise_count(float *histograms, int32_t *occupied, const float *levels, size_t bands, size_t ring_hops,
                       size_t first, size_t hops, float weight, float growth, const cdsp_noise_median_params *params);
 
+/// The sum of `a[i] · b[i]` over `n` bytes: the correlations of ``LoopedBackground``'s hop levels
+/// (exact integer arithmetic; `n` up to 66 000 cannot overflow).
+uint32_t cdsp_loop_dot(const uint8_t *a, const uint8_t *b, int32_t n);
+
 #ifdef __cplusplus
 }
 #endif

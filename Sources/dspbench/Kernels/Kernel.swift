@@ -141,6 +141,9 @@ struct SuiteContext {
     let compare: Bool
     let peers: PeerLibraries
     let notes: Notes
+    /// The front end's ``/DSPPipeline/SpeechFrontEnd/Configuration/loopedBackgrounds`` in the
+    /// pipeline suite (`--looped-backgrounds`).
+    var loopedBackgrounds = false
 }
 
 /// Notes collected during a run (omitted peers, skipped kernels), printed under the table and
