@@ -239,8 +239,8 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
     /// The least score of a looped background (`LoopedBackground`: the correlation of the
     /// hops' total level with itself one period on, and its rise over every shorter lag) at which
     /// its level is read. On the scene corpus's dev split a loop alone scores 0.99–1.00 once the
-    /// window holds two periods; speech, music, rooms and steady noise reach at most 0.96–0.99
-    /// in a window of 2.5–4 s (docs/scene-measures.md, *Looped backgrounds*).
+    /// window holds two periods, and no file without a loop passes 0.99 (a clean talker's rhythm
+    /// reached 0.987 in a 4 s window; docs/scene-measures.md, *Looped backgrounds*).
     public static let loopScoreThreshold: Float = 0.99
     /// How often each band's reading may be held, seconds of stream (the type's *Reverberant
     /// rooms*).
@@ -498,7 +498,6 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
         guard finite else { return }
         let isMusic = musicProbability >= Self.musicThreshold
         if isMusic { medianBins(power, count: n) }
-        // NaN probabilities fail both comparisons: a hop of unknown content is never quiet.
         if let loop, speechProbability.isNaN {
             if !loop.isEmpty { loop.reset() }
         } else if let loop {
@@ -513,6 +512,7 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
             // The quantiles' scratch is free between readings (and 644 bytes at the defaults).
             loop.add(power: power, scratch: UnsafeMutableRawBufferPointer(cumulative))
         }
+        // NaN probabilities fail both comparisons: a hop of unknown content is never quiet.
         if speechProbability < Self.quietSpeechThreshold, !(musicProbability >= Self.quietMusicThreshold) {
             hopsSinceForeground += 1
             if hopsSinceForeground > Self.quietGuardHops {
