@@ -75,7 +75,7 @@ final class LoopedBackground {
             // Keep the newest `windowHops - 1`, oldest first.
             let keep = windowHops - 1
             let base = levels.baseAddress!
-            (base).update(from: base + (count - keep), count: keep)
+            base.update(from: base + (count - keep), count: keep)
             count = keep
         }
         levels[count] = byte
@@ -169,7 +169,7 @@ final class LoopedBackground {
             while j < repeats { q = Swift.min(q, a[start + j * period + phase]); j += 1 }
             profile[phase] = q
         }
-        let table = Self.powers.withUnsafeBufferPointer { $0.baseAddress! }
+        let table = Self.powers
         let block = blockHops
         var sum = 0.0
         for k in 0..<block { sum += table[Int(profile[k % period])] }
@@ -199,14 +199,17 @@ final class LoopedBackground {
         return q >= 255 ? 255 : (q > 0 ? UInt8(q.rounded()) : 0)
     }
 
-    /// The power of each stored byte (0: silence).
+    /// The power of each stored byte (0: silence): one table for every stream, 2 kB
+    /// (``sharedBytes``).
     private static let powers: [Double] = (0..<256).map { q in
         q == 0 ? 0 : Decibels.toPower(Double(Float(q) * stepDB - 127.5))
     }
 
     /// Bytes held.
     var bytes: Int { MemoryFootprint.bytes(levels) }
+    /// Bytes shared by every stream (the byte-to-power table).
+    var sharedBytes: Int { 256 * MemoryLayout<Double>.stride }
 
-    /// The scratch an analysis needs, bytes.
-    var scratchBytes: Int { Swift.max(windowHops / 2, 2 * (longestLag + 1)) }
+    /// The scratch an analysis needs, bytes: the profile and the block levels, a byte per phase.
+    var scratchBytes: Int { 2 * longestLag }
 }

@@ -1136,7 +1136,8 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
 }
 
 extension NoiseLevelEstimator: MemoryAccounting {
-    /// The band histograms, band tables and scratch; shared: the sorting network.
+    /// The band histograms, band tables and scratch (and, with ``Configuration-swift.struct/loopedBackgrounds``,
+    /// the hop levels); shared: the sorting network (and the looped background's byte-to-power table).
     public var memoryFootprint: MemoryFootprint {
         .owned(MemoryFootprint.bytes(bandStarts) + MemoryFootprint.bytes(meanToMedian)
             + MemoryFootprint.bytes(chiSquareSpread) + MemoryFootprint.bytes(histograms)
@@ -1146,7 +1147,7 @@ extension NoiseLevelEstimator: MemoryAccounting {
             + MemoryFootprint.bytes(quietHops) + MemoryFootprint.bytes(pendingHops)
             + MemoryFootprint.bytes(held) + MemoryFootprint.bytes(heldAge) + MemoryFootprint.bytes(heldRise)
             + MemoryFootprint.bytes(readPowers) + (loop?.bytes ?? 0))
-            + MemoryFootprint(sharedBytes: MemoryFootprint.bytes(network.pairs))
+            + MemoryFootprint(sharedBytes: MemoryFootprint.bytes(network.pairs) + (loop?.sharedBytes ?? 0))
     }
 }
 
