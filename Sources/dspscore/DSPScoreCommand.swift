@@ -114,7 +114,7 @@ struct Score: ParsableCommand {
 
     @Flag(help: """
         Read a looped background (a repeating effect or machine) by its period in the noise estimate: \
-        about 1.9 % more instructions with every analysis on; records carry provenance.options = looped_backgrounds \
+        about 0.8 % more instructions with every analysis on; records carry provenance.options = looped_backgrounds \
         (docs/scene-measures.md, Looped backgrounds).
         """)
     var loopedBackgrounds = false

@@ -16,14 +16,11 @@ struct LoopedBackgroundTests {
         let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: loop.scratchBytes, alignment: 16)
         defer { scratch.deallocate() }
         var scores: [Float] = []
-        var hops = 0
         signal.withUnsafeBufferPointer { p in
             analyzer.process(p) { frame in
                 var power: Float = 0
                 for k in 1..<frame.powerSpectrum.count { power += frame.powerSpectrum[k] }
-                loop.add(power: power, scratch: scratch)
-                hops += 1
-                if hops % loop.refreshHops == 0 { scores.append(loop.score) }  // after each analysis
+                if loop.add(power: power, scratch: scratch) { scores.append(loop.score) }
             }
         }
         return (scores, loop.periodHops, loop.levelDB)
@@ -61,6 +58,35 @@ struct LoopedBackgroundTests {
             let scores = try Self.analyse(x).scores
             #expect((scores.max() ?? 0) < NoiseLevelEstimator.loopScoreThreshold, "\(name): scores \(scores)")
         }
+    }
+
+    @Test("the pace: every 1.5 s while nothing repeats, every 0.5 s once a score reaches 0.9")
+    func pace() throws {
+        let loop = LoopedBackground(hopSeconds: 256.0 / 16_000)
+        let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: loop.scratchBytes, alignment: 16)
+        defer { scratch.deallocate() }
+        #expect(loop.refreshHops == 31 && loop.idleRefreshHops == 94)
+        // Noise for 10 s (625 hops), then a click every 50 hops (0.8 s) over a steady floor for 10 s.
+        var state: UInt32 = 1
+        var analysed: [Int] = []
+        var busyFrom: Int?
+        for k in 0..<1_250 {
+            state = state &* 1_664_525 &+ 1_013_904_223
+            let noise = 1e-4 * (1 + Float(state >> 8) / Float(1 << 24))
+            let power: Float = k < 625 ? noise : (k % 50 < 2 ? 1 : 1e-4)
+            if loop.add(power: power, scratch: scratch) {
+                analysed.append(k + 1)
+                if busyFrom == nil, loop.score >= LoopedBackground.busyScore { busyFrom = k + 1 }
+            }
+        }
+        let steps = zip(analysed.dropFirst(), analysed).map { $0 - $1 }
+        let first = try #require(busyFrom, "the clicks never scored \(LoopedBackground.busyScore)")
+        for (at, step) in zip(analysed.dropFirst(), steps) {
+            // The step that ends at `at` was chosen by the score of the analysis before it.
+            #expect(step == (at - step >= first ? 31 : 94), "an analysis after \(step) hops at hop \(at)")
+        }
+        #expect(first > 625 && first < 625 + 5 * 94, "the clicks first scored 0.9 at hop \(first)")
+        #expect(loop.score >= NoiseLevelEstimator.loopScoreThreshold)
     }
 
     @Test("reset forgets the hops; a window shorter than two seconds gives no reading")

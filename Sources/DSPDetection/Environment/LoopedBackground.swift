@@ -16,8 +16,11 @@ import DSPSpectral
 /// adds power, so one repetition without it at that phase is enough); the level is the median,
 /// over the phases, of the 0.5 s block levels of that profile.
 ///
-/// Analysed every ``refreshHops`` hops, at the same hops whatever the caller's chunking; never
-/// allocates after `init`.
+/// Analysed every ``refreshSeconds`` while the last analysis scored at least ``busyScore`` (a
+/// loop is being read, or something near one), and every ``idleRefreshSeconds`` otherwise: a
+/// loop is found at most a second later than at the faster pace (the window must hold two
+/// periods before it scores at all), for a third of the analyses where nothing repeats. At the
+/// same hops whatever the caller's chunking; never allocates after `init`.
 final class LoopedBackground {
     /// The span of hop levels analysed, seconds.
     static let windowSeconds = 6.0
@@ -30,8 +33,13 @@ final class LoopedBackground {
     static let stepDB: Float = 0.5
     /// Hop levels stored past the window before the newest are moved to the front.
     static let slackHops = 32
-    /// Time between analyses, seconds.
+    /// Time between analyses while the last one scored at least ``busyScore``, seconds.
     static let refreshSeconds = 0.5
+    /// Time between analyses otherwise, seconds.
+    static let idleRefreshSeconds = 1.5
+    /// The least score that keeps the faster pace: under the estimator's threshold (0.99), so
+    /// that a loop whose score wavers around it is not left unread for 1.5 s.
+    static let busyScore: Float = 0.9
     /// The span of the block levels whose median is the loop's level, seconds (the 0.5 s
     /// blocks the scene corpus's truth is measured on).
     static let blockSeconds = 0.5
@@ -46,6 +54,7 @@ final class LoopedBackground {
     private let shortestLag: Int
     private let longestLag: Int
     let refreshHops: Int
+    let idleRefreshHops: Int
     private let blockHops: Int
     private var sinceAnalysis = 0
 
@@ -60,6 +69,7 @@ final class LoopedBackground {
         shortestLag = Swift.max(2, Int((Self.shortestPeriodSeconds / hopSeconds).rounded()))
         longestLag = Swift.max(shortestLag + 1, Int((Self.longestPeriodSeconds / hopSeconds).rounded()))
         refreshHops = Swift.max(1, Int((Self.refreshSeconds / hopSeconds).rounded()))
+        idleRefreshHops = Swift.max(refreshHops, Int((Self.idleRefreshSeconds / hopSeconds).rounded()))
         blockHops = Swift.max(1, Int((Self.blockSeconds / hopSeconds).rounded()))
         levels = .allocate(capacity: windowHops + Self.slackHops)
         levels.initialize(repeating: 0)
@@ -67,9 +77,11 @@ final class LoopedBackground {
 
     deinit { levels.deallocate() }
 
-    /// Adds one hop's total power (mean-square units); analyses after every ``refreshHops``, in
-    /// `scratch` (at least ``scratchBytes``; the caller's, free between calls).
-    func add(power: Float, scratch: UnsafeMutableRawBufferPointer) {
+    /// Adds one hop's total power (mean-square units); analyses when the pace (``refreshHops`` or
+    /// ``idleRefreshHops``) is due, in `scratch` (at least ``scratchBytes``; the caller's, free
+    /// between calls). Returns whether it analysed.
+    @discardableResult
+    func add(power: Float, scratch: UnsafeMutableRawBufferPointer) -> Bool {
         let byte = Self.byte(power)
         if count == levels.count {
             // Keep the newest `windowHops - 1`, oldest first.
@@ -81,10 +93,10 @@ final class LoopedBackground {
         levels[count] = byte
         count += 1
         sinceAnalysis += 1
-        if sinceAnalysis >= refreshHops {
-            sinceAnalysis = 0
-            analyse(scratch: scratch)
-        }
+        guard sinceAnalysis >= (score >= Self.busyScore ? refreshHops : idleRefreshHops) else { return false }
+        sinceAnalysis = 0
+        analyse(scratch: scratch)
+        return true
     }
 
     /// Whether nothing is stored and nothing read.

@@ -66,9 +66,10 @@ import DSPSpectral
 /// noise stay below it), the estimate moves to that level where it lies above it, as for the
 /// quiet blocks, under music too. A stream with no speech probability, or whose background does
 /// not repeat, reads exactly what it reads with the option off. Cost: 407 bytes per stream at
-/// the defaults (the hop levels as bytes) and an analysis every 0.5 s of stream; in the
-/// pipeline about 1.8 % more instructions, which is why it is not on by default
-/// (docs/scene-measures.md, *Looped backgrounds*).
+/// the defaults (the hop levels as bytes) and an analysis every 1.5 s of stream (every 0.5 s
+/// while a loop is being read); in the pipeline about 0.8 % more instructions, more than the
+/// scene measures' budget leaves, which is why it is not on by default (docs/scene-measures.md,
+/// *Looped backgrounds*).
 ///
 /// **Reverberant rooms.** While someone speaks in a long room (RT60 over a second), the
 /// reverberant field fills every pause of a 2 s window and spreads as narrowly as a steady noise,
