@@ -79,8 +79,13 @@ public struct DetectionSummary: Equatable, Sendable {
     public var musicSegmentCount: Int = 0
     /// Number of multi-speaker segments.
     public var multiSpeakerSegmentCount: Int = 0
-    /// Median of the tracked noise floor over the frames with sound, dBFS (0.5 dB
-    /// resolution); −∞ when every frame was digital silence.
+    /// Median of the stream's readings of the background-noise level (``AcousticDetector/noiseLevel``:
+    /// the noise under speech, music and talkers), dBFS, to 0.5 dB; −∞ when the median reading
+    /// found a digitally silent background. The readings are the environment's, where an
+    /// ``AnalysisChain`` measures it, the detector's own wherever
+    /// ``AcousticDetector/noiseReadingSeconds`` pass without one, and the end of the stream's
+    /// (``DetectionEnd/backgroundNoiseDBFS``) where hops came after the last reading: with the
+    /// environment on, the readings of its measurements, so this is their median to 0.5 dB.
     public var medianNoiseFloorDBFS: Float = -.infinity
 
     /// `speechSeconds / durationSeconds`, 0 for an empty stream.
@@ -211,8 +216,14 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
     private var multiSpeakerProbability: Float = 0
     private var samples: Int64 = 0
     private var summary = DetectionSummary()
-    /// Noise-floor histogram for the median: 0.5 dB bins from −140 to +10 dBFS.
-    private let noiseHistogram: UnsafeMutableBufferPointer<Int>
+    /// The background-noise readings for the summary's median: 0.5 dB bins from −140 to
+    /// +10 dBFS (clamped), and the readings of a digitally silent background.
+    private let noiseHistogram: UnsafeMutableBufferPointer<UInt32>
+    private var silentNoiseReadings = 0
+    /// Hops since the last reading of ``noiseLevel`` (``takeNoiseReading()``).
+    private var hopsSinceNoiseReading = 0
+    /// ``noiseReadingSeconds`` in hops, rounded up.
+    private let noiseReadingHops: Int
     /// The background-noise level under the foreground, updated on every hop from its power
     /// spectrum and the smoothed music and speech probabilities (``NoiseLevelEstimator``'s
     /// ``NoiseLevelEstimator/update(_:musicProbability:speechProbability:)``, default settings at this
@@ -297,6 +308,7 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
         multiSpeaker = ActivitySegmenter(configuration: c.multiSpeakerSegments, sampleRate: rate)
         noiseHistogram = .allocate(capacity: 300)
         noiseHistogram.initialize(repeating: 0)
+        noiseReadingHops = Swift.max(1, Int((Self.noiseReadingSeconds * rate / Double(c.analysis.hopLength)).rounded(.up)))
         noiseLevel = try NoiseLevelEstimator(configuration: .init(
             binCount: c.analysis.windowLength / 2 + 1, hopSeconds: Double(c.analysis.hopLength) / c.analysis.sampleRate,
             bandCount: Swift.min(32, Swift.max(1, c.analysis.windowLength / 2 - 1)), loopedBackgrounds: c.loopedBackgrounds))
@@ -428,7 +440,9 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
         defer { scope.leave() }
         analyzer.flushBatches { frames in detect(frames, body) }
         let end = samples
-        var result = DetectionEnd(endSample: end, summary: summary, backgroundNoiseDBFS: noiseLevel.levelDBFS)
+        // The end's reading counts in the median where hops came after the last one.
+        let background = hopsSinceNoiseReading > 0 ? takeNoiseReading() : noiseLevel.levelDBFS
+        var result = DetectionEnd(endSample: end, summary: summary, backgroundNoiseDBFS: background)
         var s = result.summary
         s.sampleCount = end
         s.medianNoiseFloorDBFS = medianNoiseFloor()
@@ -459,6 +473,8 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
         samples = 0
         summary = DetectionSummary()
         noiseHistogram.update(repeating: 0)
+        silentNoiseReadings = 0
+        hopsSinceNoiseReading = 0
         noiseLevel.reset()
         speechNetwork.reset(); musicNetwork.reset(); multiSpeakerNetwork.reset()
         network?.reset()
@@ -471,13 +487,38 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
         return t
     }
 
+    /// The longest a stream goes without a reading of ``noiseLevel`` for the summary's
+    /// ``DetectionSummary/medianNoiseFloorDBFS``, seconds (rounded up to whole hops: 32 of
+    /// 16 ms). An ``AnalysisChain`` whose environment measures every 0.5 s (the default) reads
+    /// more often, so the detector then adds no reading of its own.
+    public static let noiseReadingSeconds = 0.5
+
+    /// Reads ``noiseLevel`` (a few thousand operations) and counts the reading in the summary's
+    /// median. For the detector's own schedule and for ``AnalysisChain``, from within a
+    /// `body` callback of this detector (the caller holds the stream's flag).
+    func takeNoiseReading() -> Float {
+        let level = noiseLevel.levelDBFS
+        hopsSinceNoiseReading = 0
+        if level.isFinite {
+            let bin = Int(((level + 140) * 2).rounded(.down))
+            noiseHistogram[Swift.min(noiseHistogram.count - 1, Swift.max(0, bin))] += 1
+        } else {
+            silentNoiseReadings += 1
+        }
+        return level
+    }
+
+    /// The median reading, the lower middle one of an even count (a bin's centre; −∞ for a
+    /// silent background or no reading).
     private func medianNoiseFloor() -> Float {
-        let total = noiseHistogram.reduce(0, +)
+        let total = noiseHistogram.reduce(silentNoiseReadings) { $0 + Int($1) }
         guard total > 0 else { return -.infinity }
-        var seen = 0
+        let rank = (total + 1) / 2   // 1-based
+        var seen = silentNoiseReadings
+        guard seen < rank else { return -.infinity }
         for (i, n) in noiseHistogram.enumerated() {
-            seen += n
-            if 2 * seen >= total { return -140 + 0.5 * Float(i) + 0.25 }
+            seen += Int(n)
+            if seen >= rank { return -140 + 0.5 * Float(i) + 0.25 }
         }
         return -.infinity
     }
@@ -567,7 +608,6 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
 
         for k in 0..<count {
             let frame = frames[k], c = frameCues[k], f = frame.features
-            let silent = !(c.levelDBFS >= configuration.silenceFloorDBFS)
             let start = f.index * Int64(analyzer.hopLength)
             let validCount = f.validCount
             let reportedMusic = configuration.detectsMusic ? smoothedMusic[k] : 0
@@ -587,10 +627,7 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
             Self.account(multiChange, previousStart: multiStart, samples: &totals.multiSpeakerSamples, count: &totals.multiSpeakerSegmentCount)
             totals.frameCount += 1
             summary = totals
-            if !silent, c.noiseFloorDBFS.isFinite {
-                let bin = Int(((c.noiseFloorDBFS + 140) * 2).rounded(.down))
-                noiseHistogram[min(noiseHistogram.count - 1, max(0, bin))] += 1
-            }
+            hopsSinceNoiseReading += 1
 
             body(DetectionFrame(
                 features: f, cues: c,
@@ -599,6 +636,9 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
                 isSpeech: speech.isActive, isMusic: music.isActive, isMultiSpeaker: multiSpeaker.isActive,
                 startSample: start, speechChange: speechChange, musicChange: musicChange, multiSpeakerChange: multiChange),
                 frame)
+            // The summary's reading, where `body` (an environment measuring) made none for
+            // ``noiseReadingHops``.
+            if hopsSinceNoiseReading >= noiseReadingHops { _ = takeNoiseReading() }
         }
     }
 

@@ -14,8 +14,10 @@ extension FileScore {
         public var speechSeconds: Double = 0
         /// Number of speech segments.
         public var speechSegments: Int = 0
-        /// Median of the tracked background-noise level over the frames with sound, dBFS;
-        /// `null` for digital silence.
+        /// Median of the stream's background-noise readings (``/DSPDetection/DetectionSummary/medianNoiseFloorDBFS``:
+        /// the noise under speech, music and talkers, every 0.5 s), dBFS, to 0.5 dB; with the
+        /// environment on, `environment.noise_dbfs` to 0.5 dB. `null` when the median reading
+        /// found a digitally silent background.
         public var noiseFloorDBFS: Double?
 
         static let record = RecordDescription<Self>([
@@ -26,8 +28,8 @@ extension FileScore {
                     "Fraction inside segments where two or more people talk at once; null when that detection was off."),
             .number("speech_seconds", \.speechSeconds, minimum: 0, csv: .column, "Total speech, seconds."),
             .integer("speech_segments", \.speechSegments, minimum: 0, csv: .column, "Number of speech segments."),
-            .number("noise_floor_dbfs", \.noiseFloorDBFS, null: "for digital silence", csv: .column,
-                    "Median tracked background-noise level over frames with sound, dBFS; null for digital silence."),
+            .number("noise_floor_dbfs", \.noiseFloorDBFS, null: "when the median reading found a digitally silent background", csv: .column,
+                    "Median of the background-noise readings (the noise under speech, music and talkers, read every 0.5 s), dBFS, to 0.5 dB; with the environment on, its noise_dbfs to 0.5 dB."),
         ])
     }
 }

@@ -167,3 +167,34 @@ struct DetectionUnitContractTests {
         #expect(failures.isEmpty, "\(failures)")
     }
 }
+
+extension AnalysisChainTests {
+    /// The summary's noise floor (`DetectionSummary.medianNoiseFloorDBFS`, the records'
+    /// `noise_floor_dbfs`) is the median of the background estimator's readings: with the
+    /// environment, exactly its measurements' readings, so their median to the histogram's
+    /// 0.5 dB; without it, the detector's own readings every 0.5 s, the same however the stream
+    /// is chunked. Either way the noise under the speech, not the speech (the detection cue's
+    /// tracked floor, which this field was until 2026-12-04, reads speech over −50 dBFS noise
+    /// several dB high and clean speech 10–20 dB high).
+    @Test("the summary's noise floor: the environment's median reading with it, the detector's own readings without it")
+    func summaryNoiseFloor() throws {
+        let speech = try Self.mono16k("speech_de_16k.flac")
+        let noise = NoiseLevelEstimatorTests.noise(count: speech.count, dBFS: -50, seed: 9)
+        let truth = NoiseLevelEstimatorTests.level(noise)
+        let signal = zip(speech, noise).map { $0 + $1 }
+
+        let chain = try AnalysisChain()
+        let events = chain.processAll(signal)
+        let readings = events.compactMap { if case .environment(let m) = $0 { m.noiseDBFS } else { nil } }.sorted()
+        let lowerMiddle = try #require(readings.isEmpty ? nil : readings[(readings.count - 1) / 2])
+        let withEnvironment = Double(chain.finalize().detection.medianNoiseFloorDBFS)
+        #expect(abs(withEnvironment - lowerMiddle) <= 0.25, "summary \(withEnvironment), measurements' median \(lowerMiddle)")
+
+        let whole = DetectionHarness.run(try AcousticDetector(), signal, chunks: [1024]).summary.medianNoiseFloorDBFS
+        let chunked = DetectionHarness.run(try AcousticDetector(), signal, chunks: [333, 4096, 1]).summary.medianNoiseFloorDBFS
+        #expect(whole == chunked)
+        for (name, level) in [("with the environment", withEnvironment), ("detector alone", Double(whole))] {
+            #expect(abs(level - truth) <= 1.5, "\(name): \(level) dBFS, noise \(truth)")
+        }
+    }
+}

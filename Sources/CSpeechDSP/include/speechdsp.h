@@ -208,7 +208,8 @@ typedef struct sdsp_detection_summary {
     int64_t speech_segment_count;
     int64_t music_segment_count;
     int64_t multi_speaker_segment_count;
-    /** Median tracked background level over frames with sound, dBFS (−∞ for silence). */
+    /** Median of the background-noise readings (the noise under speech, music and talkers,
+        read every 0.5 s and at the end), dBFS, to 0.5 dB (−∞ for a digitally silent background). */
     double noise_floor_dbfs;
 } sdsp_detection_summary;
 

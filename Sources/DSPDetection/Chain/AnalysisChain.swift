@@ -376,7 +376,7 @@ public final class AnalysisChain: StreamAnalyzer, @unchecked Sendable {
         if var frame = grouper.add(hop) {
             // The background estimate costs a few thousand operations: made where it is used.
             if let environment, environment.measures(after: frame) {
-                frame.backgroundNoiseDBFS = Double(detector.noiseLevel.levelDBFS)
+                frame.backgroundNoiseDBFS = Double(detector.takeNoiseReading())   // also the summary's
                 if let reverberation {
                     // The decays' floor: the background estimate, which holds a long room's
                     // field out, summed over each decay band; none (under music): the
