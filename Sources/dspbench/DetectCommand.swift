@@ -17,7 +17,10 @@ struct DetectCommand: ParsableCommand {
             The file is read, mixed to mono and resampled to 16 kHz first (not timed); the \
             detector then runs over 1024-sample pushes, timed on the thread's CPU clock. \
             --frames writes one CSV row per 16 ms analysis frame: the features, the cues and \
-            the three probabilities and decisions (the data the models are fitted on).
+            the three probabilities and decisions (the data the models are fitted on). Its \
+            noise_floor_cue_dbfs is the cue tracker's floor, a detection cue that speech pulls \
+            up; the background level (the noise under the speech) is the summary's \
+            noise_floor_dbfs and dspscore's environment.noise_dbfs.
             """)
 
     @Option(name: .customLong("in"), help: "Input audio file (any format libsndfile reads).")
@@ -85,7 +88,7 @@ struct DetectCommand: ParsableCommand {
             // Columns: time and levels, the model lanes by name (CueLane), then outputs.
             let cueLanes = CueLane.allCases.filter(\.isCue)
             let cueNames = cueLanes.map(\.name)
-            var csv = (["time", "level_dbfs", "noise_dbfs", "pitch_hz", "pitch1_hz", "pitch2_hz"] + cueNames
+            var csv = (["time", "level_dbfs", "noise_floor_cue_dbfs", "pitch_hz", "pitch1_hz", "pitch2_hz"] + cueNames
                 + ["p_music_prev", "p_speech", "p_music", "p_multi", "speech", "music", "multi"]).joined(separator: ",") + "\n"
             var lanes = [Float](repeating: 0, count: CueLane.count)
             var previousMusic: Float = 0
