@@ -81,11 +81,10 @@ public struct DetectionSummary: Equatable, Sendable {
     public var multiSpeakerSegmentCount: Int = 0
     /// Median of the stream's readings of the background-noise level (``AcousticDetector/noiseLevel``:
     /// the noise under speech, music and talkers), dBFS, to 0.5 dB; −∞ when the median reading
-    /// found a digitally silent background. The readings are the environment's, where an
-    /// ``AnalysisChain`` measures it, the detector's own wherever
-    /// ``AcousticDetector/noiseReadingSeconds`` pass without one, and the end of the stream's
-    /// (``DetectionEnd/backgroundNoiseDBFS``) where hops came after the last reading: with the
-    /// environment on, the readings of its measurements, so this is their median to 0.5 dB.
+    /// found a digitally silent background. Read every 0.5 s (``AcousticDetector/noiseReadingSeconds``:
+    /// where an ``AnalysisChain``'s environment measures at its defaults, the same readings) and
+    /// at the end of the stream (``DetectionEnd/backgroundNoiseDBFS``) where hops came after the
+    /// last reading: with the environment on, the median of its measurements' noise to 0.5 dB.
     public var medianNoiseFloorDBFS: Float = -.infinity
 
     /// `speechSeconds / durationSeconds`, 0 for an empty stream.
@@ -220,10 +219,14 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
     /// +10 dBFS (clamped), and the readings of a digitally silent background.
     private let noiseHistogram: UnsafeMutableBufferPointer<UInt32>
     private var silentNoiseReadings = 0
-    /// Hops since the last reading of ``noiseLevel`` (``takeNoiseReading()``).
-    private var hopsSinceNoiseReading = 0
-    /// ``noiseReadingSeconds`` in hops, rounded up.
-    private let noiseReadingHops: Int
+    /// The end of the hop being handed to `body`, and of the hop of the last reading (−1: none).
+    private var hopEnd: Int64 = 0
+    private var noiseReadingEnd: Int64 = -1
+    /// The next multiple of ``noiseReadingSeconds`` the schedule waits for, samples.
+    private var nextNoiseReading: Int64
+    /// ``noiseReadingSeconds`` and ``noiseReadingFrameSeconds`` in samples.
+    private let noiseReadingInterval: Int64
+    private let noiseReadingFrame: Int64
     /// The background-noise level under the foreground, updated on every hop from its power
     /// spectrum and the smoothed music and speech probabilities (``NoiseLevelEstimator``'s
     /// ``NoiseLevelEstimator/update(_:musicProbability:speechProbability:)``, default settings at this
@@ -308,7 +311,9 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
         multiSpeaker = ActivitySegmenter(configuration: c.multiSpeakerSegments, sampleRate: rate)
         noiseHistogram = .allocate(capacity: 300)
         noiseHistogram.initialize(repeating: 0)
-        noiseReadingHops = Swift.max(1, Int((Self.noiseReadingSeconds * rate / Double(c.analysis.hopLength)).rounded(.up)))
+        noiseReadingInterval = Swift.max(1, Int64((Self.noiseReadingSeconds * rate).rounded()))
+        noiseReadingFrame = Swift.max(1, Int64((Self.noiseReadingFrameSeconds * rate).rounded()))
+        nextNoiseReading = noiseReadingInterval
         noiseLevel = try NoiseLevelEstimator(configuration: .init(
             binCount: c.analysis.windowLength / 2 + 1, hopSeconds: Double(c.analysis.hopLength) / c.analysis.sampleRate,
             bandCount: Swift.min(32, Swift.max(1, c.analysis.windowLength / 2 - 1)), loopedBackgrounds: c.loopedBackgrounds))
@@ -441,7 +446,7 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
         analyzer.flushBatches { frames in detect(frames, body) }
         let end = samples
         // The end's reading counts in the median where hops came after the last one.
-        let background = hopsSinceNoiseReading > 0 ? takeNoiseReading() : noiseLevel.levelDBFS
+        let background = noiseReadingEnd != hopEnd ? takeNoiseReading() : noiseLevel.levelDBFS
         var result = DetectionEnd(endSample: end, summary: summary, backgroundNoiseDBFS: background)
         var s = result.summary
         s.sampleCount = end
@@ -474,7 +479,9 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
         summary = DetectionSummary()
         noiseHistogram.update(repeating: 0)
         silentNoiseReadings = 0
-        hopsSinceNoiseReading = 0
+        hopEnd = 0
+        noiseReadingEnd = -1
+        nextNoiseReading = noiseReadingInterval
         noiseLevel.reset()
         speechNetwork.reset(); musicNetwork.reset(); multiSpeakerNetwork.reset()
         network?.reset()
@@ -487,18 +494,22 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
         return t
     }
 
-    /// The longest a stream goes without a reading of ``noiseLevel`` for the summary's
-    /// ``DetectionSummary/medianNoiseFloorDBFS``, seconds (rounded up to whole hops: 32 of
-    /// 16 ms). An ``AnalysisChain`` whose environment measures every 0.5 s (the default) reads
-    /// more often, so the detector then adds no reading of its own.
+    /// The schedule of the readings of ``noiseLevel`` for the summary's
+    /// ``DetectionSummary/medianNoiseFloorDBFS``: at the end of the first ``noiseReadingFrameSeconds``
+    /// frame (64 ms, four hops) that reaches each multiple of this, seconds. These are the times
+    /// an ``AnalysisChain``'s environment measures at its defaults (2 Hz, 1024-sample frames at
+    /// 16 kHz): where it does, the detector takes its reading and adds none of its own, so the
+    /// summary is the same with the environment on or off.
     public static let noiseReadingSeconds = 0.5
+    /// The frame whose ends the readings fall on, seconds (``noiseReadingSeconds``).
+    public static let noiseReadingFrameSeconds = 0.064
 
     /// Reads ``noiseLevel`` (a few thousand operations) and counts the reading in the summary's
     /// median. For the detector's own schedule and for ``AnalysisChain``, from within a
     /// `body` callback of this detector (the caller holds the stream's flag).
     func takeNoiseReading() -> Float {
         let level = noiseLevel.levelDBFS
-        hopsSinceNoiseReading = 0
+        noiseReadingEnd = hopEnd
         if level.isFinite {
             let bin = Int(((level + 140) * 2).rounded(.down))
             noiseHistogram[Swift.min(noiseHistogram.count - 1, Swift.max(0, bin))] += 1
@@ -627,7 +638,7 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
             Self.account(multiChange, previousStart: multiStart, samples: &totals.multiSpeakerSamples, count: &totals.multiSpeakerSegmentCount)
             totals.frameCount += 1
             summary = totals
-            hopsSinceNoiseReading += 1
+            hopEnd = start + Int64(analyzer.hopLength)
 
             body(DetectionFrame(
                 features: f, cues: c,
@@ -636,9 +647,12 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
                 isSpeech: speech.isActive, isMusic: music.isActive, isMultiSpeaker: multiSpeaker.isActive,
                 startSample: start, speechChange: speechChange, musicChange: musicChange, multiSpeakerChange: multiChange),
                 frame)
-            // The summary's reading, where `body` (an environment measuring) made none for
-            // ``noiseReadingHops``.
-            if hopsSinceNoiseReading >= noiseReadingHops { _ = takeNoiseReading() }
+            // The summary's reading on its schedule, where `body` (an environment measuring)
+            // did not take it at this hop.
+            if hopEnd >= nextNoiseReading, hopEnd % noiseReadingFrame == 0 {
+                if noiseReadingEnd != hopEnd { _ = takeNoiseReading() }
+                nextNoiseReading = (hopEnd / noiseReadingInterval + 1) * noiseReadingInterval
+            }
         }
     }
 

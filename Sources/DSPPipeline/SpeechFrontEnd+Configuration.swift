@@ -78,7 +78,7 @@ extension SpeechFrontEnd {
         public var detectionHopsPerBatch: Int
         /// Whether the environment's background-noise estimate reads a looped background by its
         /// period (``/DSPDetection/NoiseLevelEstimator/Configuration-swift.struct/loopedBackgrounds``).
-        /// Default false: it adds 407 bytes per stream and about 0.8 % of the front end's
+        /// Default false: it adds 407 bytes per stream and about 0.4 % of the front end's
         /// instructions (docs/scene-measures.md, *Looped backgrounds*).
         public var loopedBackgrounds: Bool
 

@@ -15,8 +15,8 @@ extension FileScore {
         /// Number of speech segments.
         public var speechSegments: Int = 0
         /// Median of the stream's background-noise readings (``/DSPDetection/DetectionSummary/medianNoiseFloorDBFS``:
-        /// the noise under speech, music and talkers, every 0.5 s), dBFS, to 0.5 dB; with the
-        /// environment on, `environment.noise_dbfs` to 0.5 dB. `null` when the median reading
+        /// the noise under speech, music and talkers, every 0.5 s), dBFS, to 0.5 dB: the same with
+        /// the environment on or off, and then `environment.noise_dbfs` to 0.5 dB. `null` when the median reading
         /// found a digitally silent background.
         public var noiseFloorDBFS: Double?
 
@@ -29,7 +29,7 @@ extension FileScore {
             .number("speech_seconds", \.speechSeconds, minimum: 0, csv: .column, "Total speech, seconds."),
             .integer("speech_segments", \.speechSegments, minimum: 0, csv: .column, "Number of speech segments."),
             .number("noise_floor_dbfs", \.noiseFloorDBFS, null: "when the median reading found a digitally silent background", csv: .column,
-                    "Median of the background-noise readings (the noise under speech, music and talkers, read every 0.5 s), dBFS, to 0.5 dB; with the environment on, its noise_dbfs to 0.5 dB."),
+                    "Median of the background-noise readings (the noise under speech, music and talkers, read every 0.5 s), dBFS, to 0.5 dB; the same with the environment on or off, and then its noise_dbfs to 0.5 dB."),
         ])
     }
 }

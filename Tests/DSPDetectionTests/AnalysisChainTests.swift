@@ -172,11 +172,11 @@ extension AnalysisChainTests {
     /// The summary's noise floor (`DetectionSummary.medianNoiseFloorDBFS`, the records'
     /// `noise_floor_dbfs`) is the median of the background estimator's readings: with the
     /// environment, exactly its measurements' readings, so their median to the histogram's
-    /// 0.5 dB; without it, the detector's own readings every 0.5 s, the same however the stream
-    /// is chunked. Either way the noise under the speech, not the speech (the detection cue's
+    /// 0.5 dB; without it, the detector's own readings at the same hops, so the same value, however
+    /// the stream is chunked. Either way the noise under the speech, not the speech (the detection cue's
     /// tracked floor, which this field was until 2026-12-04, reads speech over −50 dBFS noise
     /// several dB high and clean speech 10–20 dB high).
-    @Test("the summary's noise floor: the environment's median reading with it, the detector's own readings without it")
+    @Test("the summary's noise floor: the environment's median reading with it, the same readings without it")
     func summaryNoiseFloor() throws {
         let speech = try Self.mono16k("speech_de_16k.flac")
         let noise = NoiseLevelEstimatorTests.noise(count: speech.count, dBFS: -50, seed: 9)
@@ -193,6 +193,11 @@ extension AnalysisChainTests {
         let whole = DetectionHarness.run(try AcousticDetector(), signal, chunks: [1024]).summary.medianNoiseFloorDBFS
         let chunked = DetectionHarness.run(try AcousticDetector(), signal, chunks: [333, 4096, 1]).summary.medianNoiseFloorDBFS
         #expect(whole == chunked)
+        // The detector alone reads at the hops the environment measures at: the same median.
+        #expect(Double(whole) == withEnvironment, "detector alone \(whole), with the environment \(withEnvironment)")
+        let withoutEnvironment = try AnalysisChain(configuration: .init(environment: nil))
+        _ = withoutEnvironment.processAll(signal)
+        #expect(Double(withoutEnvironment.finalize().detection.medianNoiseFloorDBFS) == withEnvironment)
         for (name, level) in [("with the environment", withEnvironment), ("detector alone", Double(whole))] {
             #expect(abs(level - truth) <= 1.5, "\(name): \(level) dBFS, noise \(truth)")
         }

@@ -67,7 +67,7 @@ import DSPSpectral
 /// quiet blocks, under music too. A stream with no speech probability, or whose background does
 /// not repeat, reads exactly what it reads with the option off. Cost: 407 bytes per stream at
 /// the defaults (the hop levels as bytes) and an analysis every 1.5 s of stream (every 0.5 s
-/// while a loop is being read); in the pipeline about 0.8 % more instructions, more than the
+/// while a loop is being read); in the pipeline about 0.4 % more instructions, more than the
 /// scene measures' budget leaves, which is why it is not on by default (docs/scene-measures.md,
 /// *Looped backgrounds*).
 ///
@@ -499,9 +499,10 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
         guard finite else { return }
         let isMusic = musicProbability >= Self.musicThreshold
         if isMusic { medianBins(power, count: n) }
-        if let loop, speechProbability.isNaN {
-            if !loop.isEmpty { loop.reset() }
-        } else if let loop {
+        // (Through `loop!`, not a binding: a binding took a reference count every hop.)
+        if loop != nil, speechProbability.isNaN {
+            if !loop!.isEmpty { loop!.reset() }
+        } else if loop != nil {
             var sum = SIMD8<Float>()
             var b = 0
             while b + 8 <= bands {
@@ -511,7 +512,7 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
             var power = sum.sum()
             while b < bands { power += levels[b]; b += 1 }
             // The quantiles' scratch is free between readings (and 644 bytes at the defaults).
-            loop.add(power: power, scratch: UnsafeMutableRawBufferPointer(cumulative))
+            loop!.add(power: power, scratch: UnsafeMutableRawBufferPointer(cumulative))
         }
         // NaN probabilities fail both comparisons: a hop of unknown content is never quiet.
         if speechProbability < Self.quietSpeechThreshold, !(musicProbability >= Self.quietMusicThreshold) {
