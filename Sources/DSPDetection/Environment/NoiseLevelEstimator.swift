@@ -75,7 +75,9 @@ import DSPSpectral
 /// reverberant field fills every pause of a 2 s window and spreads as narrowly as a steady noise,
 /// so the rule above reads the field as the background, 20–35 dB over a noise that shows only
 /// before the first word and after the last. Every ``holdCheckpointSeconds`` (at fixed stream
-/// positions, so readings do not depend on when they are made), each band's reading is *held*
+/// positions, so readings do not depend on when they are made: the ends of the
+/// ``holdCheckpointFrameSeconds`` frames where an ``AnalysisChain``'s environment reads
+/// ``levelDBFS``, which then reuses the checkpoint's band readings), each band's reading is *held*
 /// when at least ``holdShare`` of the window's hops are noise-only and the band does not
 /// fluctuate: evidence of the background itself. A reading more than ``holdMarginDB`` above the
 /// held level replaces it only when ``holdRiseCheckpoints`` checkpoints in a row hold it, or
@@ -244,8 +246,13 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
     /// reached 0.987 in a 4 s window; docs/scene-measures.md, *Looped backgrounds*).
     public static let loopScoreThreshold: Float = 0.99
     /// How often each band's reading may be held, seconds of stream (the type's *Reverberant
-    /// rooms*).
+    /// rooms*): at the end of the first ``holdCheckpointFrameSeconds`` frame that reaches each
+    /// multiple of this.
     public static let holdCheckpointSeconds = 0.5
+    /// The frame whose ends the checkpoints fall on, seconds: 64 ms, so that they fall on the
+    /// hops where an ``AnalysisChain``'s environment reads ``levelDBFS`` at its defaults (2 Hz,
+    /// 1024-sample frames at 16 kHz), and that reading reuses the checkpoint's band readings.
+    public static let holdCheckpointFrameSeconds = 0.064
     /// The least noise-only share of a band's window at which its reading is held.
     public static let holdShare: Float = 0.35
     /// How far above a band's held level a reading must lie to read the held level instead, dB.
@@ -357,9 +364,18 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
     private let readPowers: UnsafeMutableBufferPointer<Float>
     private let heldAge: UnsafeMutableBufferPointer<UInt8>
     private let heldRise: UnsafeMutableBufferPointer<UInt8>
-    /// The hops between checkpoints, and how many a held level counts for.
+    /// The hops between checkpoints (on average), and how many a held level counts for.
     private let holdCheckpointHops: Int
     private let holdHops: Int
+    /// The checkpoints' schedule in thousandths of a hop: ``holdCheckpointSeconds``, the next
+    /// multiple of it, and ``holdCheckpointFrameSeconds`` in whole hops.
+    private let checkpointMilliHops: Int
+    private var nextCheckpointMilliHops: Int
+    private let checkpointFrameHops: Int
+    /// The band readings of the last checkpoint, and its hop count: a ``levelDBFS`` reading at
+    /// the same hop (nothing counted since) reuses them.
+    private let checkpointReadings: UnsafeMutableBufferPointer<BandReading>
+    private var checkpointHop = -1
     /// The partial input hop carried between ``process(_:into:)`` calls.
     private let carry: UnsafeMutableBufferPointer<Float>
     private var carryCount = 0
@@ -429,6 +445,11 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
         heldRise = .allocate(capacity: bands)
         heldRise.initialize(repeating: 0)
         holdCheckpointHops = Swift.max(1, Int((Self.holdCheckpointSeconds / configuration.hopSeconds).rounded()))
+        checkpointMilliHops = Swift.max(1, Int((Self.holdCheckpointSeconds / configuration.hopSeconds * 1000).rounded()))
+        nextCheckpointMilliHops = checkpointMilliHops
+        checkpointFrameHops = Swift.max(1, Int((Self.holdCheckpointFrameSeconds / configuration.hopSeconds).rounded()))
+        checkpointReadings = .allocate(capacity: bands)
+        checkpointReadings.initialize(repeating: BandReading(level: Self.floorDB))
         holdHops = Swift.max(1, Int((Self.holdSeconds / configuration.hopSeconds).rounded()))
     }
 
@@ -437,6 +458,7 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
         totals.deallocate(); levels.deallocate(); cumulative.deallocate(); carry.deallocate(); recent.deallocate()
         occupied.deallocate(); valleyScratch.deallocate(); valleys.deallocate()
         quietHops.deallocate(); pendingHops.deallocate(); held.deallocate(); heldAge.deallocate(); heldRise.deallocate(); readPowers.deallocate()
+        checkpointReadings.deallocate()
     }
 
     private let ownership = StreamOwnership()
@@ -581,7 +603,10 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
         hops += 1
         weight *= growth
         if weight > 1e20 { rescale(1e-20) }
-        if hops % holdCheckpointHops == 0 { holdReadings() }
+        if hops % checkpointFrameHops == 0, hops * 1000 >= nextCheckpointMilliHops {
+            holdReadings()
+            nextCheckpointMilliHops = (hops * 1000 / checkpointMilliHops + 1) * checkpointMilliHops
+        }
     }
 
     /// Holds each band's reading where its window shows the background itself (at least
@@ -599,10 +624,12 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
         for b in 0..<bands {
             if b % 8 == 0 { steady = ringMeans(from: b) }
             let reading = bandMedian(b, ring: &steady)
+            checkpointReadings[b] = reading
             let holdable = reading.share >= Self.holdShare && !reading.fluctuating
             levels[b] = holdable ? reading.level : .nan
             if holdable, reading.level > held[b] + Self.holdMarginDB, held[b] > Self.floorDB + 1 { rising += 1 }
         }
+        checkpointHop = hops
         let together = Float(rising) >= Self.holdConsensus * Float(bands)
         for b in 0..<bands {
             let level = levels[b]
@@ -836,9 +863,16 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
         let blend = Swift.min(1, Swift.max(0, (share - Self.musicShareLow) / (Self.musicShareHigh - Self.musicShareLow)))
         var total = 0.0, underMusic = 0.0
         var steady = RingStatistics()
+        // At a checkpoint's hop its band readings are this reading's (the same histograms).
+        let atCheckpoint = checkpointHop == hops
         for b in 0..<bands {
-            if b % 8 == 0 { steady = ringMeans(from: b) }
-            let reading = bandMedian(b, ring: &steady)
+            let reading: BandReading
+            if atCheckpoint {
+                reading = checkpointReadings[b]
+            } else {
+                if b % 8 == 0 { steady = ringMeans(from: b) }
+                reading = bandMedian(b, ring: &steady)
+            }
             var level = reading.level, fluctuation = reading.fluctuation
             if !reading.steady, held[b] > Self.floorDB + 1, level > held[b] + Self.holdMarginDB {
                 level = held[b]
@@ -1124,6 +1158,8 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
         burstsInRow = 0
         weight = 1
         hops = 0
+        nextCheckpointMilliHops = checkpointMilliHops
+        checkpointHop = -1
         uncountedHops = 0
         uncountedWeight = 1
         recentIndex = 0
@@ -1148,7 +1184,7 @@ extension NoiseLevelEstimator: MemoryAccounting {
             + MemoryFootprint.bytes(recent) + MemoryFootprint.bytes(valleyScratch) + MemoryFootprint.bytes(valleys)
             + MemoryFootprint.bytes(quietHops) + MemoryFootprint.bytes(pendingHops)
             + MemoryFootprint.bytes(held) + MemoryFootprint.bytes(heldAge) + MemoryFootprint.bytes(heldRise)
-            + MemoryFootprint.bytes(readPowers) + (loop?.bytes ?? 0))
+            + MemoryFootprint.bytes(readPowers) + MemoryFootprint.bytes(checkpointReadings) + (loop?.bytes ?? 0))
             + MemoryFootprint(sharedBytes: MemoryFootprint.bytes(network.pairs) + (loop?.sharedBytes ?? 0))
     }
 }
