@@ -168,7 +168,7 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
         /// (they still decide what is reported). `nil`: the four models.
         public var network: DetectionNetwork?
         /// Whether the background-noise estimate reads a looped background by its period
-        /// (``NoiseLevelEstimator/Configuration-swift.struct/loopedBackgrounds``). Default off.
+        /// (``NoiseLevelEstimator/Configuration-swift.struct/loopedBackgrounds``). Default on.
         public var loopedBackgrounds: Bool
 
         /// The documented defaults.
@@ -188,7 +188,7 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
             detectsMusic = true
             detectsMultipleSpeakers = true
             network = nil
-            loopedBackgrounds = false
+            loopedBackgrounds = true
         }
     }
 

@@ -78,7 +78,7 @@ extension SpeechFrontEnd {
         public var detectionHopsPerBatch: Int
         /// Whether the environment's background-noise estimate reads a looped background by its
         /// period (``/DSPDetection/NoiseLevelEstimator/Configuration-swift.struct/loopedBackgrounds``).
-        /// Default false: it adds 407 bytes per stream and about 0.4 % of the front end's
+        /// Default true: it adds 407 bytes per stream and about 0.4 % of the front end's
         /// instructions (docs/scene-measures.md, *Looped backgrounds*).
         public var loopedBackgrounds: Bool
 
@@ -89,7 +89,7 @@ extension SpeechFrontEnd {
             clipThreshold: Float = 32767.0 / 32768.0, clipWindowMilliseconds: Int = 100, emitsLevelEvents: Bool = true,
             environment: EnvironmentAnalyzer.Configuration = .init(),
             detectionHopsPerBatch: Int = SpectralAnalyzer.Configuration.defaultFramesPerBatch,
-            loopedBackgrounds: Bool = false
+            loopedBackgrounds: Bool = true
         ) {
             self.inputRate = inputRate
             self.channelCount = channelCount

@@ -178,8 +178,10 @@ public struct FileScore: Codable, Equatable, Sendable {
         /// The analyses run, comma-separated (`levels,loudness,speech,music,speakers`); absent
         /// in records written before the field existed.
         public var analyses: String? = nil
-        /// The scoring options that change results, comma-separated (`looped_backgrounds`:
-        /// ``FileScorer/Configuration/loopedBackgrounds``); absent when none was set.
+        /// The scoring options that change results, comma-separated (`no_looped_backgrounds`:
+        /// ``FileScorer/Configuration/loopedBackgrounds`` off); absent when none was set.
+        /// (Records written before 2026-12-04 may say `looped_backgrounds`: it was then an option,
+        /// and is now the default.)
         public var options: String? = nil
 
         /// A fingerprint of everything above (library, version, frame length, clip threshold,
@@ -231,7 +233,7 @@ public struct FileScore: Codable, Equatable, Sendable {
             .text("analyses", \.analyses, absent: "in records written before the field existed",
                   "The analyses run, comma-separated (levels, loudness, speech, music, speakers, environment)."),
             .text("options", \.options, absent: "when no option that changes results was set",
-                  "Scoring options that change results, comma-separated: looped_backgrounds (the noise estimate reads a looped background by its period)."),
+                  "Scoring options that change results, comma-separated: no_looped_backgrounds (the noise estimate does not read a looped background by its period, the default since 2026-12-04; older records may say looped_backgrounds, then an option)."),
             .computed("config_hash", pattern: "^[0-9a-f]{16}$",
                       "64-bit FNV-1a of library, version, frame_length, clip_threshold, analyses and options: equal hashes, same configuration.",
                       \.configurationHash),

@@ -79,13 +79,13 @@ public final class FileScorer {
         public var recordsSegments: Bool = false
         /// Whether the background-noise estimate reads a looped background by its period
         /// (``/DSPDetection/NoiseLevelEstimator/Configuration-swift.struct/loopedBackgrounds``;
-        /// records say so in ``FileScore/Provenance/options``). Default false.
-        public var loopedBackgrounds: Bool = false
+        /// records scored without it say so in ``FileScore/Provenance/options``). Default true.
+        public var loopedBackgrounds: Bool = true
 
         /// Creates a configuration.
         public init(
             frameLength: Int = 1024, clipThreshold: Float = 1.0, blockFrames: Int = 65_536,
-            analyses: Analyses = .all, recordsSegments: Bool = false, loopedBackgrounds: Bool = false
+            analyses: Analyses = .all, recordsSegments: Bool = false, loopedBackgrounds: Bool = true
         ) {
             self.frameLength = frameLength
             self.clipThreshold = clipThreshold
@@ -101,7 +101,7 @@ public final class FileScorer {
             FileScore.Provenance(
                 frameLength: frameLength, clipThreshold: clipThreshold,
                 analyses: Analyses.names.filter { analyses.contains($0.1) }.map(\.0).joined(separator: ","),
-                options: loopedBackgrounds && analyses.detects ? "looped_backgrounds" : nil)
+                options: !loopedBackgrounds && analyses.detects ? "no_looped_backgrounds" : nil)
         }
 
         /// Checks the settings ``FileScorer/init(configuration:)`` checks, in its order, with

@@ -61,8 +61,8 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Also run the peers found on this machine and plain C loops, with ratios.")
     var compare = false
 
-    @Flag(help: "pipeline only (one stream per case): the front end reads looped backgrounds by their period (SpeechFrontEnd.Configuration.loopedBackgrounds), to measure what the option costs.")
-    var loopedBackgrounds = false
+    @Flag(inversion: .prefixedNo, help: "pipeline only (one stream per case): whether the front end reads looped backgrounds by their period (SpeechFrontEnd.Configuration.loopedBackgrounds, on by default); --no-looped-backgrounds measures what it costs.")
+    var loopedBackgrounds = true
 
     @Flag(help: "Write one JSON document to stdout instead of the table.")
     var json = false

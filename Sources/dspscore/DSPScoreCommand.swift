@@ -112,12 +112,12 @@ struct Score: ParsableCommand {
         """)
     var rttm: String?
 
-    @Flag(help: """
-        Read a looped background (a repeating effect or machine) by its period in the noise estimate: \
-        about 0.8 % more instructions with every analysis on; records carry provenance.options = looped_backgrounds \
-        (docs/scene-measures.md, Looped backgrounds).
+    @Flag(inversion: .prefixedNo, help: """
+        Read a looped background (a repeating effect or machine) by its period in the noise estimate (the default; \
+        about 0.8 % of the instructions with every analysis on). Records scored with --no-looped-backgrounds carry \
+        provenance.options = no_looped_backgrounds (docs/scene-measures.md, Looped backgrounds).
         """)
-    var loopedBackgrounds = false
+    var loopedBackgrounds = true
 
     @OptionGroup var logging: LoggingOptions
 

@@ -383,15 +383,15 @@ struct ManifestScoringTests {
 
     @Test("CSV has a column for every scalar field of the record, and each cell holds the JSON value")
     func csvCompleteness() throws {
-        // A record with every part: all analyses on speech (and the looped-background option, so
+        // A record with every part: all analyses on speech (and looped backgrounds off, so
         // provenance.options is written), a segment with channels, a manifest, an error and every
         // not_measured reason set by hand.
         let input = try #require(try ScoringManifest.inputs(
             fromText: Self.lhotseCut(id: "c", start: 0.5, duration: 4.0, channel: "1", source: TestAudio.path("speech_2ch_en-us_de_44k1.flac"),
                                      rate: 44_100, frames: 286_792), manifestDirectory: "").first)
-        var record = try FileScorer(configuration: .init(loopedBackgrounds: true)).score(input)
+        var record = try FileScorer(configuration: .init(loopedBackgrounds: false)).score(input)
         #expect(record.status == .ok && record.environment != nil && record.detection?.musicRatio != nil)
-        #expect(record.provenance.options == "looped_backgrounds")
+        #expect(record.provenance.options == "no_looped_backgrounds")
         record.error = .init(kind: "corrupt", message: "a, \"b\"")
         record.notMeasured = .init(levels: "too_short", loudness: "too_short", detection: "too_short", environment: "too_short")
         let object = try #require(JSONSerialization.jsonObject(with: Data(ScoreFormatting.jsonLine(record).utf8)) as? [String: Any])

@@ -50,7 +50,7 @@ struct ProvenanceTests {
             FileScore.Provenance(frameLength: 1024, clipThreshold: 1, analyses: "levels,loudness,speech"),
             FileScore.Provenance(frameLength: 1024, clipThreshold: 1, analyses: nil),
             FileScore.Provenance(version: "0.0.0-other", frameLength: 1024, clipThreshold: 1, analyses: "levels,loudness"),
-            FileScore.Provenance(frameLength: 1024, clipThreshold: 1, analyses: "levels,loudness", options: "looped_backgrounds"),
+            FileScore.Provenance(frameLength: 1024, clipThreshold: 1, analyses: "levels,loudness", options: "no_looped_backgrounds"),
         ]
         let hashes = Set(variants.map(\.configurationHash) + [base.configurationHash])
         #expect(hashes.count == variants.count + 1)
@@ -63,9 +63,11 @@ struct ProvenanceTests {
         // Without an option the description has no `options` part: such records keep the hash
         // they had before the field existed. The option is recorded only where a detection runs.
         #expect(!base.configurationDescription.contains("options"))
-        let looped = try FileScorer(configuration: .init(loopedBackgrounds: true)).score(path: "/nonexistent.wav").provenance
-        #expect(looped.options == "looped_backgrounds" && looped.configurationDescription.hasSuffix(";options=looped_backgrounds"))
-        let levelsOnly = try FileScorer(configuration: .init(analyses: .levels, loopedBackgrounds: true)).score(path: "/nonexistent.wav")
+        // Looped backgrounds are read by default (no option written); scored without, records say so.
+        #expect(try FileScorer(configuration: .init()).score(path: "/nonexistent.wav").provenance.options == nil)
+        let plain = try FileScorer(configuration: .init(loopedBackgrounds: false)).score(path: "/nonexistent.wav").provenance
+        #expect(plain.options == "no_looped_backgrounds" && plain.configurationDescription.hasSuffix(";options=no_looped_backgrounds"))
+        let levelsOnly = try FileScorer(configuration: .init(analyses: .levels, loopedBackgrounds: false)).score(path: "/nonexistent.wav")
         #expect(levelsOnly.provenance.options == nil)
     }
 

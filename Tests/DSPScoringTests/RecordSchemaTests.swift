@@ -37,7 +37,7 @@ struct RecordSchemaTests {
         var score = FileScore(
             audioFilepath: ScoreFormattingJSONTests.text(&rng), duration: Double.random(in: 0...100, using: &rng),
             sampleRate: 16_000, channels: 2, frames: 1_600, format: "WAV/PCM_16", status: .ok,
-            provenance: .init(frameLength: 1024, clipThreshold: 1, analyses: "levels", options: "looped_backgrounds"))
+            provenance: .init(frameLength: 1024, clipThreshold: 1, analyses: "levels", options: "no_looped_backgrounds"))
         score.levels = .init(
             rmsDBFS: db(), rmsDBFSAES17: db(), peakDBFS: db(), dcOffset: ratio() - 0.5, clippedSamples: 3, nonFiniteSamples: 0,
             loudestFrameRMSDBFS: db(), quietestFrameRMSDBFS: db())

@@ -54,7 +54,7 @@ import DSPSpectral
 /// their rises fall in the short pauses too rarely to recur within 2 s (docs/scene-measures.md
 /// gives the figures).
 ///
-/// **Looped backgrounds** (``Configuration-swift.struct/loopedBackgrounds``, off by default). A
+/// **Looped backgrounds** (``Configuration-swift.struct/loopedBackgrounds``, on by default). A
 /// loop the detector hears as speech or as music (a game's looped effect, a machine's hum with a
 /// slow wobble) leaves neither quiet hops nor valleys that show its level; what it does show is
 /// its period. With the option on, where the caller passes a speech probability, every hop's
@@ -67,9 +67,8 @@ import DSPSpectral
 /// quiet blocks, under music too. A stream with no speech probability, or whose background does
 /// not repeat, reads exactly what it reads with the option off. Cost: 407 bytes per stream at
 /// the defaults (the hop levels as bytes) and an analysis every 1.5 s of stream (every 0.5 s
-/// while a loop is being read); in the pipeline about 0.4 % more instructions, more than the
-/// scene measures' budget leaves, which is why it is not on by default (docs/scene-measures.md,
-/// *Looped backgrounds*).
+/// while a loop is being read); in the pipeline about 0.4 % more instructions (docs/scene-measures.md,
+/// *Looped backgrounds*). Off, every reading is what it was before it existed.
 ///
 /// **Reverberant rooms.** While someone speaks in a long room (RT60 over a second), the
 /// reverberant field fills every pause of a 2 s window and spreads as narrowly as a steady noise,
@@ -142,12 +141,13 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
         /// default 2.
         public var windowSeconds: Double
         /// Whether a looped background is read by its period (the type's *Looped backgrounds*).
-        /// Default off: it costs 407 bytes per stream and an analysis every 0.5 s.
+        /// Default on: it costs 407 bytes per stream and an analysis every 1.5 s (0.5 s while a
+        /// loop is read).
         public var loopedBackgrounds: Bool
 
         /// Creates a configuration; see each property for its range and default.
         public init(binCount: Int = 513, hopSeconds: Double = 0.016, bandCount: Int = 32, windowSeconds: Double = 2,
-                    loopedBackgrounds: Bool = false) {
+                    loopedBackgrounds: Bool = true) {
             self.binCount = binCount
             self.hopSeconds = hopSeconds
             self.bandCount = bandCount

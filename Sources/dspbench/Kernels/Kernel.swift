@@ -142,8 +142,8 @@ struct SuiteContext {
     let peers: PeerLibraries
     let notes: Notes
     /// The front end's ``/DSPPipeline/SpeechFrontEnd/Configuration/loopedBackgrounds`` in the
-    /// pipeline suite (`--looped-backgrounds`).
-    var loopedBackgrounds = false
+    /// pipeline suite (on unless `--no-looped-backgrounds`).
+    var loopedBackgrounds = true
 }
 
 /// Notes collected during a run (omitted peers, skipped kernels), printed under the table and
