@@ -3,7 +3,7 @@
 #   scripts/scene/run-eval.sh [small|full] [dev|test]
 # Corpus: .build-scene-small (small) or .build-scene (full) at the repository root, or $SCENE_DIR.
 # Tools: $PYTHON (default .venv-scene/bin/python, else python3), $DSPSCORE (default .build/release/dspscore),
-# $JOBS (default 2), $SCORE_ARGS (more dspscore options, e.g. --looped-backgrounds). Results: $RESULTS
+# $JOBS (default 2), $SCORE_ARGS (more dspscore options, e.g. --no-looped-backgrounds). Results: $RESULTS
 # (default <corpus>/results).
 set -euo pipefail
 scale=${1:-small}
