@@ -63,7 +63,8 @@ def test_detection(name, audio, records):
     tolerance = 0.02 if a.lossy else 1.5e-6  # the record rounds to 1e-6
     for field in ("speech_ratio", "music_ratio", "multi_speaker_ratio", "speech_seconds"):
         assert same(got[field], record[field], tolerance), (field, got[field], record[field])
-    assert same(got["noise_floor_dbfs"], record["noise_floor_dbfs"], 0.05 if a.lossy else 1.5e-6)
+    # The noise floor is a 0.5 dB histogram bin: two decoders of a lossy file may differ by one.
+    assert same(got["noise_floor_dbfs"], record["noise_floor_dbfs"], 0.5 if a.lossy else 1.5e-6)
     if a.lossy:
         return
     assert got["speech_segments"] == record["speech_segments"]
