@@ -82,6 +82,9 @@ final class LoopedBackground {
         blockHops = Swift.max(1, Int((Self.blockSeconds / hopSeconds).rounded()))
         levels = .allocate(capacity: windowHops + Self.slackHops)
         levels.initialize(repeating: 0)
+        // The shared table is built here, once per process, not by the first analysis (which
+        // runs inside a stream's `process`, where nothing may allocate).
+        precondition(Self.powers.count == 256)
     }
 
     deinit { levels.deallocate() }
