@@ -151,11 +151,29 @@ struct DetectRecord: Encodable {
     let musicRatio: Double
     let multiSpeakerRatio: Double
     let speechSegments: Int
+    /// The summary's median background-noise reading, dBFS; `null` (written, not left out) when
+    /// the median reading found a digitally silent background.
     let noiseFloorDBFS: Double?
 
     enum CodingKeys: String, CodingKey {
         case schema, input, durationSeconds = "duration_seconds", cpuSeconds = "cpu_seconds", xRealtime = "x_realtime"
         case speechRatio = "speech_ratio", musicRatio = "music_ratio", multiSpeakerRatio = "multi_speaker_ratio"
         case speechSegments = "speech_segments", noiseFloorDBFS = "noise_floor_dbfs"
+    }
+
+    /// Every field, `noise_floor_dbfs` as `null` when there is none (a synthesized encoder would
+    /// leave it out); `x_realtime` is left out when not timed, as before.
+    func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(schema, forKey: .schema)
+        try c.encode(input, forKey: .input)
+        try c.encode(durationSeconds, forKey: .durationSeconds)
+        try c.encode(cpuSeconds, forKey: .cpuSeconds)
+        try c.encodeIfPresent(xRealtime, forKey: .xRealtime)
+        try c.encode(speechRatio, forKey: .speechRatio)
+        try c.encode(musicRatio, forKey: .musicRatio)
+        try c.encode(multiSpeakerRatio, forKey: .multiSpeakerRatio)
+        try c.encode(speechSegments, forKey: .speechSegments)
+        try c.encode(noiseFloorDBFS, forKey: .noiseFloorDBFS)
     }
 }
