@@ -5,7 +5,8 @@ import Testing
 import TestSupport
 
 /// LoopedBackground: the period and level of a background that repeats itself, found from the
-/// hops' total level, and no period where nothing repeats.
+/// hops' total level (under speech from the hops the detector hears no speech in), and no period
+/// where nothing repeats.
 @Suite("LoopedBackground")
 struct LoopedBackgroundTests {
     /// The scores of `signal`'s analyses (16 kHz, the detector's 16 ms hops), its last period
@@ -20,7 +21,7 @@ struct LoopedBackgroundTests {
             analyzer.process(p) { frame in
                 var power: Float = 0
                 for k in 1..<frame.powerSpectrum.count { power += frame.powerSpectrum[k] }
-                if loop.add(power: power, scratch: scratch) { scores.append(loop.score) }
+                if loop.add(power: power, speechProbability: 0, scratch: scratch) { scores.append(loop.score) }
             }
         }
         return (scores, loop.periodHops, loop.levelDB)
@@ -74,7 +75,7 @@ struct LoopedBackgroundTests {
             state = state &* 1_664_525 &+ 1_013_904_223
             let noise = 1e-4 * (1 + Float(state >> 8) / Float(1 << 24))
             let power: Float = k < 625 ? noise : (k % 50 < 2 ? 1 : 1e-4)
-            if loop.add(power: power, scratch: scratch) {
+            if loop.add(power: power, speechProbability: 0, scratch: scratch) {
                 analysed.append(k + 1)
                 if busyFrom == nil, loop.score >= LoopedBackground.busyScore { busyFrom = k + 1 }
             }
@@ -99,9 +100,82 @@ struct LoopedBackgroundTests {
         let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: loop.scratchBytes, alignment: 16)
         defer { scratch.deallocate() }
         // A click every 50 hops (0.8 s), 40 dB over a steady floor.
-        for k in 0..<500 { loop.add(power: k % 50 < 2 ? 1 : 1e-4, scratch: scratch) }
+        for k in 0..<500 { loop.add(power: k % 50 < 2 ? 1 : 1e-4, speechProbability: 0, scratch: scratch) }
         #expect(loop.score > 0.99 && loop.periodHops == 50, "score \(loop.score), period \(loop.periodHops) hops")
         loop.reset()
         #expect(loop.score == 0 && loop.periodHops == 0 && loop.levelDB == -.infinity && loop.isEmpty)
+    }
+
+    /// Hop powers of a loop of 50 hops (0.8 s: a burst 20 dB over its floor, decaying by 2 dB a
+    /// hop) under a talker: speech 15–35 dB over the floor in runs of 10–40 hops with pauses of
+    /// 5–20 (a seeded generator), and the detector's probability 0.9 in the runs and 0.1 in the
+    /// pauses. Returns the hops, their probabilities and the loop's 0.5 s level (the median over
+    /// the phases of the 31-hop block level, as `LoopedBackground` reads it).
+    static func loopUnderTalker(hops: Int) -> (power: [Float], speech: [Float], loopDB: Double) {
+        let floor: Float = 1e-5
+        let profile = (0..<50).map { k in floor * (1 + 100 * Float(Decibels.toPower(Double(-2 * k)))) }
+        var state: UInt64 = 23
+        func next(_ n: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(n))
+        }
+        var power: [Float] = [], speech: [Float] = []
+        while power.count < hops {
+            let talk = 10 + next(31), pause = 5 + next(16)
+            for _ in 0..<talk {
+                power.append(profile[power.count % 50] + floor * Float(Decibels.toPower(Double(15 + next(21)))))
+                speech.append(0.9)
+            }
+            for _ in 0..<pause {
+                power.append(profile[power.count % 50])
+                speech.append(0.1)
+            }
+        }
+        let blocks = (0..<50).map { phase in (0..<31).map { Double(profile[(phase + $0) % 50]) }.reduce(0, +) / 31 }
+        let loopDB = Decibels.fromPower(blocks.sorted()[25])
+        return (Array(power.prefix(hops)), Array(speech.prefix(hops)), loopDB)
+    }
+
+    @Test("a loop under a talker: found from the hops heard without speech, its period and its level")
+    func loopUnderSpeech() throws {
+        let (power, speech, loopDB) = Self.loopUnderTalker(hops: 1_875)
+        let loop = LoopedBackground(hopSeconds: 256.0 / 16_000)
+        let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: loop.scratchBytes, alignment: 16)
+        defer { scratch.deallocate() }
+        for (p, s) in zip(power, speech) { loop.add(power: p, speechProbability: s, scratch: scratch) }
+        #expect(loop.score >= NoiseLevelEstimator.loopScoreThreshold && loop.periodHops == 50,
+                "score \(loop.score), period \(loop.periodHops) hops")
+        // Each phase's least over its clear repetitions is the loop alone (0.5 dB steps); a phase
+        // the talker covers in every repetition keeps its least over all of them, which speech
+        // can only raise: never more than 1 dB low, at most 2.5 dB high (here 1.8 dB: a few
+        // phases of the burst are covered by speech in all seven repetitions of the window).
+        let error = Double(loop.levelDB) - loopDB
+        #expect(error >= -1 && error <= 2.5, "level \(loop.levelDB) for the loop's \(loopDB) dBFS")
+        // Without the detector's word (every hop heard without speech), the talker hides it.
+        let blind = LoopedBackground(hopSeconds: 256.0 / 16_000)
+        var best: Float = 0
+        for p in power where blind.add(power: p, speechProbability: 0, scratch: scratch) { best = Swift.max(best, blind.score) }
+        #expect(best < NoiseLevelEstimator.loopScoreThreshold, "the talker's hops scored \(best) as a loop")
+    }
+
+    @Test("pauses whose decays line up one lag apart are not a loop (they cover too few of its phases)")
+    func alignedPauses() throws {
+        // Speech for 30 s, with a 16-hop pause every 100 hops in which the level decays the same
+        // way each time: the clear pairs at lag 100 correlate perfectly, over 14 of its phases.
+        let loop = LoopedBackground(hopSeconds: 256.0 / 16_000)
+        let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: loop.scratchBytes, alignment: 16)
+        defer { scratch.deallocate() }
+        var state: UInt64 = 7
+        var best: Float = 0
+        for k in 0..<1_875 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let inPause = k % 100 >= 84
+            let power = inPause ? Float(Decibels.toPower(Double(-30 - 2 * (k % 100 - 84))))
+                : Float(Decibels.toPower(-30 + Double((state >> 33) % 20)))
+            if loop.add(power: power, speechProbability: inPause ? 0.1 : 0.9, scratch: scratch) {
+                best = Swift.max(best, loop.score)
+            }
+        }
+        #expect(best < NoiseLevelEstimator.loopScoreThreshold, "aligned pauses scored \(best), period \(loop.periodHops)")
     }
 }

@@ -221,4 +221,39 @@ struct NoiseLevelKernelTests {
             #expect(cdsp_loop_dot(p.baseAddress!, p.baseAddress!, 375) == 375 * 255 * 255)
         }
     }
+
+    /// `cdsp_loop_masked_sums` (the looped-background correlations under a foreground;
+    /// dispatched): the pairs whose two mask bytes are 1, their sums, sums of squares and of
+    /// products, exactly, for every length to 70 and the defaults' 375, at any offset, up to all
+    /// bytes 255 and all pairs kept.
+    @Test("cdsp_loop_masked_sums is the exact sums over the pairs both masks keep")
+    func loopMaskedSums() {
+        var generator = Generator(seed: 31)
+        let bytes = (0..<800).map { _ in UInt8(generator.next() * 256) }
+        let marks = (0..<800).map { _ in UInt8(generator.next() < 0.4 ? 1 : 0) }
+        func oracle(_ i: Int, _ j: Int, _ n: Int) -> [UInt32] {
+            var s = [UInt32](repeating: 0, count: 6)
+            for k in 0..<n where marks[i + k] == 1 && marks[j + k] == 1 {
+                let x = UInt32(bytes[i + k]), y = UInt32(bytes[j + k])
+                s[0] += 1; s[1] += x; s[2] += y; s[3] += x * x; s[4] += y * y; s[5] += x * y
+            }
+            return s
+        }
+        var sums = [UInt32](repeating: 0, count: 6)
+        bytes.withUnsafeBufferPointer { p in
+            marks.withUnsafeBufferPointer { m in
+                for n in Array(0...70) + [163, 212, 375] {
+                    for (i, j) in [(0, 1), (3, 40), (17, 163), (400, 5)] {
+                        cdsp_loop_masked_sums(p.baseAddress! + i, p.baseAddress! + j, m.baseAddress! + i, m.baseAddress! + j,
+                                              Int32(n), &sums)
+                        #expect(sums == oracle(i, j, n), "n \(n) at \(i), \(j)")
+                    }
+                }
+            }
+        }
+        let full = [UInt8](repeating: 255, count: 375), kept = [UInt8](repeating: 1, count: 375)
+        cdsp_loop_masked_sums(full, full, kept, kept, 375, &sums)
+        let count: UInt32 = 375, sum: UInt32 = 375 * 255, squares: UInt32 = 375 * 255 * 255
+        #expect(sums == [count, sum, sum, squares, squares, squares])
+    }
 }

@@ -78,6 +78,14 @@ void cdsp_noise_count(float *histograms, int32_t *occupied, const float *levels,
 /// (exact integer arithmetic; `n` up to 66 000 cannot overflow).
 uint32_t cdsp_loop_dot(const uint8_t *a, const uint8_t *b, int32_t n);
 
+/// The sums of ``LoopedBackground``'s correlation under a foreground, over the `n` pairs
+/// `(a[i], b[i])` whose mask bytes `mask_a[i]` and `mask_b[i]` are both 1 (each mask byte 0 or 1):
+/// `sums[0]` the pairs counted, `sums[1]` and `sums[2]` the sums of their `a` and `b`,
+/// `sums[3]` and `sums[4]` the sums of their squares, `sums[5]` the sum of their products
+/// (exact integer arithmetic; `n` up to 66 000 cannot overflow).
+void cdsp_loop_masked_sums(const uint8_t *a, const uint8_t *b, const uint8_t *mask_a, const uint8_t *mask_b,
+                           int32_t n, uint32_t *sums);
+
 #ifdef __cplusplus
 }
 #endif

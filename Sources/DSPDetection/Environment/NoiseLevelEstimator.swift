@@ -61,14 +61,18 @@ import DSPSpectral
 /// total power also goes into a `LoopedBackground`, which finds the period of the last 6 s of
 /// hop levels (0.2–2.6 s, twice in the window at least) and the loop's level read phase by phase
 /// (the least level at each phase over the repetitions, so speech over the loop is left out
-/// where one repetition lacks it; the median of that profile's 0.5 s levels). Where its score
+/// where one repetition lacks it; the median of that profile's 0.5 s levels). Under a talker,
+/// whose speech breaks the envelope's correlation, the period is looked for again over the hops
+/// the detector hears no speech in (with a hop's guard on either side), where they cover enough
+/// of the period's phases. Where its score
 /// reaches ``loopScoreThreshold`` (a loop scores 0.99–1.00; speech, music, rooms and steady
 /// noise stay below it), the estimate moves to that level where it lies above it, as for the
 /// quiet blocks, under music too. A stream with no speech probability, or whose background does
-/// not repeat, reads exactly what it reads with the option off. Cost: 407 bytes per stream at
-/// the defaults (the hop levels as bytes) and an analysis every 1.5 s of stream (every 0.5 s
-/// while a loop is being read); in the pipeline about 0.4 % more instructions (docs/scene-measures.md,
-/// *Looped backgrounds*). Off, every reading is what it was before it existed.
+/// not repeat, reads exactly what it reads with the option off. Cost: 814 bytes per stream at
+/// the defaults (the hop levels and whether speech was heard, as bytes) and an analysis every
+/// 1.5 s of stream (every 0.5 s while a loop is being read); in the pipeline about 0.9 % more
+/// instructions (docs/scene-measures.md, *Looped backgrounds* and *Loops under speech*). Off,
+/// every reading is what it was before it existed.
 ///
 /// **Reverberant rooms.** While someone speaks in a long room (RT60 over a second), the
 /// reverberant field fills every pause of a 2 s window and spreads as narrowly as a steady noise,
@@ -534,7 +538,7 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
             var power = sum.sum()
             while b < bands { power += levels[b]; b += 1 }
             // The quantiles' scratch is free between readings (and 644 bytes at the defaults).
-            loop!.add(power: power, scratch: UnsafeMutableRawBufferPointer(cumulative))
+            loop!.add(power: power, speechProbability: speechProbability, scratch: UnsafeMutableRawBufferPointer(cumulative))
         }
         // NaN probabilities fail both comparisons: a hop of unknown content is never quiet.
         if speechProbability < Self.quietSpeechThreshold, !(musicProbability >= Self.quietMusicThreshold) {
