@@ -78,8 +78,8 @@ extension SpeechFrontEnd {
         public var detectionHopsPerBatch: Int
         /// Whether the environment's background-noise estimate reads a looped background by its
         /// period (``/DSPDetection/NoiseLevelEstimator/Configuration-swift.struct/loopedBackgrounds``).
-        /// Default true: it adds 407 bytes per stream and about 0.4 % of the front end's
-        /// instructions (docs/scene-measures.md, *Looped backgrounds*).
+        /// Default true: it adds 814 bytes per stream and about 0.9 % of the front end's
+        /// instructions (docs/scene-measures.md, *Looped backgrounds*, *Loops under speech*).
         public var loopedBackgrounds: Bool
 
         /// Creates a configuration; see each property for its default.

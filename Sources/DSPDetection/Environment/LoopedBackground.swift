@@ -76,7 +76,7 @@ final class LoopedBackground {
     static let leastPairsShare = 0.03
     /// The least share of the period's phases that the clear pairs must cover for the period to
     /// be read (chosen on dev from 0.3, 0.35, 0.4 and 0.5: a reverberant room's pauses lined up
-    /// at a lag covered 0.23–0.27 while scoring 0.997; loops under speech covered 0.41–0.83).
+    /// at a lag covered 0.21–0.27 while scoring 0.955–0.997; loops under speech covered 0.41–0.83).
     static let leastCoverage = 0.4
     /// The search over clear hops runs only where the whole window's scores under this (the
     /// estimator's ``NoiseLevelEstimator/loopScoreThreshold``: a loop read without speech over

@@ -145,7 +145,7 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
         /// default 2.
         public var windowSeconds: Double
         /// Whether a looped background is read by its period (the type's *Looped backgrounds*).
-        /// Default on: it costs 407 bytes per stream and an analysis every 1.5 s (0.5 s while a
+        /// Default on: it costs 814 bytes per stream and an analysis every 1.5 s (0.5 s while a
         /// loop is read).
         public var loopedBackgrounds: Bool
 
