@@ -107,11 +107,14 @@ struct LoopedBackgroundTests {
     }
 
     /// Hop powers of a loop of 50 hops (0.8 s: a burst 20 dB over its floor, decaying by 2 dB a
-    /// hop) under a talker: speech 15–35 dB over the floor in runs of 10–40 hops with pauses of
-    /// 5–20 (a seeded generator), and the detector's probability 0.9 in the runs and 0.1 in the
-    /// pauses. Returns the hops, their probabilities and the loop's 0.5 s level (the median over
-    /// the phases of the 31-hop block level, as `LoopedBackground` reads it).
-    static func loopUnderTalker(hops: Int) -> (power: [Float], speech: [Float], loopDB: Double) {
+    /// hop) under a talker: speech 15–35 dB over the floor in runs of `talk` hops with pauses of
+    /// `pause` (a seeded generator; the first `hops` hops, then `laterHops` more with `laterTalk`
+    /// and `laterPause`), and the detector's probability 0.9 in the runs and 0.1 in the pauses.
+    /// Returns the hops, their probabilities and the loop's 0.5 s level (the median over the
+    /// phases of the 31-hop block level, as `LoopedBackground` reads it).
+    static func loopUnderTalker(hops: Int, talk: ClosedRange<Int> = 10...40, pause: ClosedRange<Int> = 5...20,
+                                laterHops: Int = 0, laterTalk: ClosedRange<Int> = 10...40,
+                                laterPause: ClosedRange<Int> = 5...20) -> (power: [Float], speech: [Float], loopDB: Double) {
         let floor: Float = 1e-5
         let profile = (0..<50).map { k in floor * (1 + 100 * Float(Decibels.toPower(Double(-2 * k)))) }
         var state: UInt64 = 23
@@ -120,8 +123,10 @@ struct LoopedBackgroundTests {
             return Int((state >> 33) % UInt64(n))
         }
         var power: [Float] = [], speech: [Float] = []
-        while power.count < hops {
-            let talk = 10 + next(31), pause = 5 + next(16)
+        while power.count < hops + laterHops {
+            let later = power.count >= hops
+            let (talkRange, pauseRange) = later ? (laterTalk, laterPause) : (talk, pause)
+            let talk = talkRange.lowerBound + next(talkRange.count), pause = pauseRange.lowerBound + next(pauseRange.count)
             for _ in 0..<talk {
                 power.append(profile[power.count % 50] + floor * Float(Decibels.toPower(Double(15 + next(21)))))
                 speech.append(0.9)
@@ -133,7 +138,7 @@ struct LoopedBackgroundTests {
         }
         let blocks = (0..<50).map { phase in (0..<31).map { Double(profile[(phase + $0) % 50]) }.reduce(0, +) / 31 }
         let loopDB = Decibels.fromPower(blocks.sorted()[25])
-        return (Array(power.prefix(hops)), Array(speech.prefix(hops)), loopDB)
+        return (Array(power.prefix(hops + laterHops)), Array(speech.prefix(hops + laterHops)), loopDB)
     }
 
     @Test("a loop under a talker: found from the hops heard without speech, its period and its level")
@@ -177,5 +182,45 @@ struct LoopedBackgroundTests {
             }
         }
         #expect(best < NoiseLevelEstimator.loopScoreThreshold, "aligned pauses scored \(best), period \(loop.periodHops)")
+    }
+
+    @Test("a loop read under a talker stays read where the talker's pauses come to cover fewer of its phases (half the coverage for its period)")
+    func loopUnderDenserSpeech() throws {
+        // 12 s of the talker above, then 18 s in which the talker pauses at the same 19 phases of
+        // every repetition of the loop (10–28 of its 50): clear pairs one period apart correlate
+        // perfectly but cover 17 phases, 0.34 of the period, under the 0.4 a new period needs.
+        let (first, firstSpeech, loopDB) = Self.loopUnderTalker(hops: 750)
+        var power = first, speech = firstSpeech
+        var state: UInt64 = 5
+        let floor: Float = 1e-5
+        for k in 750..<1_875 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let phase = k % 50
+            let loop = floor * (1 + 100 * Float(Decibels.toPower(Double(-2 * phase))))
+            let pause = (10...28).contains(phase)
+            power.append(pause ? loop : loop + floor * Float(Decibels.toPower(Double(15 + Int((state >> 33) % 21)))))
+            speech.append(pause ? 0.1 : 0.9)
+        }
+        let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 1_024, alignment: 16)
+        defer { scratch.deallocate() }
+        func run(_ range: Range<Int>) -> (reads: Int, analyses: Int, period: Int, level: Float) {
+            let loop = LoopedBackground(hopSeconds: 256.0 / 16_000)
+            var reads = 0, analyses = 0
+            for k in range where loop.add(power: power[k], speechProbability: speech[k], scratch: scratch) {
+                // Analyses whose window lies wholly in the later part.
+                guard k >= 750 + 375 else { continue }
+                analyses += 1
+                if loop.score >= NoiseLevelEstimator.loopScoreThreshold { reads += 1 }
+            }
+            return (reads, analyses, loop.periodHops, loop.levelDB)
+        }
+        let whole = run(0..<power.count)
+        #expect(whole.reads == whole.analyses && whole.period % 50 == 0,
+                "read in \(whole.reads) of \(whole.analyses) analyses, period \(whole.period) hops")
+        // The burst's phases are under speech in every repetition: they keep the least of loop
+        // and speech, so the level can read high here, never low.
+        #expect(Double(whole.level) >= loopDB - 1, "level \(whole.level) for the loop's \(loopDB) dBFS")
+        let later = run(750..<power.count)
+        #expect(later.reads == 0, "the later part alone read the loop in \(later.reads) of \(later.analyses) analyses")
     }
 }

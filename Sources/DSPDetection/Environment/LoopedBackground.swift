@@ -26,9 +26,12 @@ import DSPSpectral
 /// hops of a hop it does, and it is not digital silence. Where the whole window's search scores
 /// under ``maskedBelowScore`` and the window holds both clear hops and others, the search runs
 /// again over the pairs of clear hops only (a lag with fewer than ``leastPairsShare`` of the
-/// window's hops in clear pairs scores 0), coarse pass first; its period, if it scores higher,
-/// is the one read, and each phase's least level is then taken over the clear repetitions
-/// (over all of them where none is clear).
+/// window's hops in clear pairs scores 0), coarse pass first; its period is read where it
+/// scores higher and its clear pairs cover ``leastCoverage`` of the period's phases (half that
+/// for a period, or its second or third multiple, that such a search read within the last
+/// window), and each
+/// phase's least level is then taken over the clear repetitions (over all of them where none
+/// is clear).
 ///
 /// Analysed every ``refreshSeconds`` while the last analysis scored at least ``busyScore`` (a
 /// loop is being read, or something near one), and every ``idleRefreshSeconds`` otherwise: a
@@ -89,6 +92,10 @@ final class LoopedBackground {
     private let clear: UnsafeMutableBufferPointer<UInt8>
     /// Hops still to be marked not clear after the last speech hop.
     private var guardLeft = 0
+    /// The period last read by the search over clear hops (0: none within the last window).
+    private var clearPeriod = 0
+    /// Hops since the search over clear hops last read a period.
+    private var sinceClearRead = 0
     private var count = 0
     private let windowHops: Int
     private let shortestWindowHops: Int
@@ -154,6 +161,10 @@ final class LoopedBackground {
         }
         count += 1
         sinceAnalysis += 1
+        if clearPeriod > 0 {
+            sinceClearRead += 1
+            if sinceClearRead > windowHops { clearPeriod = 0 }
+        }
         guard sinceAnalysis >= (score >= Self.busyScore ? refreshHops : idleRefreshHops) else { return false }
         sinceAnalysis = 0
         analyse(scratch: scratch)
@@ -167,6 +178,8 @@ final class LoopedBackground {
     func reset() {
         count = 0
         guardLeft = 0
+        clearPeriod = 0
+        sinceClearRead = 0
         sinceAnalysis = 0
         score = 0
         periodHops = 0
@@ -239,7 +252,18 @@ final class LoopedBackground {
         }
         var coveredPhases = 0
         for k in 0..<lag { coveredPhases += Int(covered[k]) }
-        guard Double(coveredPhases) >= Self.leastCoverage * Double(lag) else { return }
+        // A period already read this way (or its second or third multiple, within a hop per
+        // multiple) needs half the coverage: a talker who speaks more leaves fewer clear pairs,
+        // while what repeats stays where it was.
+        var needed = Self.leastCoverage
+        if clearPeriod > 0 {
+            for k in 1...3 where abs(lag - k * clearPeriod) <= k { needed = Self.leastCoverage / 2 }
+        }
+        guard Double(coveredPhases) >= needed * Double(lag) else { return }
+        if found.score >= Double(Self.maskedBelowScore) {
+            if needed == Self.leastCoverage { clearPeriod = lag }
+            sinceClearRead = 0
+        }
         score = Float(found.score)
         periodHops = found.lag
         levelDB = blockMedian(a, marks: marks, count: n, period: found.lag, scratch: scratch)
