@@ -67,7 +67,8 @@ final class LoopedBackground {
     static let blockSeconds = 0.5
     /// How much higher a longer period's score must be to be taken over a shorter one.
     static let longerLagMargin = 0.005
-    /// A hop whose speech probability is under this is clear (with the guard below).
+    /// A hop whose speech probability is under this is clear (with the guard below). Chosen on
+    /// dev from 0.3–0.7 (docs/scene-measures.md, *Loops under speech*).
     static let clearSpeechThreshold: Float = 0.5
     /// Hops on either side of a speech hop that are not clear (a word's onset and decay).
     /// Chosen on the scene corpus's dev split from 0, 1 and 2 (docs/scene-measures.md, *Loops
