@@ -278,22 +278,67 @@ final class LoopedBackground {
         for i in 0..<n { let v = Int(a[i]); sum += v; sumSquares += v * v }
         // Sums over the leading n − lag values (x) and the trailing ones (y), kept as lag grows.
         var sx = sum, sy = sum, sxx = sumSquares, syy = sumSquares
-        let lastLag = Swift.min(longest + 1, n / 2)
-        var lowest = Double.infinity
-        var previous = -Double.infinity, beforePrevious = -Double.infinity
-        var best = 0.0, bestLag = 0
+        var search = PeakSearch(shortest: shortest, longest: longest)
         var lag = 1
-        while lag <= lastLag {
+        while lag <= Swift.min(longest + 1, n / 2) {
             let x = Int(a[n - lag]), y = Int(a[lag - 1])
             sx -= x; sxx -= x * x; sy -= y; syy -= y * y
             let m = n - lag
             let sxy = Double(cdsp_loop_dot(a, a + lag, Int32(m)))
-            let mean = Double(m)
-            let cov = sxy - Double(sx) * Double(sy) / mean
-            let vx = Double(sxx) - Double(sx) * Double(sx) / mean
-            let vy = Double(syy) - Double(sy) * Double(sy) / mean
-            let r = vx > 0 && vy > 0 ? cov / (vx * vy).squareRoot() : 0
-            // A peak at lag − 1: above both neighbours, scored against the lowest before it.
+            search.add(lag: lag, correlation: pearson(count: Double(m), sx: Double(sx), sy: Double(sy),
+                                                       sxx: Double(sxx), syy: Double(syy), sxy: sxy))
+            lag += 1
+        }
+        return (search.bestLag, search.best)
+    }
+
+    /// ``peak(_:count:shortest:longest:)`` over the pairs of hops whose `marks` are both 1
+    /// (`cdsp_loop_masked_sums`); a lag with fewer than `leastPairs` such pairs correlates 0.
+    private static func clearPeak(_ a: UnsafePointer<UInt8>, marks: UnsafePointer<UInt8>, count n: Int,
+                                  shortest: Int, longest: Int, leastPairs: Int) -> (lag: Int, score: Double) {
+        var sums: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0, 0, 0)
+        var search = PeakSearch(shortest: shortest, longest: longest)
+        var lag = 1
+        while lag <= Swift.min(longest + 1, n / 2) {
+            withUnsafeMutableBytes(of: &sums) { raw in
+                cdsp_loop_masked_sums(a, a + lag, marks, marks + lag, Int32(n - lag),
+                                      raw.baseAddress!.assumingMemoryBound(to: UInt32.self))
+            }
+            let r = Int(sums.0) >= leastPairs
+                ? pearson(count: Double(sums.0), sx: Double(sums.1), sy: Double(sums.2),
+                          sxx: Double(sums.3), syy: Double(sums.4), sxy: Double(sums.5))
+                : 0
+            search.add(lag: lag, correlation: r)
+            lag += 1
+        }
+        return (search.bestLag, search.best)
+    }
+
+    /// Pearson's correlation from the sums over `count` pairs (0 where either side is constant).
+    @inline(__always)
+    private static func pearson(count: Double, sx: Double, sy: Double, sxx: Double, syy: Double, sxy: Double) -> Double {
+        let cov = sxy - sx * sy / count
+        let vx = sxx - sx * sx / count
+        let vy = syy - sy * sy / count
+        return vx > 0 && vy > 0 ? cov / (vx * vy).squareRoot() : 0
+    }
+
+    /// The peak search of ``peak(_:count:shortest:longest:)``, fed the correlation at lags 1, 2, …
+    /// in order: a peak at lag − 1 (above both neighbours) scores the lesser of its correlation
+    /// and its rise over the lowest correlation at any shorter lag.
+    private struct PeakSearch {
+        let shortest: Int, longest: Int
+        var lowest = Double.infinity
+        var previous = -Double.infinity, beforePrevious = -Double.infinity
+        private(set) var best = 0.0, bestLag = 0
+
+        init(shortest: Int, longest: Int) {
+            self.shortest = shortest
+            self.longest = longest
+        }
+
+        @inline(__always)
+        mutating func add(lag: Int, correlation r: Double) {
             let peakLag = lag - 1
             if peakLag >= shortest, peakLag <= longest, previous > 0, previous >= beforePrevious, previous >= r {
                 let s = Swift.min(previous, previous - lowest)
@@ -304,46 +349,7 @@ final class LoopedBackground {
             if lag >= 2 { lowest = Swift.min(lowest, previous) }
             beforePrevious = previous
             previous = r
-            lag += 1
         }
-        return (bestLag, best)
-    }
-
-    /// ``peak(_:count:shortest:longest:)`` over the pairs of hops whose `marks` are both 1
-    /// (`cdsp_loop_masked_sums`); a lag with fewer than `leastPairs` such pairs correlates 0.
-    private static func clearPeak(_ a: UnsafePointer<UInt8>, marks: UnsafePointer<UInt8>, count n: Int,
-                                  shortest: Int, longest: Int, leastPairs: Int) -> (lag: Int, score: Double) {
-        let lastLag = Swift.min(longest + 1, n / 2)
-        var lowest = Double.infinity
-        var previous = -Double.infinity, beforePrevious = -Double.infinity
-        var best = 0.0, bestLag = 0
-        var sums: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0, 0, 0)
-        var lag = 1
-        while lag <= lastLag {
-            withUnsafeMutableBytes(of: &sums) { raw in
-                cdsp_loop_masked_sums(a, a + lag, marks, marks + lag, Int32(n - lag),
-                                      raw.baseAddress!.assumingMemoryBound(to: UInt32.self))
-            }
-            var r = 0.0
-            let pairs = Double(sums.0)
-            if Int(sums.0) >= leastPairs {
-                let sx = Double(sums.1), sy = Double(sums.2)
-                let cov = Double(sums.5) - sx * sy / pairs
-                let vx = Double(sums.3) - sx * sx / pairs
-                let vy = Double(sums.4) - sy * sy / pairs
-                r = vx > 0 && vy > 0 ? cov / (vx * vy).squareRoot() : 0
-            }
-            let peakLag = lag - 1
-            if peakLag >= shortest, peakLag <= longest, previous > 0, previous >= beforePrevious, previous >= r {
-                let s = Swift.min(previous, previous - lowest)
-                if bestLag == 0 ? s > best : s > best + longerLagMargin { best = s; bestLag = peakLag }
-            }
-            if lag >= 2 { lowest = Swift.min(lowest, previous) }
-            beforePrevious = previous
-            previous = r
-            lag += 1
-        }
-        return (bestLag, best)
     }
 
     /// The median over the period's phases of the 0.5 s block level (``blockHops`` hops) of the
