@@ -82,10 +82,10 @@ final class LoopedBackground {
     /// be read (chosen on dev from 0.3, 0.35, 0.4 and 0.5: a reverberant room's pauses lined up
     /// at a lag covered 0.21–0.27 while scoring 0.955–0.997; loops under speech covered 0.41–0.83).
     static let leastCoverage = 0.4
-    /// The search over clear hops runs only where the whole window's scores under this (the
-    /// estimator's ``NoiseLevelEstimator/loopScoreThreshold``: a loop read without speech over
+    /// The search over clear hops runs only where the whole window's scores under this, the
+    /// estimator's ``NoiseLevelEstimator/loopScoreThreshold`` (a loop read without speech over
     /// it reads as before).
-    static let maskedBelowScore: Float = 0.99
+    static let maskedBelowScore = NoiseLevelEstimator.loopScoreThreshold
 
     /// Hop levels, oldest first, `count` of them; moved to the front when the slack runs out.
     private let levels: UnsafeMutableBufferPointer<UInt8>
