@@ -3,7 +3,7 @@
 
     make_detect_corpus.py --out DIR [--scale small|full] [--seed 23] [--max-minutes M]
                           [--only CLASS[,CLASS]] [--limit N] [--splits SPLIT[,SPLIT]] [--train-extra]
-                          [--train-overlap]
+                          [--train-overlap] [--train-effects]
 
 Writes DIR/<split>/<class>/<class>_<index>.flac (16 kHz mono, 16-bit, TPDF-dithered except
 digital silence), one sidecar DIR/.done/<name>.json per finished file, and at the end
@@ -60,6 +60,12 @@ TRAIN_ONLY = {"small": {"babble_only": 5, "speech_babble": 5, "speech_loud": 4},
 # val and test included, is made byte for byte as before. (1.2.0 was the unmerged `tones` branch,
 # docs/detection.md.) Per scale: files.
 TRAIN_OVERLAP = {"small": {"overlap_train": 10}, "full": {"overlap_train": 360}}
+# Recorded effects for the voice-activity model (generator 1.5.0: conditions.effects_only and
+# speech_effects, over the train split's effects and seven packages only they hear), made only with
+# --train-effects and appended after everything else, all train: every file of 1.3.0, val and test
+# included, is made byte for byte as before. Per scale: files.
+TRAIN_EFFECTS = {"small": {"effects_only": 5, "speech_effects": 4},
+                 "full": {"effects_only": 150, "speech_effects": 100}}
 DEBIAN = ["espeak-ng", "espeak-ng-data", "flite", "festival", "festvox-kallpc16k", "festvox-kdlpc16k",
           "festvox-us-slt-hts", "festvox-czech-dita", "festvox-czech-krb", "festvox-czech-machac", "festvox-czech-ph",
           "festvox-ca-ona-hts", "festvox-suopuhe-lj", "festvox-suopuhe-mv", "festvox-italp16k", "festvox-itapc16k",
@@ -68,21 +74,23 @@ DEBIAN = ["espeak-ng", "espeak-ng-data", "flite", "festival", "festvox-kallpc16k
           "extremetuxracer-data", "pingus-data", "tuxpaint-data", "colobot-common-sounds",
           "lincity-ng-data", "scorched3d-data", "megaglest-data", "bzflag-data", "boswars-data", "frozen-bubble-data",
           "hyperrogue-music", "openarena-data", "nexuiz-music", "ufoai-music", "singularity-music", "asc-music",
-          "drascula-music", "neverball-data", "fluidsynth", "fluid-soundfont-gm", "timgm6mb-soundfont",
+          "drascula-music", "neverball-data", "chromium-bsu-data", "tecnoballz-data", "lbreakout2-data",
+          "pinball-data", "minetest-data", "btanks-data", "enigma-data", "fluidsynth", "fluid-soundfont-gm", "timgm6mb-soundfont",
           "musescore-general-soundfont-lossless", "opl3-soundfont", "csound-soundfont", "avldrums.lv2-soundfont",
           "sox", "libsox-fmt-all", "lame", "opus-tools", "libsndfile1"]
 PYTHON = ["numpy", "scipy", "soundfile", "pyroomacoustics", "pyworld", "pyannote.audio"]
 
 
-def specs(scale, seed, train_extra=False, train_overlap=False):
+def specs(scale, seed, train_extra=False, train_overlap=False, train_effects=False):
     """Every file of a corpus, in output order (with --train-extra, TRAIN_ONLY's after the rest;
-    with --train-overlap, TRAIN_OVERLAP's after those)."""
+    with --train-overlap, TRAIN_OVERLAP's after those; with --train-effects, TRAIN_EFFECTS' last)."""
     counts, (dmin, dmax), cycle = SCALES[scale]
     sample = sources.pyannote_sample()
     out = []
-    train_only = {**TRAIN_ONLY[scale], **TRAIN_OVERLAP[scale]}
+    train_only = {**TRAIN_ONLY[scale], **TRAIN_OVERLAP[scale], **TRAIN_EFFECTS[scale]}
     for cls, count in (list(counts.items()) + (list(TRAIN_ONLY[scale].items()) if train_extra else [])
-                       + (list(TRAIN_OVERLAP[scale].items()) if train_overlap else [])):
+                       + (list(TRAIN_OVERLAP[scale].items()) if train_overlap else [])
+                       + (list(TRAIN_EFFECTS[scale].items()) if train_effects else [])):
         ordinal = {}
         for i in range(count):
             split = "train" if cls in train_only else cycle[i % len(cycle)]
@@ -239,7 +247,7 @@ def source_table():
         for sid in v.get("ids", [v["id"]]):
             rows.append({"id": sid, "kind": "voice", "family": v["family"]})
     rows += [{"id": e["id"], "kind": "noise-" + e["kind"], "package": e["package"], "seconds": e["seconds"]}
-             for e in sources.noises()]
+             for e in sources.noises() + sources.train_noises()]
     rows += [{"id": e["id"], "kind": "music-recording", "package": e["package"], "seconds": e["seconds"]}
              for e in sources.music_recordings()]
     rows += [{"id": e["id"], "kind": "instrument-drums" if e["drums"] else "instrument", "family": e["family"],
@@ -271,9 +279,11 @@ def main():
                     help="also make the train-only classes babble_only, speech_babble, speech_loud (TRAIN_ONLY)")
     ap.add_argument("--train-overlap", action="store_true",
                     help="also make the train-only class overlap_train (TRAIN_OVERLAP), after every other file")
+    ap.add_argument("--train-effects", action="store_true",
+                    help="also make the train-only classes effects_only, speech_effects (TRAIN_EFFECTS), last")
     args = ap.parse_args()
     os.makedirs(os.path.join(args.out, ".done"), exist_ok=True)
-    todo = specs(args.scale, args.seed, args.train_extra, args.train_overlap)
+    todo = specs(args.scale, args.seed, args.train_extra, args.train_overlap, args.train_effects)
     if args.only:
         todo = [s for s in todo if s["class"] in args.only.split(",")]
     if args.limit is not None:
@@ -346,6 +356,7 @@ def finish(args, todo, done, complete, elapsed, made, skipped):
     group_counts = {k: {s: len(v.get(s, ())) for s in SPLITS} for k, v in groups.items()}
     manifest = {"generator_version": GENERATOR_VERSION, "seed": args.seed, "scale": args.scale,
                 "train_extra": args.train_extra, "train_overlap": args.train_overlap,
+                "train_effects": args.train_effects,
                 "complete": complete, "files": len(records), "files_planned": len(todo),
                 "hours": round(sum(r["duration"] for r in records) / 3600, 3), "splits": per_split,
                 "classes": per_class, "source_counts": src_counts, "group_counts": group_counts,

@@ -22,6 +22,8 @@ apt_pkgs=(
   # noises: recorded effects and ambiences
   sound-theme-freedesktop oxygen-sounds gnome-audio pingus-data tuxpaint-data
   bzflag-data boswars-data openarena-data
+  # noises heard only by the train-only classes of make_detect_corpus.py --train-effects
+  chromium-bsu-data tecnoballz-data lbreakout2-data pinball-data minetest-data btanks-data enigma-data
   # codecs
   sox libsox-fmt-all lame opus-tools
 )

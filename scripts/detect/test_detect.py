@@ -9,6 +9,7 @@ one those tests are skipped. The determinism test generates a few files twice (a
 import hashlib
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -214,6 +215,42 @@ class SpecTests(unittest.TestCase):
         specs = mdc.specs("full", 23, train_overlap=True)
         self.assertEqual({s["k"] % 3 for s in specs if s["class"] == "overlap_train"}, {0, 1, 2})
         self.assertIs(conditions.BUILDERS["overlap_train"], conditions.overlap_train)
+
+
+    def test_train_effects_classes(self):
+        # generator 1.5.0's effects_only and speech_effects (--train-effects) take the train split only
+        # and come after every other file: every earlier file, val and test included, is as it was
+        import make_detect_corpus as mdc
+        for scale in ("small", "full"):
+            before = mdc.specs(scale, 23, train_extra=True, train_overlap=True)
+            specs = mdc.specs(scale, 23, train_extra=True, train_overlap=True, train_effects=True)
+            added = [s for s in specs if s["class"] in mdc.TRAIN_EFFECTS[scale]]
+            self.assertEqual(len(added), sum(mdc.TRAIN_EFFECTS[scale].values()))
+            self.assertEqual({s["split"] for s in added}, {"train"})
+            self.assertEqual(specs, before + added)
+        specs = mdc.specs("full", 23, train_effects=True)
+        self.assertEqual({s["k"] % len(conditions.EFFECT_KINDS) for s in specs if s["class"] == "effects_only"},
+                         set(range(len(conditions.EFFECT_KINDS))))
+        # every SNR with each of the two backgrounds (effects; effects over an ambience)
+        self.assertEqual({(s["k"] % len(conditions.EFFECT_SNRS), (s["k"] // len(conditions.EFFECT_SNRS)) % 2)
+                          for s in specs if s["class"] == "speech_effects"},
+                         {(i, j) for i in range(len(conditions.EFFECT_SNRS)) for j in (0, 1)})
+        self.assertIs(conditions.BUILDERS["effects_only"], conditions.effects_only)
+        self.assertIs(conditions.BUILDERS["speech_effects"], conditions.speech_effects)
+
+    def test_train_only_effect_packages(self):
+        # the train-only effect packages are train whatever their hash, share no source with the
+        # catalogue, and only the train split's context hears them
+        self.assertEqual(tuple(p + ":" for p in sources.TRAIN_EFFECT_PREFIXES), splits.TRAIN_ONLY_PREFIXES)
+        catalogue = {e["id"] for e in sources.noises()}
+        self.assertFalse(any(i.startswith(splits.TRAIN_ONLY_PREFIXES) for i in catalogue))
+        extra = [e["id"] for e in sources.train_noises()]
+        rule = splits.SplitRule(extra)
+        self.assertEqual({rule.split_of(i) for i in extra} or {"train"}, {"train"})
+        hashed = {splits.SplitRule([]).base(i) for i in extra}
+        self.assertTrue(not extra or "test" in hashed, "some would be test by their hash alone")
+        for e in sources.train_noises():
+            self.assertIsNone(re.search(sources.VOCAL + "|" + sources.TRAIN_VOCAL, os.path.basename(e["path"]), re.I))
 
 
 @unittest.skipUnless(os.path.exists(os.path.join(CORPUS, "manifest.jsonl")), "no generated corpus")

@@ -82,7 +82,9 @@ SINGLE_TALKER = ("clean", "dialogue", "telephone")
 # Babble is several voices labelled "not several speakers"; 250 such files taught the model to
 # ignore overlapping talkers (val window F1 46.6 -> 20.8 with them, 2026-12-02).
 TRAIN_EXTRA_CLASSES = ("babble_only", "speech_babble", "speech_loud")   # make_detect_corpus.py's TRAIN_ONLY
-MULTI_EXCLUDED = TRAIN_EXTRA_CLASSES
+# Generator 1.5.0's train-only recorded effects (--train-effects), made for voice activity too.
+TRAIN_EFFECTS_CLASSES = ("effects_only", "speech_effects")   # make_detect_corpus.py's TRAIN_EFFECTS
+MULTI_EXCLUDED = TRAIN_EXTRA_CLASSES + TRAIN_EFFECTS_CLASSES
 # Train classes only the multi-speaker model is fitted on (--multi-only; default none): generator
 # 1.3.0's overlap_train (make_detect_corpus.py --train-overlap) is made for it.
 MULTI_ONLY = ()
@@ -141,10 +143,15 @@ def made_with_train_overlap(manifest):
     return bool(manifest.get("train_overlap", set(TRAIN_OVERLAP_CLASSES) & set(manifest.get("classes", {}))))
 
 
+def made_with_train_effects(manifest):
+    """Whether the material was made with `make_detect_corpus.py --train-effects`."""
+    return bool(manifest.get("train_effects", set(TRAIN_EFFECTS_CLASSES) & set(manifest.get("classes", {}))))
+
+
 def provenance(corpus, manifest, scripts, train, val, details, setup="scripts/detect/setup.sh", options="",
                train_multi=None):
     """The generated DefaultModels.swift's header: how to regenerate it (the material made as the
-    manifest says it was, `--train-extra` and `--train-overlap` included; the first of `scripts`
+    manifest says it was, `--train-extra`, `--train-overlap` and `--train-effects` included; the first of `scripts`
     is the training script run, with `options`: ` --flag value` pairs), the material's and the
     scripts' hashes, the train files (`train_multi`: the multi-speaker model's, when they differ)
     and `details` (one comment line each)."""
@@ -157,7 +164,8 @@ def provenance(corpus, manifest, scripts, train, val, details, setup="scripts/de
              f"  {setup}",
              f"  .venv-detect/bin/python scripts/detect/make_detect_corpus.py --out .build-detect-full --scale full "
              f"--seed {manifest['seed']}" + (" --train-extra" if made_with_train_extra(manifest) else "")
-             + (" --train-overlap" if made_with_train_overlap(manifest) else ""),
+             + (" --train-overlap" if made_with_train_overlap(manifest) else "")
+             + (" --train-effects" if made_with_train_effects(manifest) else ""),
              "  swift build -c release --product dspbench",
              f"  .venv-detect/bin/python scripts/detect/{name} --corpus .build-detect-full \\",
              f"      --swift Sources/DSPDetection/Models/DefaultModels.swift" + (" \\" if options else ""),
@@ -298,7 +306,7 @@ def describe(task):
 
 # The options that change the fit (the paths, --reuse and --dspbench do not).
 FIT_OPTIONS = ("seed", "lanes", "hidden", "speech_weights", "multi_members", "multi_exclude", "multi_only",
-               "multi_weights", "class_weights", "exclude")
+               "multi_weights", "class_weights", "exclude", "music_exclude")
 
 
 def options(args):
@@ -331,6 +339,8 @@ def parser():
                     help="multi-speaker positive loss weights to choose from")
     ap.add_argument("--class-weights", default="",
                     help="loss weight per train class for the music and voice-activity models, e.g. babble_only=0.5")
+    ap.add_argument("--music-exclude", default="",
+                    help="train classes the music model is not fitted on, e.g. effects_only (default none)")
     ap.add_argument("--exclude", default="",
                     help="train conditions (prefixes of labels.jsonl's condition, e.g. speech_loud/music) no model is fitted on")
     return ap
@@ -358,7 +368,10 @@ def main():
     train = [r for r in fitted if data[r]["condition"] not in multi_only]
     class_weights = {k: float(v) for k, v in (p.split("=") for p in args.class_weights.split(",") if p)}
     multi_excluded = {p for p in args.multi_exclude.split(",") if p}
-    sample_weight = frame_weights(data, train, class_weights)   # the music and voice-activity fits
+    sample_weight = frame_weights(data, train, class_weights)   # the voice-activity fits
+    music_excluded = {p for p in args.music_exclude.split(",") if p}
+    train_music = [r for r in train if data[r]["condition"] not in music_excluded]
+    music_weight = frame_weights(data, train_music, class_weights)
     train_multi = [r for r in fitted if data[r]["condition"] not in multi_excluded]
     val = sorted(r for r, c in data.items() if c["split"] == "val")
     print(f"train {len(train)} files ({len(train_multi)} for the multi-speaker model), val {len(val)} files",
@@ -374,7 +387,8 @@ def main():
     best = None
     for hidden in hidden_grid:
         fm.HIDDEN = hidden
-        music = ensemble("music", hidden).fit(*gather(data, train, "music", "y_music"), sample_weight=sample_weight, **kw)
+        music = ensemble("music", hidden).fit(*gather(data, train_music, "music", "y_music"), sample_weight=music_weight,
+                                              **kw)
         apply(data, "music", music, "p_music")
         mf1 = music_f1(data, val)
         for c in data.values():
@@ -430,7 +444,9 @@ def main():
                 f"hidden widths from {hidden_grid}, non-speech weights from {speech_weights},",
                 f"multi-speaker model without the train classes {sorted(multi_excluded)}"
                 + (f", and the only one fitted on {sorted(multi_only)}" if multi_only else "") + ",",
-                f"train conditions excluded: {list(excluded)}, class loss weights: {class_weights}.", chosen]))
+                f"train conditions excluded: {list(excluded)}, class loss weights: {class_weights}"
+                + (f", music model without the train classes {sorted(music_excluded)}" if music_excluded else "")
+                + ".", chosen]))
             f.write(models_source((music, speech, multi, standalone), speech_segments))
         print(f"wrote {args.swift}", file=sys.stderr)
 

@@ -84,6 +84,12 @@ class SplitContext:
         ns = [e for e in sources.noises() if rule.split_of(e["id"]) == split]
         self.pools = {"ambience": [e for e in ns if e["kind"] == "ambience"],
                       "effect": [e for e in ns if e["kind"] == "effect"], "babble": self.babble}
+        # the train split's pools with the train-only effect packages beside them (generator
+        # 1.5.0's effects_only and speech_effects; no other class draws from them)
+        extra = list(sources.train_noises()) if split == "train" else []
+        self.wide_pools = {"ambience": self.pools["ambience"] + [e for e in extra if e["kind"] == "ambience"],
+                           "effect": self.pools["effect"] + [e for e in extra if e["kind"] == "effect"],
+                           "babble": self.babble}
         self.music = [e for e in sources.music_recordings() if rule.split_of(e["id"]) == split]
         self.rooms = [r for r in rooms.room_ids() if rule.split_of(r) == split]
         s = sources.pyannote_sample()
@@ -465,11 +471,48 @@ def overlap_train(spec, ctx, rng):
     return sc, "overlap_train/" + condition.split("/", 1)[1]
 
 
+# ------------------------------------------------------------------------------------------------
+# Train-only recorded effects (generator 1.5.0): the voice-activity model called 5-13 % of val's
+# and test's recorded effects speech (issue #23), with 287 train effect sources to learn them
+# from. These classes hear the train split's effects and those of seven packages the catalogue
+# does not hold (sources.TRAIN_EFFECT_SETS, train by construction), and take the train split
+# only (make_detect_corpus.TRAIN_EFFECTS), so val and test are the files they were.
+# ------------------------------------------------------------------------------------------------
+
+EFFECT_KINDS = ["effects", "ambience+effects", "ambience"]
+EFFECT_SNRS = [0, 5, 10, 20]
+
+
+def effects_only(spec, ctx, rng):
+    """Recorded effects alone (over a pink floor 20-40 dB down), with an ambience, or an ambience
+    alone, in turn; labelled non-speech, as noise_only's: `effects_only/<kind>`."""
+    n = _n(spec)
+    kind = EFFECT_KINDS[spec["k"] % len(EFFECT_KINDS)]
+    bg, ids, kind = noise.background(rng, n, ctx.wide_pools, kinds=[kind])
+    sc = Scene(background=bg, peak_dbfs=_peak(rng, -45, -1), sources={"noise": ids})
+    sc.meta["noise_kind"] = kind
+    return sc, f"effects_only/{kind}"
+
+
+def speech_effects(spec, ctx, rng):
+    """One talker over recorded effects (with an ambience in every other file) at 0, 5, 10 or
+    20 dB SNR: the positives beside effects_only, `speech_effects/<snr>dB`."""
+    n = _n(spec)
+    stem, _ = _talker(ctx, rng, n)
+    kind = "effects" if (spec["k"] // len(EFFECT_SNRS)) % 2 == 0 else "ambience+effects"
+    bg, ids, kind = noise.background(rng, n, ctx.wide_pools, kinds=[kind])
+    snr = EFFECT_SNRS[spec["k"] % len(EFFECT_SNRS)]
+    sc = Scene(talkers=[stem], background=_set_snr(active_power(stem), bg, snr), peak_dbfs=_peak(rng),
+               sources={"voices": [stem.source_id], "noise": ids})
+    sc.meta.update(snr_db=snr, noise_kind=kind)
+    return sc, f"speech_effects/{snr:+d}dB"
+
+
 BUILDERS = {"clean": clean, "speech_noise": speech_noise, "speech_music": speech_music, "music_only": music_only,
             "noise_only": noise_only, "silence": silence, "overlap": overlap, "dialogue": dialogue, "room": room,
             "telephone": telephone, "distortion": distortion, "conversation": conversation,
             "babble_only": babble_only, "speech_babble": speech_babble, "speech_loud": speech_loud,
-            "overlap_train": overlap_train}
+            "overlap_train": overlap_train, "effects_only": effects_only, "speech_effects": speech_effects}
 
 
 def codec(x, name):

@@ -266,12 +266,16 @@ def _rel_id(prefix, path):
 @functools.lru_cache(maxsize=None)
 def noises():
     """Recorded noise entries {"id", "kind": effect|ambience, "path", "package", "seconds"}."""
+    return _noise_entries(EFFECT_SETS, VOCAL)
+
+
+def _noise_entries(sets, vocal):
     out, seen = [], set()
-    for package, prefix, spec, kind in EFFECT_SETS:
+    for package, prefix, spec, kind in sets:
         if isinstance(spec, tuple):
-            paths = _zip_members(spec[1], spec[2], exclude=VOCAL)
+            paths = _zip_members(spec[1], spec[2], exclude=vocal)
         else:
-            paths = _files(spec, exclude=VOCAL)
+            paths = _files(spec, exclude=vocal)
         for p in paths:
             if p in seen or re.search(FRUITY, os.path.basename(p), re.I):
                 continue
@@ -288,6 +292,34 @@ def noises():
             out.append({"id": _rel_id(prefix, p), "kind": k, "path": p, "package": package,
                         "seconds": round(secs, 3)})
     return tuple(_freeze(e) for e in sorted(out, key=lambda e: e["id"]))
+
+
+# Train-only recorded effects (generator 1.5.0, make_detect_corpus.py --train-effects): packages
+# none of whose sounds the catalogue above holds, so no val or test file can hear them. Their
+# sources take the train split by construction (splits.TRAIN_ONLY_PREFIXES), and only the
+# train-only classes conditions.effects_only and speech_effects draw from them: every file of
+# the catalogue's classes, val and test included, is made as before. More variety of real
+# non-speech for the voice-activity model (issue #23: false alarms on recorded effects).
+TRAIN_EFFECT_SETS = [
+    ("chromium-bsu-data", "chromium-bsu", "/usr/share/games/chromium-bsu/wav/*.wav", "effect"),
+    ("tecnoballz-data", "tecnoballz", "/usr/share/games/tecnoballz/sounds/*.wav", "effect"),
+    ("lbreakout2-data", "lbreakout2", "/usr/share/games/lbreakout2/sounds/*.wav", "effect"),
+    ("pinball-data", "pinball", "/usr/share/games/pinball/*/*.wav", "effect"),
+    ("minetest-data", "minetest", "/usr/share/games/minetest/games/minetest_game/mods/*/sounds/*.ogg", "effect"),
+    ("btanks-data", "btanks", "/usr/share/games/btanks/data/sounds/*.ogg", "effect"),
+    ("btanks-data", "btanks", "/usr/share/games/btanks/data/sounds/ambient/*.ogg", "ambience"),
+    ("enigma-data", "enigma", "/usr/share/games/enigma/soundsets/enigma/*.wav", "effect"),
+]
+# Names in those packages that are (or may be) a voice: lbreakout2's spoken exclamations,
+# btanks' dying men and zombies, a player's damage cry (by name, as VOCAL above).
+TRAIN_VOCAL = r"dammit|damn|verygood|wontgiveup|deadman|zombie|player_damage|drown"
+TRAIN_EFFECT_PREFIXES = tuple(sorted({prefix for _, prefix, _, _ in TRAIN_EFFECT_SETS}))
+
+
+@functools.lru_cache(maxsize=None)
+def train_noises():
+    """The train-only recorded noise entries of TRAIN_EFFECT_SETS, as noises() gives its own."""
+    return _noise_entries(TRAIN_EFFECT_SETS, VOCAL + "|" + TRAIN_VOCAL)
 
 
 # --------------------------------------------------------------------------------------------
@@ -473,6 +505,7 @@ def all_source_ids():
     for v in voices():
         ids.update(voice_ids(v))
     ids.update(e["id"] for e in noises())
+    ids.update(e["id"] for e in train_noises())
     ids.update(e["id"] for e in music_recordings())
     ids.update(e["id"] for e in instruments())
     ids.update(room_ids())
