@@ -306,7 +306,7 @@ def describe(task):
 
 # The options that change the fit (the paths, --reuse and --dspbench do not).
 FIT_OPTIONS = ("seed", "lanes", "hidden", "speech_weights", "multi_members", "multi_exclude", "multi_only",
-               "multi_weights", "class_weights", "exclude", "music_exclude")
+               "multi_weights", "class_weights", "exclude", "music_exclude", "multi_hidden", "members")
 
 
 def options(args):
@@ -329,12 +329,16 @@ def parser():
     ap.add_argument("--hidden", default=",".join(map(str, HIDDEN_GRID)), help="hidden widths to choose from")
     ap.add_argument("--speech-weights", default=",".join(map(str, SPEECH_NEGATIVE_WEIGHTS)),
                     help="non-speech loss weights to choose from")
+    ap.add_argument("--members", type=int, default=fm.ENSEMBLE,
+                    help=f"networks in the music, voice-activity and voice-activity-alone ensembles (default {fm.ENSEMBLE})")
     ap.add_argument("--multi-members", type=int, default=MULTI_MEMBERS,
                     help=f"networks in the multi-speaker ensemble (default {MULTI_MEMBERS})")
     ap.add_argument("--multi-exclude", default=",".join(MULTI_EXCLUDED),
                     help="train classes the multi-speaker model is not fitted on ('' for none)")
     ap.add_argument("--multi-only", default=",".join(MULTI_ONLY),
                     help="train classes only the multi-speaker model is fitted on, e.g. overlap_train (default none)")
+    ap.add_argument("--multi-hidden", type=int, default=0,
+                    help="hidden width of the multi-speaker networks (default 0: the width val chose for the others)")
     ap.add_argument("--multi-weights", default=",".join(f"{w:g}" for w in MULTI_POSITIVE_WEIGHTS),
                     help="multi-speaker positive loss weights to choose from")
     ap.add_argument("--class-weights", default="",
@@ -351,8 +355,9 @@ def main():
     hidden_grid = [int(v) for v in args.hidden.split(",")]
     speech_weights = [float(v) for v in args.speech_weights.split(",")]
     fm.FIRST_SEED = args.seed
-    if args.multi_members < 1:
-        sys.exit("train_models: --multi-members must be at least 1")
+    if args.multi_members < 1 or args.members < 1:
+        sys.exit("train_models: --members and --multi-members must be at least 1")
+    fm.ENSEMBLE = args.members
     fm.MULTI_ENSEMBLE = args.multi_members
     global LANES
     LANES = TASK_LANES[args.lanes]
@@ -415,8 +420,9 @@ def main():
     apply(data, "speech", speech, "p_speech")
 
     tried = []
+    multi_hidden = args.multi_hidden or hidden
     for mweight in (float(v) for v in args.multi_weights.split(",")):
-        multi = ensemble("multi", hidden, members=fm.MULTI_ENSEMBLE).fit(
+        multi = ensemble("multi", multi_hidden, members=fm.MULTI_ENSEMBLE).fit(
             *gather(data, train_multi, "multi", "y_multi"), positive_weight=mweight, **kw)
         apply(data, "multi", multi, "p_multi")
         g, fa = multi_scores(data, val, "p_multi")
@@ -430,7 +436,7 @@ def main():
         *gather(data, train, "standalone", "y_speech"), negative_weight=weight, sample_weight=sample_weight, **kw)
     apply(data, "standalone", standalone, "p_speech_alone")
     alone_f1 = speech_f1(data, val, "p_speech_alone", speech_segments)
-    chosen = (f"chosen on val: hidden {hidden} x {fm.ENSEMBLE} (multi x {fm.MULTI_ENSEMBLE}), speech negative "
+    chosen = (f"chosen on val: hidden {hidden} x {fm.ENSEMBLE} (multi {multi_hidden} x {fm.MULTI_ENSEMBLE}), speech negative "
               f"weight {weight:g}, segmenter {speech_segments}, multi positive weight {mweight:g}; val "
               f"(replayed) speech F1 {100 * f1:.2f}, alone {100 * alone_f1:.2f}, music F1 {100 * mf1:.2f}, "
               f"multi window F1 {100 * multi_f:.2f}")
