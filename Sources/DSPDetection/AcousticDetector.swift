@@ -290,8 +290,10 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
             guard model.isValid, !unreadable.contains(where: model.reads) else {
                 throw ConfigurationError(
                     parameter: name,
-                    value: "\(model.inputCount) inputs, \(model.hiddenCount) hidden\(model.recurrence == nil ? "" : " (GRU)")",
-                    expected: "consistent shapes, finite values, no lane of \(unreadable.map(\.name))")
+                    value: "\(model.inputCount) inputs, \(model.hiddenCount) hidden\(model.recurrence == nil ? "" : " (GRU)"), "
+                        + "evaluation stride \(model.evaluationStride)",
+                    expected: "consistent shapes, finite values, an evaluation stride in 1...\(ProbabilityModel.maximumEvaluationStride), "
+                        + "no lane of \(unreadable.map(\.name))")
             }
         }
         if let network = c.network, !network.isValid {

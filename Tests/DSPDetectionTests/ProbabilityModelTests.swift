@@ -34,8 +34,7 @@ import TestSupport
         #expect(CompiledModel.tanh(.nan).isNaN)
     }
 
-    @Test(arguments: [("music", DefaultModels.music), ("speech", DefaultModels.speech),
-                      ("multiSpeaker", DefaultModels.multiSpeaker), ("standaloneSpeech", DefaultModels.standaloneSpeech)])
+    @Test(arguments: Self.feedForwardDefaults)
     func compiledModelMatchesTheFormula(_ name: String, _ model: ProbabilityModel) {
         let compiled = CompiledModel(model)
         var generator = SplitMix64(seed: 42)
@@ -88,9 +87,15 @@ import TestSupport
         }
     }
 
+    /// The shipped models with a feed-forward hidden layer (a recurrent one, the music model
+    /// since 2026-12-05, is held to its formula by `GatedRecurrenceTests`).
+    static let feedForwardDefaults: [(String, ProbabilityModel)] = [
+        ("music", DefaultModels.music), ("speech", DefaultModels.speech),
+        ("multiSpeaker", DefaultModels.multiSpeaker), ("standaloneSpeech", DefaultModels.standaloneSpeech),
+    ].filter { $0.1.recurrence == nil }
+
     @Test("the vectorised hidden layer equals the one-unit-at-a-time tanh loop bit for bit",
-          arguments: [("music", DefaultModels.music), ("speech", DefaultModels.speech),
-                      ("multiSpeaker", DefaultModels.multiSpeaker), ("standaloneSpeech", DefaultModels.standaloneSpeech),
+          arguments: Self.feedForwardDefaults + [
                       ("5 inputs x 3 hidden", Self.model(inputs: 5, hidden: 3, seed: 1)),
                       ("3 inputs x 17 hidden", Self.model(inputs: 3, hidden: 17, seed: 2)),
                       ("7 inputs, no hidden layer", Self.model(inputs: 7, hidden: 0, seed: 3)),
@@ -173,11 +178,11 @@ import TestSupport
 
     @Test("one copy of a model's tables per model: shared by every instance, independent scratch, freed with the last holder")
     func tablesAreShared() throws {
-        var modified = DefaultModels.music
+        var modified = DefaultModels.speech   // feed-forward: `reference` below is its formula
         modified.outputBias += 0.25  // a model no other test builds, so the cache's count is this test's
         var a: CompiledModel? = CompiledModel(modified)
         var b: CompiledModel! = CompiledModel(modified)
-        let other = CompiledModel(DefaultModels.speech)
+        let other = CompiledModel(DefaultModels.multiSpeaker)
         #expect(a!.sharesTables(with: b))
         #expect(!a!.sharesTables(with: other))
         #expect(a!.memoryFootprint.sharedBytes > 0 && a!.memoryFootprint.sharedBytes == b.memoryFootprint.sharedBytes)

@@ -18,6 +18,10 @@ so far rather than one frame and the cue windows. A GRU steps only on the frames
 evaluates it on (audible frames: the silence floor leaves the others at 0 and the state as it
 was), so each file's training sequence is its audible frames, from a zero state.
 
+`--music-stride N` steps the music GRU on every Nth audible frame only, its probability held
+between steps (`ProbabilityModel.evaluationStride`): it is fitted on those frames, and val
+replays the held probabilities, so it costs the detector 1/N of a GRU per frame.
+
 `--recurrent` names the tasks that get a GRU (default music); the others are fitted as
 train_models.py fits them (its ensembles, seeds and epochs), on the probabilities of the models
 before them in the chain. `--keep FILE` fits the music GRU only and keeps the other models of a
@@ -67,7 +71,7 @@ RECURRENT = "music"
 # `--keep` kept follows (so that running --keep on its own output keeps the same header).
 KEPT_MARKER = "// The voice-activity, multi-speaker and voice-alone models and the speech segmenter are kept"
 # What the command line changes.
-SETTINGS = {"epochs": EPOCHS, "dropout": 0.0}
+SETTINGS = {"epochs": EPOCHS, "dropout": 0.0, "stride": {}}
 
 
 class Model(torch.nn.Module):
@@ -85,15 +89,17 @@ class Model(torch.nn.Module):
 
 
 def sequences(data, files, task, label, class_weights=None):
-    """Each file's audible frames of the task's lanes, their labels, and the file's loss weight
-    (`class_weights[its class]`, 1 for a class it does not name)."""
+    """Each file's audible frames of the task's lanes (every stride-th, the first included, for a
+    task with a stride), their labels, and the file's loss weight (`class_weights[its class]`, 1
+    for a class it does not name)."""
     out = []
     for rel in files:
         c = data[rel]
         keep = c["audible"]
-        x = tm.matrix(c)[keep][:, tm.LANES[task]].astype(np.float32)
+        stride = SETTINGS["stride"].get(task, 1)
+        x = tm.matrix(c)[keep][:, tm.LANES[task]].astype(np.float32)[::stride]
         if len(x):
-            out.append((x, c[label][keep].astype(np.float32), (class_weights or {}).get(c["condition"], 1.0)))
+            out.append((x, c[label][keep].astype(np.float32)[::stride], (class_weights or {}).get(c["condition"], 1.0)))
     return out
 
 
@@ -159,10 +165,13 @@ def apply(data, task, model, column):
     for c in data.values():
         keep = c["audible"]
         p = np.zeros(len(keep))
+        stride = SETTINGS["stride"].get(task, 1)
         x = tm.matrix(c)[keep][:, tm.LANES[task]].astype(np.float32)
         if len(x):
             with torch.no_grad():
-                p[keep] = torch.sigmoid(model(torch.from_numpy(x)[None])).numpy()[0]
+                stepped = torch.sigmoid(model(torch.from_numpy(x[::stride])[None])).numpy()[0]
+            # Held between steps: the audible frame i reads step i // stride.
+            p[keep] = np.repeat(stepped, stride)[:len(x)]
         c[column] = fm.smooth(p, smoothing)
 
 
@@ -194,6 +203,8 @@ def swift(model, task, name, comment):
     plain = lanes == list(range(len(lanes)))
     lanes_line = "" if plain else "\n        inputLanes: [" + ", ".join(str(i) for i in lanes) + "],"
     g = model.gru
+    stride = SETTINGS["stride"].get(task, 1)
+    stride_line = f",\n        evaluationStride: {stride}" if stride > 1 else ""
     return f"""    /// {comment}
     public static let {name} = ProbabilityModel(
         inputCount: {len(lanes)},{lanes_line}
@@ -205,7 +216,7 @@ def swift(model, task, name, comment):
         outputBias: {float(model.out.bias.detach()[0]):.7g},
         recurrence: GatedRecurrence(
             weights: [{floats(g.weight_hh_l0.detach())}],
-            bias: [{floats(g.bias_hh_l0.detach())}]))
+            bias: [{floats(g.bias_hh_l0.detach())}]){stride_line})
 """
 
 
@@ -239,7 +250,11 @@ def main():
     ap.add_argument("--recurrent", default=RECURRENT,
                     help=f"tasks whose model is a GRU, among {', '.join(TASKS)} (default {RECURRENT}); the others are "
                          "train_models.py's ensembles")
-    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--threads", type=int, default=2,
+                    help="PyTorch's threads: the weights depend on it at float rounding (about 3e-6), so the "
+                         "generated header records it")
+    ap.add_argument("--music-stride", type=int, default=1,
+                    help="the music GRU steps on every Nth audible frame and its probability is held between steps")
     ap.add_argument("--multi-members", type=int, default=None,
                     help="networks in the multi-speaker ensemble when it is not a GRU (default fit_models.MULTI_ENSEMBLE)")
     ap.add_argument("--multi-exclude", default=",".join(tm.MULTI_EXCLUDED),
@@ -254,6 +269,7 @@ def main():
                          "DefaultModels.swift, with its header")
     args = ap.parse_args()
     SETTINGS["epochs"] = args.epochs or EPOCHS
+    SETTINGS["stride"] = {"music": args.music_stride}
     torch.set_num_threads(args.threads)
     torch.use_deterministic_algorithms(True)
     hidden_grid = [int(v) for v in args.hidden.split(",")]
@@ -401,11 +417,14 @@ def write_kept(args, manifest, train, val, report, music, kept_header, kept_sour
     header this run's provenance followed by the kept fit's."""
     header = tm.provenance(
         args.corpus, manifest, (os.path.abspath(__file__), tm.__file__, fm.__file__), train, val,
-        [f"seed {args.seed}, torch {torch.__version__}, {SETTINGS['epochs']} epochs, GRU widths from {args.hidden},",
+        [f"seed {args.seed}, torch {torch.__version__}, {SETTINGS['epochs']} epochs, GRU widths from {args.hidden}, "
+         f"music GRU stepped on every {args.music_stride} audible frame(s),",
          f"train classes left out of the music fit (--multi-only): {args.multi_only or 'none'}, "
          f"class loss weights: {args.class_weights or 'none'}."] + report,
         setup="scripts/detect/setup.sh --train",
         options=f" --recurrent music --hidden {args.hidden} --epochs {SETTINGS['epochs']} --seed {args.seed}"
+                + (f" --music-stride {args.music_stride}" if args.music_stride > 1 else "")
+                + f" --threads {args.threads}"
                 + (f" --multi-only {args.multi_only}" if args.multi_only else "")
                 + (f" --class-weights {args.class_weights}" if args.class_weights else "")
                 + " --keep Sources/DSPDetection/Models/DefaultModels.swift")

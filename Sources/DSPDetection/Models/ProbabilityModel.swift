@@ -31,6 +31,11 @@ import Darwin
 ///     h ← (1 − u) ⊙ n + u ⊙ h
 ///     p = σ(outputBias + Σⱼ outputWeightsⱼ · hⱼ)
 ///
+/// With ``evaluationStride`` `N` > 1 the model is evaluated on the first frame it is given and
+/// on every `N`th after it; the frames between read the last evaluation's probability, and a
+/// recurrent state advances only on the frames evaluated (a slow task's model, music, steps at
+/// a coarser rate than the 16 ms hop).
+///
 /// The state advances once per evaluation: ``AcousticDetector`` evaluates a model only on
 /// frames with sound (not on silent frames or frames with non-finite samples), and only while
 /// its detection is on, so a recurrent model sees the sequence of those frames; the
@@ -64,11 +69,18 @@ public struct ProbabilityModel: Hashable, Sendable {
     /// these recurrent weights, and the model keeps a state from one evaluation to the next (see
     /// the type's formula); `nil` (the default) for a feed-forward `tanh` layer.
     public var recurrence: GatedRecurrence?
+    /// The model is evaluated on every `evaluationStride`th frame it is given, starting with
+    /// the first (and after every reset); the frames between read the last evaluation's
+    /// probability. 1 (the default) evaluates every frame; at most ``maximumEvaluationStride``.
+    public var evaluationStride: Int
+    /// The largest ``evaluationStride`` accepted: 16 frames, 256 ms at the detector's hop.
+    public static let maximumEvaluationStride = 16
 
     /// Creates a model; ``isValid`` says whether the shapes agree.
     public init(
         inputCount: Int, inputLanes: [Int]? = nil, inputMean: [Float], inputScale: [Float], hiddenWeights: [Float],
-        hiddenBias: [Float], outputWeights: [Float], outputBias: Float, recurrence: GatedRecurrence? = nil
+        hiddenBias: [Float], outputWeights: [Float], outputBias: Float, recurrence: GatedRecurrence? = nil,
+        evaluationStride: Int = 1
     ) {
         self.inputCount = inputCount
         self.inputLanes = inputLanes
@@ -79,6 +91,7 @@ public struct ProbabilityModel: Hashable, Sendable {
         self.outputWeights = outputWeights
         self.outputBias = outputBias
         self.recurrence = recurrence
+        self.evaluationStride = evaluationStride
     }
 
     /// Hidden units: `hiddenBias.count`, or `hiddenBias.count / 3` with ``recurrence``.
@@ -92,12 +105,14 @@ public struct ProbabilityModel: Hashable, Sendable {
         inputLanes.map { $0.contains(lane.rawValue) } ?? (lane.rawValue < inputCount)
     }
 
-    /// Whether the shapes agree and every value is finite (and scales positive). A recurrent
+    /// Whether the shapes agree, every value is finite (and scales positive) and
+    /// ``evaluationStride`` is within 1…``maximumEvaluationStride``. A recurrent
     /// model needs at least one unit: `hiddenBias` and ``GatedRecurrence/bias`` `3H` values
     /// (H ≥ 1), `hiddenWeights` `3H × inputCount`, ``GatedRecurrence/weights`` `3H × H`,
     /// `outputWeights` `H`.
     public var isValid: Bool {
         let n = inputCount
+        guard (1...Self.maximumEvaluationStride).contains(evaluationStride) else { return false }
         guard n >= 1, n <= CueLane.count, inputMean.count == n, inputScale.count == n else { return false }
         if let recurrence {
             let h = hiddenCount
@@ -149,8 +164,11 @@ final class CompiledModelTables: @unchecked Sendable {
     let outputBias: Float
     /// The lane each input reads.
     let lanes: UnsafeMutableBufferPointer<Int>
+    /// ``ProbabilityModel/evaluationStride``.
+    let evaluationStride: Int
 
     init(_ model: ProbabilityModel) {
+        evaluationStride = model.evaluationStride
         inputCount = model.inputCount
         hiddenCount = model.hiddenCount
         isRecurrent = model.recurrence != nil
@@ -232,6 +250,13 @@ final class CompiledModel {
     private let state: UnsafeMutableBufferPointer<Float>
     /// `rows` rounded up to a multiple of eight.
     private let paddedRows: Int
+    /// ``ProbabilityModel/evaluationStride``.
+    let evaluationStride: Int
+    /// Frames given since the last evaluation (0: the next frame is evaluated); below
+    /// ``evaluationStride``.
+    private var phase = 0
+    /// The last evaluation's probability, read by the frames between evaluations.
+    private var held: Float = 0
     /// Whether the hidden layer's exponentials go through `cdsp_exp` (glibc's `expf`, eight lanes
     /// at a time): at dispatch level x86-64-v3 and above, where glibc's own `expf` is the FMA
     /// compilation the kernel reproduces bit for bit. Elsewhere (SSE2 or FMA-only CPUs, builds
@@ -265,7 +290,14 @@ final class CompiledModel {
     /// Bytes an evaluation takes from the workspace: one ``probability(_:)``'s, or a batch's
     /// (``probabilities(_:count:into:)``, up to ``batchLimit`` vectors) when that is more.
     var workspaceBytes: Int {
-        Swift.max(singleWorkspaceBytes, batchWorkspaceBytes)
+        Swift.max(singleWorkspaceBytes, batchWorkspaceBytes) + strideWorkspaceBytes
+    }
+
+    /// Bytes a strided model's batch takes before its evaluations: the vectors evaluated and
+    /// their probabilities (none at stride 1).
+    private var strideWorkspaceBytes: Int {
+        evaluationStride == 1 ? 0 : ScratchWorkspace.bytes(UnsafeMutablePointer<Float>.self, Self.batchLimit)
+            + ScratchWorkspace.bytes(Float.self, Self.batchLimit)
     }
 
     /// Bytes one ``probability(_:)`` takes from the workspace.
@@ -306,6 +338,7 @@ final class CompiledModel {
         state = .allocate(capacity: tables.isRecurrent ? tables.hiddenCount : 0)
         state.initialize(repeating: 0)
         paddedRows = (rows + 7) / 8 * 8
+        evaluationStride = tables.evaluationStride
         usesExpKernel = Self.expKernelAvailable
     }
 
@@ -325,10 +358,12 @@ final class CompiledModel {
     /// Whether `other` reads the same tables (one copy per model).
     func sharesTables(with other: CompiledModel) -> Bool { tables === other.tables }
 
-    /// Zeroes a recurrent model's state: the next evaluation is a stream's first. Nothing to do
-    /// for a feed-forward model.
+    /// Zeroes a recurrent model's state and the stride's count: the next frame is evaluated, as
+    /// a stream's first. A feed-forward model at stride 1 has nothing to reset.
     func reset() {
         state.update(repeating: 0)
+        phase = 0
+        held = 0
     }
 
     /// The recurrent state (empty for a feed-forward model), for tests (allocates; not for
@@ -337,7 +372,21 @@ final class CompiledModel {
 
     /// The probability for the cue vector at `x` (at least `inputCount` lanes); a recurrent
     /// model's state advances one step. NaN inputs give 0 (and leave the state as it was).
+    /// With ``evaluationStride`` > 1, only every stride-th call evaluates; the others return the
+    /// last evaluation's probability and read nothing.
     func probability(_ x: UnsafePointer<Float>) -> Float {
+        if evaluationStride > 1 {
+            let evaluates = phase == 0
+            phase = phase + 1 == evaluationStride ? 0 : phase + 1
+            if !evaluates { return held }
+            held = evaluatedProbability(x)
+            return held
+        }
+        return evaluatedProbability(x)
+    }
+
+    /// ``probability(_:)`` evaluated, whatever the stride.
+    private func evaluatedProbability(_ x: UnsafePointer<Float>) -> Float {
         let scope = workspace.enter(reserving: workspaceBytes)
         defer { scope.leave() }
         let (recurrentRows, nextState) = recurrentScratchCounts
@@ -356,8 +405,43 @@ final class CompiledModel {
     /// through one activation pass where they are contiguous, and the output sums of two
     /// vectors run side by side (each in its own order). A recurrent model's input rows are
     /// found for all the vectors the same way; then its state runs through them in order.
+    /// With ``evaluationStride`` > 1, the vectors a stride-th call would evaluate go through
+    /// that together and the others read the last evaluation's probability, as one call at a
+    /// time gives.
     func probabilities(_ x: UnsafePointer<UnsafeMutablePointer<Float>>, count: Int, into p: UnsafeMutablePointer<Float>) {
         precondition(count <= Self.batchLimit, "CompiledModel.probabilities: more than batchLimit vectors")
+        if evaluationStride == 1 {
+            evaluatedProbabilities(x, count: count, into: p)
+            return
+        }
+        let scope = workspace.enter(reserving: workspaceBytes)
+        defer { scope.leave() }
+        let chosen = scope.take(UnsafeMutablePointer<Float>.self, count: Self.batchLimit)
+        let evaluated = scope.take(Float.self, count: Self.batchLimit)
+        var m = 0, phase = self.phase
+        for k in 0..<count {
+            if phase == 0 {
+                chosen[m] = x[k]
+                m += 1
+            }
+            phase = phase + 1 == evaluationStride ? 0 : phase + 1
+        }
+        if m > 0 { evaluatedProbabilities(chosen, count: m, into: evaluated) }
+        var j = 0
+        for k in 0..<count {
+            if self.phase == 0 {
+                held = evaluated[j]
+                j += 1
+            }
+            p[k] = held
+            self.phase = self.phase + 1 == evaluationStride ? 0 : self.phase + 1
+        }
+    }
+
+    /// ``probabilities(_:count:into:)`` with every vector evaluated, whatever the stride.
+    private func evaluatedProbabilities(
+        _ x: UnsafePointer<UnsafeMutablePointer<Float>>, count: Int, into p: UnsafeMutablePointer<Float>
+    ) {
         let scope = workspace.enter(reserving: batchWorkspaceBytes)
         defer { scope.leave() }
         let inputs = scope.take(Float.self, count: count * inputCount)
@@ -573,8 +657,8 @@ final class CompiledModel {
     }
 
     /// ``probability(_:)`` for tests: the probability with the gathered inputs and the
-    /// pre-activations it computed (allocates; not for real-time use). A recurrent model's state
-    /// advances as in ``probability(_:)``.
+    /// pre-activations it computed (allocates; not for real-time use), evaluated whatever the
+    /// stride. A recurrent model's state advances as in ``probability(_:)``.
     func evaluate(_ x: UnsafePointer<Float>) -> (probability: Float, inputs: [Float], preActivations: [Float]) {
         let inputs = UnsafeMutablePointer<Float>.allocate(capacity: Swift.max(1, inputCount))
         let preActivations = UnsafeMutablePointer<Float>.allocate(capacity: paddedRows)
