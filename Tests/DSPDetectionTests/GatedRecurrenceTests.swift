@@ -87,7 +87,7 @@ import TestSupport
     }()
 
     /// The shapes tested, by name (the test arguments; the models print too long): seeded ones
-    /// and every shipped model that is recurrent (the music model since 2026-12-05).
+    /// and every shipped model that is recurrent (the music model since 2026-12-06).
     static let cases: [String: ProbabilityModel] = {
         var cases = [
             "13 inputs x 5 units": model(inputs: 13, hidden: 5, seed: 21),
@@ -382,7 +382,7 @@ import TestSupport
         let recurrent = try AcousticDetector(configuration: Self.configuration())
         let shipped = try AcousticDetector()
         let states = (12 + 9 + 5) * MemoryLayout<Float>.stride
-        // The shipped models' states (the music model is a GRU since 2026-12-05).
+        // The shipped models' states (the music model is a GRU since 2026-12-06).
         let shippedStates = [DefaultModels.speech, DefaultModels.music, DefaultModels.multiSpeaker]
             .filter { $0.recurrence != nil }.map(\.hiddenCount).reduce(0, +) * MemoryLayout<Float>.stride
         // The lanes, analyzer and cues are the same; the models' owned bytes are their states.

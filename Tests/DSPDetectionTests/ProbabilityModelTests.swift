@@ -88,7 +88,7 @@ import TestSupport
     }
 
     /// The shipped models with a feed-forward hidden layer (a recurrent one, the music model
-    /// since 2026-12-05, is held to its formula by `GatedRecurrenceTests`).
+    /// since 2026-12-06, is held to its formula by `GatedRecurrenceTests`).
     static let feedForwardDefaults: [(String, ProbabilityModel)] = [
         ("music", DefaultModels.music), ("speech", DefaultModels.speech),
         ("multiSpeaker", DefaultModels.multiSpeaker), ("standaloneSpeech", DefaultModels.standaloneSpeech),

@@ -317,6 +317,9 @@ def main():
         kept_header, kept_source = kept_parts(args.keep)
     if not recurrent <= set(TASKS):
         sys.exit(f"train_recurrent: --recurrent takes tasks among {', '.join(TASKS)}")
+    if not 1 <= args.music_stride <= 16 or (args.music_stride > 1 and "music" not in recurrent):
+        sys.exit("train_recurrent: --music-stride takes 1 to 16 (ProbabilityModel.maximumEvaluationStride), "
+                 "and more than 1 only with a music GRU (--recurrent music)")
     fm.FIRST_SEED = args.seed
 
     def fit_task(task, label, hidden, seed, **weights):
@@ -406,7 +409,9 @@ def main():
                         + (f" --multi-members {args.multi_members}" if args.multi_members else "")
                         + (f" --multi-exclude {args.multi_exclude}" if args.multi_exclude != ",".join(tm.MULTI_EXCLUDED) else "")
                         + (f" --multi-only {args.multi_only}" if args.multi_only else "")
-                        + (f" --class-weights {args.class_weights}" if args.class_weights else ""),
+                        + (f" --class-weights {args.class_weights}" if args.class_weights else "")
+                        + (f" --music-stride {args.music_stride}" if args.music_stride > 1 else "")
+                        + f" --threads {args.threads}",
                 train_multi=train_multi))
             f.write(tm.models_source((music, speech, multi, standalone), speech_segments, summary=f": {kinds}"))
         print(f"wrote {args.swift}", file=sys.stderr)
@@ -418,7 +423,7 @@ def write_kept(args, manifest, train, val, report, music, kept_header, kept_sour
     header = tm.provenance(
         args.corpus, manifest, (os.path.abspath(__file__), tm.__file__, fm.__file__), train, val,
         [f"seed {args.seed}, torch {torch.__version__}, {SETTINGS['epochs']} epochs, GRU widths from {args.hidden}, "
-         f"music GRU stepped on every {args.music_stride} audible frame(s),",
+         f"music GRU stepped on {'every audible frame' if args.music_stride == 1 else f'one audible frame in {args.music_stride}'},",
          f"train classes left out of the music fit (--multi-only): {args.multi_only or 'none'}, "
          f"class loss weights: {args.class_weights or 'none'}."] + report,
         setup="scripts/detect/setup.sh --train",

@@ -377,7 +377,7 @@ final class CompiledModel {
     func probability(_ x: UnsafePointer<Float>) -> Float {
         if evaluationStride > 1 {
             let evaluates = phase == 0
-            phase = phase + 1 == evaluationStride ? 0 : phase + 1
+            phase = nextPhase(after: phase)
             if !evaluates { return held }
             held = evaluatedProbability(x)
             return held
@@ -424,7 +424,7 @@ final class CompiledModel {
                 chosen[m] = x[k]
                 m += 1
             }
-            phase = phase + 1 == evaluationStride ? 0 : phase + 1
+            phase = nextPhase(after: phase)
         }
         if m > 0 { evaluatedProbabilities(chosen, count: m, into: evaluated) }
         var j = 0
@@ -434,8 +434,14 @@ final class CompiledModel {
                 j += 1
             }
             p[k] = held
-            self.phase = self.phase + 1 == evaluationStride ? 0 : self.phase + 1
+            self.phase = nextPhase(after: self.phase)
         }
+    }
+
+    /// The stride's count after one more frame given.
+    @inline(__always)
+    private func nextPhase(after phase: Int) -> Int {
+        phase + 1 == evaluationStride ? 0 : phase + 1
     }
 
     /// ``probabilities(_:count:into:)`` with every vector evaluated, whatever the stride.
