@@ -1,12 +1,15 @@
 // The dispatched kernels of DSPDetection's cue tracker. See include/CDSPDetection.h for the
-// contract. Comparisons and bit counts only: exact, the same at every level. The levels with
-// AVX gain a one-instruction lane-mask extraction and POPCNT (x86-64-v3 and AVX-512 copies)
-// over the Swift loop they replace, which ran baseline SSE2 code (no POPCNT: a bit-trick
-// sequence per word).
+// contract. Comparisons, bit counts and adds in a fixed order: exact, the same at every level.
+// The peak mask's levels with AVX gain a one-instruction lane-mask extraction and POPCNT
+// (x86-64-v3 and AVX-512 copies) over the Swift loop they replace, which ran baseline SSE2 code
+// (no POPCNT: a bit-trick sequence per word); the sieve's sums gain register look-ups at
+// AVX-512 (below).
 #include "CDSPDetection.h"
 
 #include "Dispatch.h"   // CDSP_DISPATCH_V3_VOID, CDSP_INLINE
 #include "Vectors.h"   // v8, ld8, splat8
+
+#include <string.h>
 
 typedef _Bool b8 __attribute__((ext_vector_type(8)));
 
@@ -53,4 +56,75 @@ CDSP_DISPATCH_V3_VOID(
     }
     counts[0] = peaks;
     counts[1] = kept;
+}
+
+// The harmonic sieve's score sums (include/CDSPDetection.h). Not a CDSP_DISPATCH kernel: the
+// levels differ in how a look-up is made, not in their width. Below AVX-512 each lane's sums
+// are two chains of scalar loads and adds, as the Swift loop one candidate at a time ran them
+// (a 16-lane loop over arrays in memory ran at half that speed: every add waited on a store);
+// at level avx512, with windows, sixteen look-ups are two two-register permutes and a blend.
+// The adds are the same, in the same order, at every level.
+
+/// One candidate at a time, every level's fallback.
+static void sieve_sums_loads(const float *nearMax, const float *peaks, const int32_t *harmonics,
+                             const int32_t *halves, const uint8_t *depths, size_t groups, size_t stride,
+                             float *sums) {
+    for (size_t g = 0; g < groups; g++) {
+        const int32_t *h = harmonics + g * stride * 16, *q = halves + g * stride * 16;
+        for (size_t l = 0; l < 16; l++) {
+            float on = 0, off = 0;
+            for (size_t i = 0; i < depths[g]; i++) {
+                on += nearMax[h[i * 16 + l]];
+                off += peaks[q[i * 16 + l]];
+            }
+            sums[g * 16 + l] = on - off;
+        }
+    }
+}
+
+#if CDSP_DISPATCH_ON
+#include <immintrin.h>
+
+/// Sixteen look-ups of `p[idx]` for `idx` in 0..<64 (`p[0 ..< 64]` readable): bits 0–4 of
+/// each index pick within a pair of registers (`vpermt2ps`), bit 5 between the pairs.
+#define SIEVE_LOOKUP64(p, idx)                                                                        \
+    _mm512_mask_blend_ps(_mm512_test_epi32_mask(idx, _mm512_set1_epi32(32)),                          \
+                         _mm512_permutex2var_ps(_mm512_loadu_ps(p), idx, _mm512_loadu_ps((p) + 16)),  \
+                         _mm512_permutex2var_ps(_mm512_loadu_ps((p) + 32), idx, _mm512_loadu_ps((p) + 48)))
+
+__attribute__((target("avx512f"))) static void sieve_sums_avx512(const float *nearMax, const float *peaks,
+                                                                 const int32_t *harmonics, const int32_t *halves,
+                                                                 const uint8_t *depths, size_t groups, size_t stride,
+                                                                 const int32_t *bases, const uint16_t *lanes,
+                                                                 float *sums) {
+    for (size_t g = 0; g < groups; g++) {
+        __m512 on = _mm512_setzero_ps(), off = _mm512_setzero_ps();
+        const int32_t *h = harmonics + g * stride * 16, *q = halves + g * stride * 16;
+        const int32_t *b = bases + g * stride * 2;
+        for (size_t i = 0; i < depths[g]; i++) {
+            __mmask16 live = lanes[g * stride + i];
+            int32_t hb = b[2 * i], qb = b[2 * i + 1];
+            __m512i x = _mm512_sub_epi32(_mm512_loadu_si512((const void *)(h + i * 16)), _mm512_set1_epi32(hb));
+            __m512i y = _mm512_sub_epi32(_mm512_loadu_si512((const void *)(q + i * 16)), _mm512_set1_epi32(qb));
+            on = _mm512_mask_add_ps(on, live, on, SIEVE_LOOKUP64(nearMax + hb, x));
+            off = _mm512_mask_add_ps(off, live, off, SIEVE_LOOKUP64(peaks + qb, y));
+        }
+        _mm512_storeu_ps(sums + g * 16, _mm512_sub_ps(on, off));
+    }
+}
+#endif
+
+void cdsp_sieve_sums(const float *nearMax, const float *peaks, const int32_t *harmonics, const int32_t *halves,
+                     const uint8_t *depths, size_t groups, size_t stride, const int32_t *bases,
+                     const uint16_t *lanes, float *sums) {
+#if CDSP_DISPATCH_ON
+    if (bases && lanes && cdsp_dispatch_level() >= CDSP_LEVEL_AVX512) {
+        sieve_sums_avx512(nearMax, peaks, harmonics, halves, depths, groups, stride, bases, lanes, sums);
+        return;
+    }
+#else
+    (void)bases;
+    (void)lanes;
+#endif
+    sieve_sums_loads(nearMax, peaks, harmonics, halves, depths, groups, stride, sums);
 }

@@ -197,7 +197,7 @@ private enum KernelHashes {
             ("cdsp_spectral_pitch_pick", false, pitchPick()), ("cdsp_spectral_mirror", false, mirror()),
             ("cdsp_spectral_real_parts", false, realParts()), ("cdsp_spectral_half_twiddle", false, halfTwiddle()),
             ("cdsp_spectral_half_lags", false, halfLags()), ("cdsp_spectral_band_sums", false, bandSums()),
-            ("cdsp_peak_mask", false, peakMask()), ("cdsp_spectral_sign_changes", false, signChanges()), ("cdsp_spectral_frame_dots", false, frameDots()),
+            ("cdsp_peak_mask", false, peakMask()), ("cdsp_sieve_sums", false, sieveSums()), ("cdsp_spectral_sign_changes", false, signChanges()), ("cdsp_spectral_frame_dots", false, frameDots()),
             ("cdsp_spectral_copy", false, copy()), ("cdsp_spectral_power4", false, power4(magnitudes: false)),
             ("cdsp_spectral_power4_magnitudes", false, power4(magnitudes: true)),
             ("cdsp_spectral_half_twiddle4", false, halfTwiddle4()), ("cdsp_spectral_band_sums4", false, bandSums4()),
@@ -602,6 +602,17 @@ private enum KernelHashes {
             for word in mask { h.add(bits: word, bytes: 8) }
             h.add(counts[0])
             h.add(counts[1])
+        }
+        return h.hex
+    }
+
+    static func sieveSums() -> String {
+        var h = FNV1a()
+        for (seed, groups, stride, tableCount, edges) in [(11, 4, 15, 300, true), (12, 3, 8, 513, false)] {
+            let x = SieveSumsKernelTests.grid(
+                seed: UInt64(seed), groups: groups, stride: stride, tableCount: tableCount, width: 64, edges: edges)
+            h.add(SieveSumsKernelTests.kernel(x, windows: true))
+            h.add(SieveSumsKernelTests.kernel(x, windows: false))
         }
         return h.hex
     }

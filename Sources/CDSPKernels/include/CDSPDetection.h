@@ -1,5 +1,5 @@
-// The dispatched kernels of DSPDetection's cue tracker (Detection.c): exact comparisons and
-// counts, so every level gives the same results.
+// The dispatched kernels of DSPDetection's cue tracker (Detection.c): exact comparisons,
+// counts and sums in a fixed order, so every level gives the same results.
 #pragma once
 #include <stddef.h>
 #include <stdint.h>
@@ -20,6 +20,27 @@ extern "C" {
 /// `words` words) at the same bin or one bin either side; 0 when `previous` is NULL.
 void cdsp_peak_mask(const float *p, size_t lo, size_t hi, uint64_t *mask, size_t words, const uint64_t *previous,
                     size_t counts[2]);
+
+/// The harmonic sieve's score sums (DSPDetection's `HarmonicSieve`): candidates in groups of 16
+/// lanes, each lane one candidate.
+///
+/// For group `g < groups` and lane `l < 16`, with `e(i) = (g·stride + i)·16 + l`:
+/// `sums[16·g + l] = on − off`, where `on` starts at +0 and adds `nearMax[harmonics[e(i)]]`, and
+/// `off` starts at +0 and adds `peaks[halves[e(i)]]`, for `i = 0, 1, …, depths[g] − 1` in that
+/// order (`depths[g] ≤ stride`). A lane with fewer terms than its group's depth points the rest
+/// at a slot holding +0 in both tables, which leaves its sums as they were (a sum that starts
+/// at +0 is never −0): each lane's bits are those of its own terms added one at a time.
+///
+/// `bases` and `lanes` (both NULL, or both given) describe windows: for row `r = g·stride + i`,
+/// bit `l` of `lanes[r]` is set for the lanes with a term there (the others point at the +0
+/// slot), and those lanes' indices lie in `bases[2r] ..< bases[2r] + 64` (harmonics) and
+/// `bases[2r + 1] ..< bases[2r + 1] + 64` (halves), all 64 of which must be readable in the
+/// table. At level avx512 with windows, a row's 16 look-ups are two two-register permutes and a
+/// blend instead of 16 loads, and the lanes without a term are left out of the add. Every level
+/// and either path gives the same bits (adds in a fixed order, no contraction).
+void cdsp_sieve_sums(const float *nearMax, const float *peaks, const int32_t *harmonics, const int32_t *halves,
+                     const uint8_t *depths, size_t groups, size_t stride, const int32_t *bases,
+                     const uint16_t *lanes, float *sums);
 
 #ifdef __cplusplus
 }

@@ -18,7 +18,7 @@
 #include "CDSPFFTWSplit.h"     // DSPSpectral's FFTW backend: the r2c split step (FFTWSplit.c)
 #include "CDSPModels.h"       // DSPDetection's probability models (Models.c)
 #include "CDSPExponential.h"  // glibc's expf, eight lanes at a time (Exponential.c)
-#include "CDSPDetection.h"    // DSPDetection's cue tracker: the spectral-peak mask (Detection.c)
+#include "CDSPDetection.h"    // DSPDetection's cue tracker: the spectral-peak mask and the harmonic sieve's score sums (Detection.c)
 #include "CDSPNoiseLevel.h"  // DSPDetection's background-noise estimator: band sums, histogram counts and readings (NoiseLevel.c; scalar, one compilation)
 #include "CDSPLoudness.h"     // DSPAnalysis.LoudnessMeter: K-weighting, window sums (LoudnessKWeighting.c, LoudnessWindows.c)
 #include "CDSPMetering.h"     // DSPAnalysis level and true-peak metering (MeteringLevels.c, MeteringTruePeak.c)

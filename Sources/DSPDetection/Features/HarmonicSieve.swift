@@ -1,3 +1,4 @@
+internal import CDSPKernels
 import DSPCore
 import DSPSpectral
 
@@ -49,13 +50,33 @@ final class HarmonicSieve {
         let halfWidth: Int
         let steps: Int
         let candidates: UnsafeMutableBufferPointer<Float>
-        /// Harmonic bins of all candidates, back to back; `offsets[c]..<offsets[c+1]` is candidate c.
-        let harmonicBins: UnsafeMutableBufferPointer<Int32>
-        let halfBins: UnsafeMutableBufferPointer<Int32>
-        let offsets: UnsafeMutableBufferPointer<Int>
-        /// Each candidate's harmonic count `offsets[c+1] − offsets[c]` as a float (1 for a
-        /// candidate without harmonics, whose sums are 0: its score is then 0), the divisor of its
-        /// score; ``steps`` rounded up to eight, the padding 1.
+        /// Candidates per group of the score sums (`cdsp_sieve_sums`: one lane each).
+        static let groupLanes = 16
+        /// Groups of ``groupLanes`` candidates: ``steps`` rounded up.
+        let groups: Int
+        /// The most harmonics of any candidate: the rows per group in the grids below.
+        let depthStride: Int
+        /// Each group's harmonic count: the most of its candidates'.
+        let groupDepths: UnsafeMutableBufferPointer<UInt8>
+        /// The bin a lane reads past its candidate's last harmonic (and every lane past
+        /// ``steps``): `topBin + 1`, which no spectrum bin of the sieve uses and ``analyze(_:)``
+        /// sets to 0 in both tables.
+        let zeroSlot: Int
+        /// Candidate `c = 16·g + l`'s harmonic bins (the bin of `h·f0`, `h = 1, 2, …`) at
+        /// `(g·depthStride + i)·16 + l`, `i = h − 1`; ``zeroSlot`` past its last harmonic.
+        let harmonicGrid: UnsafeMutableBufferPointer<Int32>
+        /// The bins half-way below them (`(h − 0.5)·f0`), laid out as ``harmonicGrid``.
+        let halfGrid: UnsafeMutableBufferPointer<Int32>
+        /// Per row `r = g·depthStride + i`: the lowest harmonic bin and the lowest half-way bin
+        /// of the row's candidates that have an `i`-th harmonic (`2r`, `2r + 1`); nil unless
+        /// every row's bins lie within 64 of them and those 64 bins lie within ``Key/binCount``
+        /// (then `cdsp_sieve_sums` looks rows up in registers at level avx512).
+        let windowBases: UnsafeMutableBufferPointer<Int32>?
+        /// Per row: bit `l` set where candidate `16·g + l` has an `i`-th harmonic.
+        let liveLanes: UnsafeMutableBufferPointer<UInt16>
+        /// Each candidate's harmonic count as a float (1 for a candidate without harmonics, whose
+        /// sums are 0: its score is then 0), the divisor of its score; ``steps`` rounded up to
+        /// eight, the padding 1.
         let harmonicCounts: UnsafeMutableBufferPointer<Float>
         /// The bins whose ±1 neighbourhoods cancel candidate c as the first pitch, back to back:
         /// `cancelOffsets[c]..<cancelOffsets[c+1]` (the harmonics `h·f0` up to ``topBin``,
@@ -71,30 +92,75 @@ final class HarmonicSieve {
             let steps = Int((24 * log2(Double(key.maximumPitchHz / key.minimumPitchHz))).rounded(.down)) + 1
             self.steps = steps
             candidates = .allocate(capacity: steps)
-            offsets = .allocate(capacity: steps + 1)
-            var bins: [Int32] = []
-            var halves: [Int32] = []
+            var bins: [[Int32]] = []
+            var halves: [[Int32]] = []
             for c in 0..<steps {
                 let f0 = Float(Double(key.minimumPitchHz) * exp2(Double(c) / 24))
                 candidates[c] = f0
-                offsets[c] = bins.count
+                var on: [Int32] = [], half: [Int32] = []
                 var h: Float = 1
                 while h * f0 / binHz <= Float(topBin - 1), Int(h) <= key.maximumHarmonics {
-                    bins.append(Int32((h * f0 / binHz).rounded()))
-                    halves.append(Int32(((h - 0.5) * f0 / binHz).rounded()))
+                    on.append(Int32((h * f0 / binHz).rounded()))
+                    half.append(Int32(((h - 0.5) * f0 / binHz).rounded()))
                     h += 1
                 }
+                bins.append(on)
+                halves.append(half)
             }
-            offsets[steps] = bins.count
             let top = topBin
-            precondition(bins.allSatisfy { $0 >= 1 && Int($0) < top }, "HarmonicSieve: a harmonic bin outside 1..<topBin")
-            harmonicBins = .allocate(capacity: max(1, bins.count))
-            halfBins = .allocate(capacity: max(1, halves.count))
-            for (i, b) in bins.enumerated() { harmonicBins[i] = b }
-            for (i, b) in halves.enumerated() { halfBins[i] = b }
+            precondition(
+                bins.joined().allSatisfy { $0 >= 1 && Int($0) < top } && halves.joined().allSatisfy { $0 >= 0 && Int($0) < top },
+                "HarmonicSieve: a harmonic bin outside 1..<topBin")
+            precondition(top + 1 < key.binCount, "HarmonicSieve: no bin past topBin for the zero slot")
+            let lanes = Self.groupLanes
+            zeroSlot = top + 1
+            groups = (steps + lanes - 1) / lanes
+            depthStride = max(1, bins.map(\.count).max() ?? 0)
+            precondition(depthStride <= Int(UInt8.max), "HarmonicSieve: too many harmonics per candidate")
+            groupDepths = .allocate(capacity: max(1, groups))
+            harmonicGrid = .allocate(capacity: max(1, groups * depthStride * lanes))
+            halfGrid = .allocate(capacity: max(1, groups * depthStride * lanes))
+            harmonicGrid.initialize(repeating: Int32(zeroSlot))
+            halfGrid.initialize(repeating: Int32(zeroSlot))
+            for g in 0..<groups {
+                let members = (g * lanes)..<min(steps, (g + 1) * lanes)
+                groupDepths[g] = UInt8(members.map { bins[$0].count }.max() ?? 0)
+                for c in members {
+                    for i in bins[c].indices {
+                        harmonicGrid[(g * depthStride + i) * lanes + c - g * lanes] = bins[c][i]
+                        halfGrid[(g * depthStride + i) * lanes + c - g * lanes] = halves[c][i]
+                    }
+                }
+            }
+            let rows = groups * depthStride
+            liveLanes = .allocate(capacity: max(1, rows))
+            liveLanes.initialize(repeating: 0)
+            var bases = [Int32](repeating: 0, count: 2 * rows)
+            var windowed = true
+            for g in 0..<groups {
+                for i in 0..<depthStride {
+                    let members = ((g * lanes)..<min(steps, (g + 1) * lanes)).filter { i < bins[$0].count }
+                    for c in members { liveLanes[g * depthStride + i] |= UInt16(1) << UInt16(c - g * lanes) }
+                    guard let low = members.map({ bins[$0][i] }).min(), let high = members.map({ bins[$0][i] }).max(),
+                        let lowHalf = members.map({ halves[$0][i] }).min(), let highHalf = members.map({ halves[$0][i] }).max()
+                    else { continue }
+                    bases[2 * (g * depthStride + i)] = low
+                    bases[2 * (g * depthStride + i) + 1] = lowHalf
+                    if high - low >= 64 || highHalf - lowHalf >= 64 || Int(max(low, lowHalf)) + 64 > key.binCount {
+                        windowed = false
+                    }
+                }
+            }
+            if windowed {
+                let b = UnsafeMutableBufferPointer<Int32>.allocate(capacity: max(1, bases.count))
+                _ = b.initialize(from: bases)
+                windowBases = b
+            } else {
+                windowBases = nil
+            }
             harmonicCounts = .allocate(capacity: (steps + 7) / 8 * 8)
             harmonicCounts.initialize(repeating: 1)
-            for c in 0..<steps where offsets[c + 1] > offsets[c] { harmonicCounts[c] = Float(offsets[c + 1] - offsets[c]) }
+            for c in 0..<steps where !bins[c].isEmpty { harmonicCounts[c] = Float(bins[c].count) }
             var cancels: [Int32] = []
             cancelOffsets = .allocate(capacity: steps + 1)
             for c in 0..<steps {
@@ -112,14 +178,16 @@ final class HarmonicSieve {
         }
 
         deinit {
-            candidates.deallocate(); offsets.deallocate(); harmonicBins.deallocate()
-            halfBins.deallocate(); harmonicCounts.deallocate(); cancelBins.deallocate(); cancelOffsets.deallocate()
+            candidates.deallocate(); groupDepths.deallocate(); harmonicGrid.deallocate()
+            halfGrid.deallocate(); harmonicCounts.deallocate(); cancelBins.deallocate(); cancelOffsets.deallocate()
+            windowBases?.deallocate(); liveLanes.deallocate()
         }
 
         /// Bytes of the tables.
         var allocatedBytes: Int {
-            MemoryFootprint.bytes(candidates) + MemoryFootprint.bytes(harmonicBins)
-                + MemoryFootprint.bytes(halfBins) + MemoryFootprint.bytes(offsets)
+            MemoryFootprint.bytes(candidates) + MemoryFootprint.bytes(harmonicGrid)
+                + MemoryFootprint.bytes(halfGrid) + MemoryFootprint.bytes(groupDepths)
+                + (windowBases.map { MemoryFootprint.bytes($0) } ?? 0) + MemoryFootprint.bytes(liveLanes)
                 + MemoryFootprint.bytes(harmonicCounts) + MemoryFootprint.bytes(cancelBins)
                 + MemoryFootprint.bytes(cancelOffsets)
         }
@@ -133,16 +201,13 @@ final class HarmonicSieve {
     private let halfWidth: Int
     private let steps: Int
     private let candidates: UnsafeMutableBufferPointer<Float>
-    private let harmonicBins: UnsafeMutableBufferPointer<Int32>
-    private let halfBins: UnsafeMutableBufferPointer<Int32>
-    private let offsets: UnsafeMutableBufferPointer<Int>
     private let harmonicCounts: UnsafeMutableBufferPointer<Float>
     /// The process's workspace key: a frame's buffers (``Scratch``) come from the calling
     /// thread's workspace.
     private let workspace = ScratchWorkspace()
 
     /// One frame's buffers, all written before they are read in ``analyze(_:)``; `scores` holds
-    /// ``steps`` rounded up to eight.
+    /// a sum per lane of every group (``steps`` rounded up to sixteen).
     private struct Scratch {
         /// Levels (dB) and their running sum.
         let levels: UnsafeMutablePointer<Float>
@@ -158,8 +223,11 @@ final class HarmonicSieve {
     /// running sum, a score per candidate.
     var workspaceBytes: Int {
         3 * ScratchWorkspace.bytes(Float.self, binCount) + ScratchWorkspace.bytes(Float.self, binCount + 1)
-            + ScratchWorkspace.bytes(Float.self, (steps + 7) / 8 * 8)
+            + ScratchWorkspace.bytes(Float.self, scoreCount)
     }
+
+    /// The scores' count: every lane of every group.
+    private var scoreCount: Int { tables.groups * Tables.groupLanes }
 
     /// A sieve over `binCount`-bin power spectra of `binHz` per bin; its candidate tables are
     /// shared with every sieve of the same layout.
@@ -174,9 +242,6 @@ final class HarmonicSieve {
         halfWidth = tables.halfWidth
         steps = tables.steps
         candidates = tables.candidates
-        harmonicBins = tables.harmonicBins
-        halfBins = tables.halfBins
-        offsets = tables.offsets
         harmonicCounts = tables.harmonicCounts
     }
 
@@ -188,8 +253,15 @@ final class HarmonicSieve {
         let scratch = Scratch(
             levels: scope.take(Float.self, count: binCount), prefix: scope.take(Float.self, count: binCount + 1),
             peaks: scope.take(Float.self, count: binCount), nearMax: scope.take(Float.self, count: binCount),
-            scores: scope.take(Float.self, count: (steps + 7) / 8 * 8))
+            scores: scope.take(Float.self, count: scoreCount))
         let levels = scratch.levels, prefix = scratch.prefix, peaks = scratch.peaks
+        // The bins past those the sieve writes (from the zero slot padded lanes read, up to the
+        // last a 64-bin window of the score kernel can load; no look-up selects them) and the
+        // near maxima's first and last bins (never looked up), so nothing unwritten is read.
+        let tail = min(binCount, topBin + 65)
+        UnsafeMutableBufferPointer(start: scratch.nearMax + topBin, count: tail - topBin).update(repeating: 0)
+        UnsafeMutableBufferPointer(start: peaks + topBin + 1, count: tail - topBin - 1).update(repeating: 0)
+        scratch.nearMax[0] = 0
         let end = topBin + halfWidth + 1
         // Levels eight bins at a time (the same polynomial as the scalar tail, so the same
         // values) and their running sum in order, in one loop: the next eight levels are
@@ -262,27 +334,14 @@ final class HarmonicSieve {
         return max(0, levels[k] - localMean)
     }
 
-    /// Candidate `c`'s score before its division by the harmonic count: the sum of the near
-    /// maxima at its harmonics less the sum of the peaks half-way between them, each in harmonic
-    /// order (0 without harmonics).
-    @inline(__always)
-    private func scoreSum(_ c: Int, _ nearMax: UnsafeMutablePointer<Float>, _ peaks: UnsafeMutablePointer<Float>) -> Float {
-        let lo = offsets[c], hi = offsets[c + 1]
-        var onHarmonics: Float = 0
-        var between: Float = 0
-        for i in lo..<hi {
-            onHarmonics += nearMax[Int(harmonicBins[i])]
-            between += peaks[Int(halfBins[i])]
-        }
-        return onHarmonics - between
-    }
-
     /// `pitch`: the candidate index of the first pitch, whose simple ratios are skipped.
     ///
     /// The near maxima eight bins at a time (each lane Swift's `max` picks: the bits of the
-    /// scalar loop); every candidate's sums first, then their divisions by the harmonic counts
-    /// eight at a time (a division rounds the same in any lane), then the search for the best:
-    /// the scores of one candidate at a time, without a branch on each score between the sums.
+    /// scalar loop); every candidate's score before its division by the harmonic count — the sum
+    /// of the near maxima at its harmonics less the sum of the peaks half-way between them, each
+    /// in harmonic order (0 without harmonics) — by `cdsp_sieve_sums`, sixteen candidates at a
+    /// time; then their divisions eight at a time (a division rounds the same in any lane), then
+    /// the search for the best: the scores of one candidate at a time.
     private func best(excludingRatiosOf pitch: Int?, _ scratch: Scratch) -> (Int, Float) {
         let nearMax = scratch.nearMax, peaks = scratch.peaks, scores = scratch.scores
         // max(a, b) is `b >= a ? b : a`.
@@ -300,12 +359,11 @@ final class HarmonicSieve {
             nearMax[k] = max(peaks[k], max(peaks[k - 1], peaks[k + 1]))
             k += 1
         }
-        let count = offsets.count - 1
-        if let pitch {
-            for c in 0..<count { scores[c] = Self.nearSimpleRatio(c - pitch) ? 0 : scoreSum(c, nearMax, peaks) }
-        } else {
-            for c in 0..<count { scores[c] = scoreSum(c, nearMax, peaks) }
-        }
+        let count = steps
+        cdsp_sieve_sums(
+            nearMax, peaks, tables.harmonicGrid.baseAddress!, tables.halfGrid.baseAddress!,
+            tables.groupDepths.baseAddress!, tables.groups, tables.depthStride, tables.windowBases?.baseAddress,
+            tables.windowBases == nil ? nil : tables.liveLanes.baseAddress, scores)
         var c = count
         while c & 7 != 0 { scores[c] = 0; c += 1 }   // the padding, divided by 1 below
         let counts = harmonicCounts.baseAddress!
