@@ -62,7 +62,8 @@ CDSP_DISPATCH_V3_VOID(
 // levels differ in how a look-up is made, not in their width. Below AVX-512 each lane's sums
 // are two chains of scalar loads and adds, as the Swift loop one candidate at a time ran them
 // (a 16-lane loop over arrays in memory ran at half that speed: every add waited on a store);
-// at level avx512, with windows, sixteen look-ups are two two-register permutes and a blend.
+// at level avx512, with windows, sixteen look-ups are one or two two-register permutes (and a
+// blend).
 // The adds are the same, in the same order, at every level.
 
 /// One candidate at a time, every level's fallback.
@@ -92,11 +93,14 @@ static void sieve_sums_loads(const float *nearMax, const float *peaks, const int
                          _mm512_permutex2var_ps(_mm512_loadu_ps(p), idx, _mm512_loadu_ps((p) + 16)),  \
                          _mm512_permutex2var_ps(_mm512_loadu_ps((p) + 32), idx, _mm512_loadu_ps((p) + 48)))
 
+/// The same for `idx` in 0..<32 (`p[0 ..< 32]` read): one two-register permute.
+#define SIEVE_LOOKUP32(p, idx) _mm512_permutex2var_ps(_mm512_loadu_ps(p), idx, _mm512_loadu_ps((p) + 16))
+
 __attribute__((target("avx512f"))) static void sieve_sums_avx512(const float *nearMax, const float *peaks,
                                                                  const int32_t *harmonics, const int32_t *halves,
                                                                  const uint8_t *depths, size_t groups, size_t stride,
                                                                  const int32_t *bases, const uint16_t *lanes,
-                                                                 float *sums) {
+                                                                 const uint8_t *narrow, float *sums) {
     for (size_t g = 0; g < groups; g++) {
         __m512 on = _mm512_setzero_ps(), off = _mm512_setzero_ps();
         const int32_t *h = harmonics + g * stride * 16, *q = halves + g * stride * 16;
@@ -106,8 +110,11 @@ __attribute__((target("avx512f"))) static void sieve_sums_avx512(const float *ne
             int32_t hb = b[2 * i], qb = b[2 * i + 1];
             __m512i x = _mm512_sub_epi32(_mm512_loadu_si512((const void *)(h + i * 16)), _mm512_set1_epi32(hb));
             __m512i y = _mm512_sub_epi32(_mm512_loadu_si512((const void *)(q + i * 16)), _mm512_set1_epi32(qb));
-            on = _mm512_mask_add_ps(on, live, on, SIEVE_LOOKUP64(nearMax + hb, x));
-            off = _mm512_mask_add_ps(off, live, off, SIEVE_LOOKUP64(peaks + qb, y));
+            uint8_t within32 = narrow[g * stride + i];
+            __m512 a = (within32 & 1) ? SIEVE_LOOKUP32(nearMax + hb, x) : SIEVE_LOOKUP64(nearMax + hb, x);
+            __m512 b = (within32 & 2) ? SIEVE_LOOKUP32(peaks + qb, y) : SIEVE_LOOKUP64(peaks + qb, y);
+            on = _mm512_mask_add_ps(on, live, on, a);
+            off = _mm512_mask_add_ps(off, live, off, b);
         }
         _mm512_storeu_ps(sums + g * 16, _mm512_sub_ps(on, off));
     }
@@ -116,15 +123,16 @@ __attribute__((target("avx512f"))) static void sieve_sums_avx512(const float *ne
 
 void cdsp_sieve_sums(const float *nearMax, const float *peaks, const int32_t *harmonics, const int32_t *halves,
                      const uint8_t *depths, size_t groups, size_t stride, const int32_t *bases,
-                     const uint16_t *lanes, float *sums) {
+                     const uint16_t *lanes, const uint8_t *narrow, float *sums) {
 #if CDSP_DISPATCH_ON
-    if (bases && lanes && cdsp_dispatch_level() >= CDSP_LEVEL_AVX512) {
-        sieve_sums_avx512(nearMax, peaks, harmonics, halves, depths, groups, stride, bases, lanes, sums);
+    if (bases && lanes && narrow && cdsp_dispatch_level() >= CDSP_LEVEL_AVX512) {
+        sieve_sums_avx512(nearMax, peaks, harmonics, halves, depths, groups, stride, bases, lanes, narrow, sums);
         return;
     }
 #else
     (void)bases;
     (void)lanes;
+    (void)narrow;
 #endif
     sieve_sums_loads(nearMax, peaks, harmonics, halves, depths, groups, stride, sums);
 }

@@ -18,13 +18,14 @@ import TestSupport
         var depths: [UInt8]
         var bases: [Int32]
         var lanes: [UInt16]
+        var narrow: [UInt8]
         let groups: Int
         let stride: Int
     }
 
     /// A grid like the sieve's: each row's live lanes draw their bins from a 64-bin window (a
-    /// window of `width` bins, so up to 64), the others point at the +0 slot (the table's last
-    /// bin); the tables hold noise-like levels, and (when `edges`) NaN, ±∞, −0 and a denormal.
+    /// window of `width` bins, so up to 64; rows whose bins span under 32 are marked narrow),
+    /// the others point at the +0 slot (the table's last bin); the tables hold noise-like levels, and (when `edges`) NaN, ±∞, −0 and a denormal.
     static func grid(seed: UInt64, groups: Int, stride: Int, tableCount: Int, width: Int, edges: Bool) -> Grid {
         var g = SplitMix64(seed: seed)
         let zero = tableCount - 1
@@ -41,6 +42,7 @@ import TestSupport
         var depths = [UInt8](repeating: 0, count: groups)
         var bases = [Int32](repeating: 0, count: 2 * groups * stride)
         var lanes = [UInt16](repeating: 0, count: groups * stride)
+        var narrow = [UInt8](repeating: 0, count: groups * stride)
         let top = tableCount - 1 - 64   // windows stay within the table, below the zero slot
         for group in 0..<groups {
             let depth = 1 + Int(g.next() % UInt64(stride))
@@ -53,16 +55,20 @@ import TestSupport
                 let base = Int32(g.next() % UInt64(top)), halfBase = Int32(g.next() % UInt64(top))
                 bases[2 * row] = base
                 bases[2 * row + 1] = halfBase
+                var high: Int32 = 0, highHalf: Int32 = 0
                 for l in 0..<16 where i < full[l] {
                     lanes[row] |= UInt16(1) << UInt16(l)
                     harmonics[row * 16 + l] = base + Int32(g.next() % UInt64(width))
                     halves[row * 16 + l] = halfBase + Int32(g.next() % UInt64(width))
+                    high = max(high, harmonics[row * 16 + l] - base)
+                    highHalf = max(highHalf, halves[row * 16 + l] - halfBase)
                 }
+                narrow[row] = (high < 32 ? 1 : 0) | (highHalf < 32 ? 2 : 0)
             }
         }
         return Grid(
             near: near, peaks: peaks, harmonics: harmonics, halves: halves, depths: depths, bases: bases,
-            lanes: lanes, groups: groups, stride: stride)
+            lanes: lanes, narrow: narrow, groups: groups, stride: stride)
     }
 
     /// The definition: per lane, `on` and `off` from +0, one term after another.
@@ -89,9 +95,12 @@ import TestSupport
             x.peaks.withUnsafeBufferPointer { peaks in
                 x.bases.withUnsafeBufferPointer { bases in
                     x.lanes.withUnsafeBufferPointer { lanes in
-                        cdsp_sieve_sums(
-                            near.baseAddress!, peaks.baseAddress!, x.harmonics, x.halves, x.depths, x.groups, x.stride,
-                            windows ? bases.baseAddress! : nil, windows ? lanes.baseAddress! : nil, &sums)
+                        x.narrow.withUnsafeBufferPointer { narrow in
+                            cdsp_sieve_sums(
+                                near.baseAddress!, peaks.baseAddress!, x.harmonics, x.halves, x.depths, x.groups, x.stride,
+                                windows ? bases.baseAddress! : nil, windows ? lanes.baseAddress! : nil,
+                                windows ? narrow.baseAddress! : nil, &sums)
+                        }
                     }
                 }
             }
@@ -103,7 +112,7 @@ import TestSupport
 
     @Test("The sums equal the lane-by-lane definition bit for bit, with windows and without", arguments: [
         (1, 4, 15, 300, 64, false), (2, 4, 15, 300, 64, true), (3, 1, 1, 80, 1, false), (4, 7, 9, 513, 40, true),
-        (5, 2, 15, 194, 64, true),
+        (5, 2, 15, 194, 64, true), (6, 3, 12, 200, 32, true), (7, 4, 15, 513, 20, false),
     ])
     func matchesDefinition(seed: Int, groups: Int, stride: Int, tableCount: Int, width: Int, edges: Bool) {
         let x = Self.grid(seed: UInt64(seed), groups: groups, stride: stride, tableCount: tableCount, width: width, edges: edges)

@@ -31,16 +31,18 @@ void cdsp_peak_mask(const float *p, size_t lo, size_t hi, uint64_t *mask, size_t
 /// at a slot holding +0 in both tables, which leaves its sums as they were (a sum that starts
 /// at +0 is never −0): each lane's bits are those of its own terms added one at a time.
 ///
-/// `bases` and `lanes` (both NULL, or both given) describe windows: for row `r = g·stride + i`,
-/// bit `l` of `lanes[r]` is set for the lanes with a term there (the others point at the +0
-/// slot), and those lanes' indices lie in `bases[2r] ..< bases[2r] + 64` (harmonics) and
-/// `bases[2r + 1] ..< bases[2r + 1] + 64` (halves), all 64 of which must be readable in the
-/// table. At level avx512 with windows, a row's 16 look-ups are two two-register permutes and a
-/// blend instead of 16 loads, and the lanes without a term are left out of the add. Every level
-/// and either path gives the same bits (adds in a fixed order, no contraction).
+/// `bases`, `lanes` and `narrow` (all NULL, or all given) describe windows: for row
+/// `r = g·stride + i`, bit `l` of `lanes[r]` is set for the lanes with a term there (the others
+/// point at the +0 slot), and those lanes' indices lie in `bases[2r] ..< bases[2r] + 64`
+/// (harmonics) and `bases[2r + 1] ..< bases[2r + 1] + 64` (halves), all 64 of which must be
+/// readable in the table; bit 0 of `narrow[r]` is set where the harmonics' indices lie within
+/// 32 of their base, bit 1 where the halves' do. At level avx512 with windows, a row's 16
+/// look-ups are one two-register permute (a narrow row) or two and a blend instead of 16
+/// loads, and the lanes without a term are left out of the add. Every level and either path
+/// gives the same bits (adds in a fixed order, no contraction).
 void cdsp_sieve_sums(const float *nearMax, const float *peaks, const int32_t *harmonics, const int32_t *halves,
                      const uint8_t *depths, size_t groups, size_t stride, const int32_t *bases,
-                     const uint16_t *lanes, float *sums);
+                     const uint16_t *lanes, const uint8_t *narrow, float *sums);
 
 #ifdef __cplusplus
 }

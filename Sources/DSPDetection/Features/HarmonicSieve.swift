@@ -74,6 +74,9 @@ final class HarmonicSieve {
         let windowBases: UnsafeMutableBufferPointer<Int32>?
         /// Per row: bit `l` set where candidate `16·g + l` has an `i`-th harmonic.
         let liveLanes: UnsafeMutableBufferPointer<UInt16>
+        /// Per row: bit 0 set where its harmonic bins lie within 32 of their window's base, bit 1
+        /// where its half-way bins do (one register permute instead of two at level avx512).
+        let narrowRows: UnsafeMutableBufferPointer<UInt8>
         /// Each candidate's harmonic count as a float (1 for a candidate without harmonics, whose
         /// sums are 0: its score is then 0), the divisor of its score; ``steps`` rounded up to
         /// eight, the padding 1.
@@ -135,6 +138,8 @@ final class HarmonicSieve {
             let rows = groups * depthStride
             liveLanes = .allocate(capacity: max(1, rows))
             liveLanes.initialize(repeating: 0)
+            narrowRows = .allocate(capacity: max(1, rows))
+            narrowRows.initialize(repeating: 0)
             var bases = [Int32](repeating: 0, count: 2 * rows)
             var windowed = true
             for g in 0..<groups {
@@ -146,6 +151,7 @@ final class HarmonicSieve {
                     else { continue }
                     bases[2 * (g * depthStride + i)] = low
                     bases[2 * (g * depthStride + i) + 1] = lowHalf
+                    narrowRows[g * depthStride + i] = (high - low < 32 ? 1 : 0) | (highHalf - lowHalf < 32 ? 2 : 0)
                     if high - low >= 64 || highHalf - lowHalf >= 64 || Int(max(low, lowHalf)) + 64 > key.binCount {
                         windowed = false
                     }
@@ -180,7 +186,7 @@ final class HarmonicSieve {
         deinit {
             candidates.deallocate(); groupDepths.deallocate(); harmonicGrid.deallocate()
             halfGrid.deallocate(); harmonicCounts.deallocate(); cancelBins.deallocate(); cancelOffsets.deallocate()
-            windowBases?.deallocate(); liveLanes.deallocate()
+            windowBases?.deallocate(); liveLanes.deallocate(); narrowRows.deallocate()
         }
 
         /// Bytes of the tables.
@@ -188,6 +194,7 @@ final class HarmonicSieve {
             MemoryFootprint.bytes(candidates) + MemoryFootprint.bytes(harmonicGrid)
                 + MemoryFootprint.bytes(halfGrid) + MemoryFootprint.bytes(groupDepths)
                 + (windowBases.map { MemoryFootprint.bytes($0) } ?? 0) + MemoryFootprint.bytes(liveLanes)
+                + MemoryFootprint.bytes(narrowRows)
                 + MemoryFootprint.bytes(harmonicCounts) + MemoryFootprint.bytes(cancelBins)
                 + MemoryFootprint.bytes(cancelOffsets)
         }
@@ -363,7 +370,8 @@ final class HarmonicSieve {
         cdsp_sieve_sums(
             nearMax, peaks, tables.harmonicGrid.baseAddress!, tables.halfGrid.baseAddress!,
             tables.groupDepths.baseAddress!, tables.groups, tables.depthStride, tables.windowBases?.baseAddress,
-            tables.windowBases == nil ? nil : tables.liveLanes.baseAddress, scores)
+            tables.windowBases == nil ? nil : tables.liveLanes.baseAddress,
+            tables.windowBases == nil ? nil : tables.narrowRows.baseAddress, scores)
         var c = count
         while c & 7 != 0 { scores[c] = 0; c += 1 }   // the padding, divided by 1 below
         let counts = harmonicCounts.baseAddress!
