@@ -66,15 +66,16 @@ CDSP_DISPATCH_V3_VOID(
 // blend).
 // The adds are the same, in the same order, at every level.
 
-/// One candidate at a time, every level's fallback.
+/// One candidate at a time over its own terms (the +0 terms past them left out), every level's
+/// fallback.
 static void sieve_sums_loads(const float *nearMax, const float *peaks, const int32_t *harmonics,
-                             const int32_t *halves, const uint8_t *depths, size_t groups, size_t stride,
+                             const int32_t *halves, const uint8_t *counts, size_t groups, size_t stride,
                              float *sums) {
     for (size_t g = 0; g < groups; g++) {
         const int32_t *h = harmonics + g * stride * 16, *q = halves + g * stride * 16;
         for (size_t l = 0; l < 16; l++) {
             float on = 0, off = 0;
-            for (size_t i = 0; i < depths[g]; i++) {
+            for (size_t i = 0; i < counts[g * 16 + l]; i++) {
                 on += nearMax[h[i * 16 + l]];
                 off += peaks[q[i * 16 + l]];
             }
@@ -122,7 +123,7 @@ __attribute__((target("avx512f"))) static void sieve_sums_avx512(const float *ne
 #endif
 
 void cdsp_sieve_sums(const float *nearMax, const float *peaks, const int32_t *harmonics, const int32_t *halves,
-                     const uint8_t *depths, size_t groups, size_t stride, const int32_t *bases,
+                     const uint8_t *depths, const uint8_t *counts, size_t groups, size_t stride, const int32_t *bases,
                      const uint16_t *lanes, const uint8_t *narrow, float *sums) {
 #if CDSP_DISPATCH_ON
     if (bases && lanes && narrow && cdsp_dispatch_level() >= CDSP_LEVEL_AVX512) {
@@ -134,5 +135,5 @@ void cdsp_sieve_sums(const float *nearMax, const float *peaks, const int32_t *ha
     (void)lanes;
     (void)narrow;
 #endif
-    sieve_sums_loads(nearMax, peaks, harmonics, halves, depths, groups, stride, sums);
+    sieve_sums_loads(nearMax, peaks, harmonics, halves, counts, groups, stride, sums);
 }

@@ -16,6 +16,7 @@ import TestSupport
         var harmonics: [Int32]
         var halves: [Int32]
         var depths: [UInt8]
+        var counts: [UInt8]
         var bases: [Int32]
         var lanes: [UInt16]
         var narrow: [UInt8]
@@ -40,6 +41,7 @@ import TestSupport
         var harmonics = [Int32](repeating: Int32(zero), count: groups * stride * 16)
         var halves = harmonics
         var depths = [UInt8](repeating: 0, count: groups)
+        var counts = [UInt8](repeating: 0, count: groups * 16)
         var bases = [Int32](repeating: 0, count: 2 * groups * stride)
         var lanes = [UInt16](repeating: 0, count: groups * stride)
         var narrow = [UInt8](repeating: 0, count: groups * stride)
@@ -48,8 +50,9 @@ import TestSupport
             let depth = 1 + Int(g.next() % UInt64(stride))
             depths[group] = UInt8(depth)
             // Lane l has terms in rows 0 ..< count(l), at least one lane the whole depth.
-            let counts = (0..<16).map { l in l == Int(g.next() % 16) ? depth : Int(g.next() % UInt64(depth + 1)) }
-            let full = counts.contains(depth) ? counts : [depth] + counts.dropFirst()
+            let terms = (0..<16).map { l in l == Int(g.next() % 16) ? depth : Int(g.next() % UInt64(depth + 1)) }
+            let full = terms.contains(depth) ? terms : [depth] + terms.dropFirst()
+            for l in 0..<16 { counts[group * 16 + l] = UInt8(full[l]) }
             for i in 0..<depth {
                 let row = group * stride + i
                 let base = Int32(g.next() % UInt64(top)), halfBase = Int32(g.next() % UInt64(top))
@@ -67,7 +70,7 @@ import TestSupport
             }
         }
         return Grid(
-            near: near, peaks: peaks, harmonics: harmonics, halves: halves, depths: depths, bases: bases,
+            near: near, peaks: peaks, harmonics: harmonics, halves: halves, depths: depths, counts: counts, bases: bases,
             lanes: lanes, narrow: narrow, groups: groups, stride: stride)
     }
 
@@ -97,7 +100,7 @@ import TestSupport
                     x.lanes.withUnsafeBufferPointer { lanes in
                         x.narrow.withUnsafeBufferPointer { narrow in
                             cdsp_sieve_sums(
-                                near.baseAddress!, peaks.baseAddress!, x.harmonics, x.halves, x.depths, x.groups, x.stride,
+                                near.baseAddress!, peaks.baseAddress!, x.harmonics, x.halves, x.depths, x.counts, x.groups, x.stride,
                                 windows ? bases.baseAddress! : nil, windows ? lanes.baseAddress! : nil,
                                 windows ? narrow.baseAddress! : nil, &sums)
                         }

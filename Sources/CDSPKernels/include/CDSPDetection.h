@@ -27,9 +27,11 @@ void cdsp_peak_mask(const float *p, size_t lo, size_t hi, uint64_t *mask, size_t
 /// For group `g < groups` and lane `l < 16`, with `e(i) = (g·stride + i)·16 + l`:
 /// `sums[16·g + l] = on − off`, where `on` starts at +0 and adds `nearMax[harmonics[e(i)]]`, and
 /// `off` starts at +0 and adds `peaks[halves[e(i)]]`, for `i = 0, 1, …, depths[g] − 1` in that
-/// order (`depths[g] ≤ stride`). A lane with fewer terms than its group's depth points the rest
-/// at a slot holding +0 in both tables, which leaves its sums as they were (a sum that starts
-/// at +0 is never −0): each lane's bits are those of its own terms added one at a time.
+/// order (`depths[g] ≤ stride`). Lane `l` of group `g` has `counts[16·g + l] ≤ depths[g]` terms
+/// of its own; the rest of its column points at a slot holding +0 in both tables, which leaves
+/// its sums as they were (a sum that starts at +0 is never −0), so each lane's bits are those of
+/// its own terms added one at a time, whether the +0 terms are added (the vector path) or left
+/// out (the loads).
 ///
 /// `bases`, `lanes` and `narrow` (all NULL, or all given) describe windows: for row
 /// `r = g·stride + i`, bit `l` of `lanes[r]` is set for the lanes with a term there (the others
@@ -41,7 +43,7 @@ void cdsp_peak_mask(const float *p, size_t lo, size_t hi, uint64_t *mask, size_t
 /// loads, and the lanes without a term are left out of the add. Every level and either path
 /// gives the same bits (adds in a fixed order, no contraction).
 void cdsp_sieve_sums(const float *nearMax, const float *peaks, const int32_t *harmonics, const int32_t *halves,
-                     const uint8_t *depths, size_t groups, size_t stride, const int32_t *bases,
+                     const uint8_t *depths, const uint8_t *counts, size_t groups, size_t stride, const int32_t *bases,
                      const uint16_t *lanes, const uint8_t *narrow, float *sums);
 
 #ifdef __cplusplus

@@ -58,6 +58,8 @@ final class HarmonicSieve {
         let depthStride: Int
         /// Each group's harmonic count: the most of its candidates'.
         let groupDepths: UnsafeMutableBufferPointer<UInt8>
+        /// Each lane's harmonic count (`16·g + l`; 0 past ``steps``).
+        let laneCounts: UnsafeMutableBufferPointer<UInt8>
         /// The bin a lane reads past its candidate's last harmonic (and every lane past
         /// ``steps``): `topBin + 1`, which no spectrum bin of the sieve uses and ``analyze(_:)``
         /// sets to 0 in both tables.
@@ -121,6 +123,9 @@ final class HarmonicSieve {
             depthStride = max(1, bins.map(\.count).max() ?? 0)
             precondition(depthStride <= Int(UInt8.max), "HarmonicSieve: too many harmonics per candidate")
             groupDepths = .allocate(capacity: max(1, groups))
+            laneCounts = .allocate(capacity: max(1, groups * lanes))
+            laneCounts.initialize(repeating: 0)
+            for c in 0..<steps { laneCounts[c] = UInt8(bins[c].count) }
             harmonicGrid = .allocate(capacity: max(1, groups * depthStride * lanes))
             halfGrid = .allocate(capacity: max(1, groups * depthStride * lanes))
             harmonicGrid.initialize(repeating: Int32(zeroSlot))
@@ -184,7 +189,7 @@ final class HarmonicSieve {
         }
 
         deinit {
-            candidates.deallocate(); groupDepths.deallocate(); harmonicGrid.deallocate()
+            candidates.deallocate(); groupDepths.deallocate(); laneCounts.deallocate(); harmonicGrid.deallocate()
             halfGrid.deallocate(); harmonicCounts.deallocate(); cancelBins.deallocate(); cancelOffsets.deallocate()
             windowBases?.deallocate(); liveLanes.deallocate(); narrowRows.deallocate()
         }
@@ -192,7 +197,7 @@ final class HarmonicSieve {
         /// Bytes of the tables.
         var allocatedBytes: Int {
             MemoryFootprint.bytes(candidates) + MemoryFootprint.bytes(harmonicGrid)
-                + MemoryFootprint.bytes(halfGrid) + MemoryFootprint.bytes(groupDepths)
+                + MemoryFootprint.bytes(halfGrid) + MemoryFootprint.bytes(groupDepths) + MemoryFootprint.bytes(laneCounts)
                 + (windowBases.map { MemoryFootprint.bytes($0) } ?? 0) + MemoryFootprint.bytes(liveLanes)
                 + MemoryFootprint.bytes(narrowRows)
                 + MemoryFootprint.bytes(harmonicCounts) + MemoryFootprint.bytes(cancelBins)
@@ -369,7 +374,7 @@ final class HarmonicSieve {
         let count = steps
         cdsp_sieve_sums(
             nearMax, peaks, tables.harmonicGrid.baseAddress!, tables.halfGrid.baseAddress!,
-            tables.groupDepths.baseAddress!, tables.groups, tables.depthStride, tables.windowBases?.baseAddress,
+            tables.groupDepths.baseAddress!, tables.laneCounts.baseAddress!, tables.groups, tables.depthStride, tables.windowBases?.baseAddress,
             tables.windowBases == nil ? nil : tables.liveLanes.baseAddress,
             tables.windowBases == nil ? nil : tables.narrowRows.baseAddress, scores)
         var c = count
