@@ -9,8 +9,6 @@
 #include "Dispatch.h"   // CDSP_DISPATCH_V3_VOID, CDSP_INLINE
 #include "Vectors.h"   // v8, ld8, splat8
 
-#include <string.h>
-
 typedef _Bool b8 __attribute__((ext_vector_type(8)));
 
 /// The eight lanes' truth of `mask` (lanes all ones or all zeros) as bits 0–7.
@@ -97,25 +95,29 @@ static void sieve_sums_loads(const float *nearMax, const float *peaks, const int
 /// The same for `idx` in 0..<32 (`p[0 ..< 32]` read): one two-register permute.
 #define SIEVE_LOOKUP32(p, idx) _mm512_permutex2var_ps(_mm512_loadu_ps(p), idx, _mm512_loadu_ps((p) + 16))
 
+/// Each group's rows up to its longest lane's count; in row `i` the lanes whose count exceeds `i`
+/// add (a compare of the counts, widened once per group), the others keep their sums.
 __attribute__((target("avx512f"))) static void sieve_sums_avx512(const float *nearMax, const float *peaks,
                                                                  const int32_t *harmonics, const int32_t *halves,
-                                                                 const uint8_t *depths, size_t groups, size_t stride,
-                                                                 const int32_t *bases, const uint16_t *lanes,
-                                                                 const uint8_t *narrow, float *sums) {
+                                                                 const uint8_t *counts, size_t groups, size_t stride,
+                                                                 const int32_t *bases, const uint8_t *narrow,
+                                                                 float *sums) {
     for (size_t g = 0; g < groups; g++) {
         __m512 on = _mm512_setzero_ps(), off = _mm512_setzero_ps();
         const int32_t *h = harmonics + g * stride * 16, *q = halves + g * stride * 16;
-        const int32_t *b = bases + g * stride * 2;
-        for (size_t i = 0; i < depths[g]; i++) {
-            __mmask16 live = lanes[g * stride + i];
-            int32_t hb = b[2 * i], qb = b[2 * i + 1];
+        const int32_t *rowBases = bases + g * stride * 2;
+        __m512i laneCounts = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(counts + g * 16)));
+        int32_t depth = _mm512_reduce_max_epi32(laneCounts);
+        for (int32_t i = 0; i < depth; i++) {
+            __mmask16 live = _mm512_cmpgt_epi32_mask(laneCounts, _mm512_set1_epi32(i));
+            int32_t hb = rowBases[2 * i], qb = rowBases[2 * i + 1];
             __m512i x = _mm512_sub_epi32(_mm512_loadu_si512((const void *)(h + i * 16)), _mm512_set1_epi32(hb));
             __m512i y = _mm512_sub_epi32(_mm512_loadu_si512((const void *)(q + i * 16)), _mm512_set1_epi32(qb));
-            uint8_t within32 = narrow[g * stride + i];
-            __m512 a = (within32 & 1) ? SIEVE_LOOKUP32(nearMax + hb, x) : SIEVE_LOOKUP64(nearMax + hb, x);
-            __m512 b = (within32 & 2) ? SIEVE_LOOKUP32(peaks + qb, y) : SIEVE_LOOKUP64(peaks + qb, y);
-            on = _mm512_mask_add_ps(on, live, on, a);
-            off = _mm512_mask_add_ps(off, live, off, b);
+            uint8_t within32 = narrow[g * stride + (size_t)i];
+            __m512 near = (within32 & 1) ? SIEVE_LOOKUP32(nearMax + hb, x) : SIEVE_LOOKUP64(nearMax + hb, x);
+            __m512 half = (within32 & 2) ? SIEVE_LOOKUP32(peaks + qb, y) : SIEVE_LOOKUP64(peaks + qb, y);
+            on = _mm512_mask_add_ps(on, live, on, near);
+            off = _mm512_mask_add_ps(off, live, off, half);
         }
         _mm512_storeu_ps(sums + g * 16, _mm512_sub_ps(on, off));
     }
@@ -123,16 +125,15 @@ __attribute__((target("avx512f"))) static void sieve_sums_avx512(const float *ne
 #endif
 
 void cdsp_sieve_sums(const float *nearMax, const float *peaks, const int32_t *harmonics, const int32_t *halves,
-                     const uint8_t *depths, const uint8_t *counts, size_t groups, size_t stride, const int32_t *bases,
-                     const uint16_t *lanes, const uint8_t *narrow, float *sums) {
+                     const uint8_t *counts, size_t groups, size_t stride, const int32_t *bases,
+                     const uint8_t *narrow, float *sums) {
 #if CDSP_DISPATCH_ON
-    if (bases && lanes && narrow && cdsp_dispatch_level() >= CDSP_LEVEL_AVX512) {
-        sieve_sums_avx512(nearMax, peaks, harmonics, halves, depths, groups, stride, bases, lanes, narrow, sums);
+    if (bases && narrow && cdsp_dispatch_level() >= CDSP_LEVEL_AVX512) {
+        sieve_sums_avx512(nearMax, peaks, harmonics, halves, counts, groups, stride, bases, narrow, sums);
         return;
     }
 #else
     (void)bases;
-    (void)lanes;
     (void)narrow;
 #endif
     sieve_sums_loads(nearMax, peaks, harmonics, halves, counts, groups, stride, sums);

@@ -15,40 +15,37 @@ import TestSupport
         var peaks: [Float]
         var harmonics: [Int32]
         var halves: [Int32]
-        var depths: [UInt8]
         var counts: [UInt8]
         var bases: [Int32]
-        var lanes: [UInt16]
         var narrow: [UInt8]
         let groups: Int
         let stride: Int
     }
 
-    /// A grid like the sieve's: each row's live lanes draw their bins from a 64-bin window (a
-    /// window of `width` bins, so up to 64; rows whose bins span under 32 are marked narrow),
-    /// the others point at the +0 slot (the table's last bin); the tables hold noise-like levels, and (when `edges`) NaN, ±∞, −0 and a denormal.
+    /// A grid like the sieve's: each row's lanes with a term there draw their bins from a 64-bin
+    /// window (a window of `width` bins, so up to 64; rows whose bins span under 32 are marked
+    /// narrow). The entries past a lane's count point at the table's last bin, which holds NaN:
+    /// the kernel must never read them. The tables hold noise-like levels, and (when `edges`)
+    /// NaN, ±∞, −0 and a denormal.
     static func grid(seed: UInt64, groups: Int, stride: Int, tableCount: Int, width: Int, edges: Bool) -> Grid {
         var g = SplitMix64(seed: seed)
-        let zero = tableCount - 1
+        let unread = tableCount - 1
         var near = (0..<tableCount).map { _ in Float(g.uniform()) * 30 }
         var peaks = (0..<tableCount).map { _ in Float(g.uniform()) * 20 }
         if edges {
             near[5] = .nan; peaks[9] = .infinity; near[13] = -.infinity
             near[21] = -0.0; peaks[22] = -0.0; near[30] = Float(bitPattern: 0x0000_0100)
         }
-        near[zero] = 0
-        peaks[zero] = 0
-        var harmonics = [Int32](repeating: Int32(zero), count: groups * stride * 16)
+        near[unread] = .nan
+        peaks[unread] = .nan
+        var harmonics = [Int32](repeating: Int32(unread), count: groups * stride * 16)
         var halves = harmonics
-        var depths = [UInt8](repeating: 0, count: groups)
         var counts = [UInt8](repeating: 0, count: groups * 16)
         var bases = [Int32](repeating: 0, count: 2 * groups * stride)
-        var lanes = [UInt16](repeating: 0, count: groups * stride)
         var narrow = [UInt8](repeating: 0, count: groups * stride)
-        let top = tableCount - 1 - 64   // windows stay within the table, below the zero slot
+        let top = tableCount - 1 - 64   // windows stay within the table, below the unread bin
         for group in 0..<groups {
             let depth = 1 + Int(g.next() % UInt64(stride))
-            depths[group] = UInt8(depth)
             // Lane l has terms in rows 0 ..< count(l), at least one lane the whole depth.
             let terms = (0..<16).map { l in l == Int(g.next() % 16) ? depth : Int(g.next() % UInt64(depth + 1)) }
             let full = terms.contains(depth) ? terms : [depth] + terms.dropFirst()
@@ -60,7 +57,6 @@ import TestSupport
                 bases[2 * row + 1] = halfBase
                 var high: Int32 = 0, highHalf: Int32 = 0
                 for l in 0..<16 where i < full[l] {
-                    lanes[row] |= UInt16(1) << UInt16(l)
                     harmonics[row * 16 + l] = base + Int32(g.next() % UInt64(width))
                     halves[row * 16 + l] = halfBase + Int32(g.next() % UInt64(width))
                     high = max(high, harmonics[row * 16 + l] - base)
@@ -70,8 +66,8 @@ import TestSupport
             }
         }
         return Grid(
-            near: near, peaks: peaks, harmonics: harmonics, halves: halves, depths: depths, counts: counts, bases: bases,
-            lanes: lanes, narrow: narrow, groups: groups, stride: stride)
+            near: near, peaks: peaks, harmonics: harmonics, halves: halves, counts: counts, bases: bases,
+            narrow: narrow, groups: groups, stride: stride)
     }
 
     /// The definition: per lane, `on` and `off` from +0, one term after another.
@@ -80,7 +76,7 @@ import TestSupport
         for g in 0..<x.groups {
             for l in 0..<16 {
                 var on: Float = 0, off: Float = 0
-                for i in 0..<Int(x.depths[g]) {
+                for i in 0..<Int(x.counts[g * 16 + l]) {
                     let e = (g * x.stride + i) * 16 + l
                     on += x.near[Int(x.harmonics[e])]
                     off += x.peaks[Int(x.halves[e])]
@@ -97,13 +93,10 @@ import TestSupport
         x.near.withUnsafeBufferPointer { near in
             x.peaks.withUnsafeBufferPointer { peaks in
                 x.bases.withUnsafeBufferPointer { bases in
-                    x.lanes.withUnsafeBufferPointer { lanes in
-                        x.narrow.withUnsafeBufferPointer { narrow in
-                            cdsp_sieve_sums(
-                                near.baseAddress!, peaks.baseAddress!, x.harmonics, x.halves, x.depths, x.counts, x.groups, x.stride,
-                                windows ? bases.baseAddress! : nil, windows ? lanes.baseAddress! : nil,
-                                windows ? narrow.baseAddress! : nil, &sums)
-                        }
+                    x.narrow.withUnsafeBufferPointer { narrow in
+                        cdsp_sieve_sums(
+                            near.baseAddress!, peaks.baseAddress!, x.harmonics, x.halves, x.counts, x.groups, x.stride,
+                            windows ? bases.baseAddress! : nil, windows ? narrow.baseAddress! : nil, &sums)
                     }
                 }
             }

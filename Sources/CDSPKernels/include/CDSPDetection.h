@@ -24,27 +24,22 @@ void cdsp_peak_mask(const float *p, size_t lo, size_t hi, uint64_t *mask, size_t
 /// The harmonic sieve's score sums (DSPDetection's `HarmonicSieve`): candidates in groups of 16
 /// lanes, each lane one candidate.
 ///
-/// For group `g < groups` and lane `l < 16`, with `e(i) = (g·stride + i)·16 + l`:
-/// `sums[16·g + l] = on − off`, where `on` starts at +0 and adds `nearMax[harmonics[e(i)]]`, and
-/// `off` starts at +0 and adds `peaks[halves[e(i)]]`, for `i = 0, 1, …, depths[g] − 1` in that
-/// order (`depths[g] ≤ stride`). Lane `l` of group `g` has `counts[16·g + l] ≤ depths[g]` terms
-/// of its own; the rest of its column points at a slot holding +0 in both tables, which leaves
-/// its sums as they were (a sum that starts at +0 is never −0), so each lane's bits are those of
-/// its own terms added one at a time, whether the +0 terms are added (the vector path) or left
-/// out (the loads).
+/// For group `g < groups` and lane `l < 16`, with `e(i) = (g·stride + i)·16 + l` and
+/// `n = counts[16·g + l] ≤ stride` (the lane's terms): `sums[16·g + l] = on − off`, where `on`
+/// starts at +0 and adds `nearMax[harmonics[e(i)]]`, and `off` starts at +0 and adds
+/// `peaks[halves[e(i)]]`, for `i = 0, 1, …, n − 1` in that order.
 ///
-/// `bases`, `lanes` and `narrow` (all NULL, or all given) describe windows: for row
-/// `r = g·stride + i`, bit `l` of `lanes[r]` is set for the lanes with a term there (the others
-/// point at the +0 slot), and those lanes' indices lie in `bases[2r] ..< bases[2r] + 64`
-/// (harmonics) and `bases[2r + 1] ..< bases[2r + 1] + 64` (halves), all 64 of which must be
-/// readable in the table; bit 0 of `narrow[r]` is set where the harmonics' indices lie within
-/// 32 of their base, bit 1 where the halves' do. At level avx512 with windows, a row's 16
-/// look-ups are one two-register permute (a narrow row) or two and a blend instead of 16
-/// loads, and the lanes without a term are left out of the add. Every level and either path
-/// gives the same bits (adds in a fixed order, no contraction).
+/// `bases` and `narrow` (both NULL, or both given) describe windows: for row `r = g·stride + i`,
+/// the indices of the lanes with a term there (count above `i`) lie in
+/// `bases[2r] ..< bases[2r] + 64` (harmonics) and `bases[2r + 1] ..< bases[2r + 1] + 64`
+/// (halves), all 64 of which must be readable in the table; bit 0 of `narrow[r]` is set where
+/// the harmonics' indices lie within 32 of their base, bit 1 where the halves' do. At level
+/// avx512 with windows, a row's 16 look-ups are one two-register permute (a narrow row) or two
+/// and a blend instead of 16 loads, and the lanes without a term there are left out of the add.
+/// Every level and either path gives the same bits (adds in a fixed order, no contraction).
 void cdsp_sieve_sums(const float *nearMax, const float *peaks, const int32_t *harmonics, const int32_t *halves,
-                     const uint8_t *depths, const uint8_t *counts, size_t groups, size_t stride, const int32_t *bases,
-                     const uint16_t *lanes, const uint8_t *narrow, float *sums);
+                     const uint8_t *counts, size_t groups, size_t stride, const int32_t *bases,
+                     const uint8_t *narrow, float *sums);
 
 #ifdef __cplusplus
 }

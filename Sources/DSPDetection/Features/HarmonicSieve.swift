@@ -56,16 +56,10 @@ final class HarmonicSieve {
         let groups: Int
         /// The most harmonics of any candidate: the rows per group in the grids below.
         let depthStride: Int
-        /// Each group's harmonic count: the most of its candidates'.
-        let groupDepths: UnsafeMutableBufferPointer<UInt8>
         /// Each lane's harmonic count (`16·g + l`; 0 past ``steps``).
         let laneCounts: UnsafeMutableBufferPointer<UInt8>
-        /// The bin a lane reads past its candidate's last harmonic (and every lane past
-        /// ``steps``): `topBin + 1`, which no spectrum bin of the sieve uses and ``analyze(_:)``
-        /// sets to 0 in both tables.
-        let zeroSlot: Int
         /// Candidate `c = 16·g + l`'s harmonic bins (the bin of `h·f0`, `h = 1, 2, …`) at
-        /// `(g·depthStride + i)·16 + l`, `i = h − 1`; ``zeroSlot`` past its last harmonic.
+        /// `(g·depthStride + i)·16 + l`, `i = h − 1`; past its last harmonic, bin 0 (never read).
         let harmonicGrid: UnsafeMutableBufferPointer<Int32>
         /// The bins half-way below them (`(h − 0.5)·f0`), laid out as ``harmonicGrid``.
         let halfGrid: UnsafeMutableBufferPointer<Int32>
@@ -74,8 +68,6 @@ final class HarmonicSieve {
         /// every row's bins lie within 64 of them and those 64 bins lie within ``Key/binCount``
         /// (then `cdsp_sieve_sums` looks rows up in registers at level avx512).
         let windowBases: UnsafeMutableBufferPointer<Int32>?
-        /// Per row: bit `l` set where candidate `16·g + l` has an `i`-th harmonic.
-        let liveLanes: UnsafeMutableBufferPointer<UInt16>
         /// Per row: bit 0 set where its harmonic bins lie within 32 of their window's base, bit 1
         /// where its half-way bins do (one register permute instead of two at level avx512).
         let narrowRows: UnsafeMutableBufferPointer<UInt8>
@@ -116,24 +108,19 @@ final class HarmonicSieve {
             precondition(
                 bins.joined().allSatisfy { $0 >= 1 && Int($0) < top } && halves.joined().allSatisfy { $0 >= 0 && Int($0) < top },
                 "HarmonicSieve: a harmonic bin outside 1..<topBin")
-            precondition(top + 1 < key.binCount, "HarmonicSieve: no bin past topBin for the zero slot")
             let lanes = Self.groupLanes
-            zeroSlot = top + 1
             groups = (steps + lanes - 1) / lanes
             depthStride = max(1, bins.map(\.count).max() ?? 0)
             precondition(depthStride <= Int(UInt8.max), "HarmonicSieve: too many harmonics per candidate")
-            groupDepths = .allocate(capacity: max(1, groups))
             laneCounts = .allocate(capacity: max(1, groups * lanes))
             laneCounts.initialize(repeating: 0)
             for c in 0..<steps { laneCounts[c] = UInt8(bins[c].count) }
             harmonicGrid = .allocate(capacity: max(1, groups * depthStride * lanes))
             halfGrid = .allocate(capacity: max(1, groups * depthStride * lanes))
-            harmonicGrid.initialize(repeating: Int32(zeroSlot))
-            halfGrid.initialize(repeating: Int32(zeroSlot))
+            harmonicGrid.initialize(repeating: 0)
+            halfGrid.initialize(repeating: 0)
             for g in 0..<groups {
-                let members = (g * lanes)..<min(steps, (g + 1) * lanes)
-                groupDepths[g] = UInt8(members.map { bins[$0].count }.max() ?? 0)
-                for c in members {
+                for c in (g * lanes)..<min(steps, (g + 1) * lanes) {
                     for i in bins[c].indices {
                         harmonicGrid[(g * depthStride + i) * lanes + c - g * lanes] = bins[c][i]
                         halfGrid[(g * depthStride + i) * lanes + c - g * lanes] = halves[c][i]
@@ -141,8 +128,6 @@ final class HarmonicSieve {
                 }
             }
             let rows = groups * depthStride
-            liveLanes = .allocate(capacity: max(1, rows))
-            liveLanes.initialize(repeating: 0)
             narrowRows = .allocate(capacity: max(1, rows))
             narrowRows.initialize(repeating: 0)
             var bases = [Int32](repeating: 0, count: 2 * rows)
@@ -150,7 +135,6 @@ final class HarmonicSieve {
             for g in 0..<groups {
                 for i in 0..<depthStride {
                     let members = ((g * lanes)..<min(steps, (g + 1) * lanes)).filter { i < bins[$0].count }
-                    for c in members { liveLanes[g * depthStride + i] |= UInt16(1) << UInt16(c - g * lanes) }
                     guard let low = members.map({ bins[$0][i] }).min(), let high = members.map({ bins[$0][i] }).max(),
                         let lowHalf = members.map({ halves[$0][i] }).min(), let highHalf = members.map({ halves[$0][i] }).max()
                     else { continue }
@@ -189,17 +173,16 @@ final class HarmonicSieve {
         }
 
         deinit {
-            candidates.deallocate(); groupDepths.deallocate(); laneCounts.deallocate(); harmonicGrid.deallocate()
+            candidates.deallocate(); laneCounts.deallocate(); harmonicGrid.deallocate()
             halfGrid.deallocate(); harmonicCounts.deallocate(); cancelBins.deallocate(); cancelOffsets.deallocate()
-            windowBases?.deallocate(); liveLanes.deallocate(); narrowRows.deallocate()
+            windowBases?.deallocate(); narrowRows.deallocate()
         }
 
         /// Bytes of the tables.
         var allocatedBytes: Int {
             MemoryFootprint.bytes(candidates) + MemoryFootprint.bytes(harmonicGrid)
-                + MemoryFootprint.bytes(halfGrid) + MemoryFootprint.bytes(groupDepths) + MemoryFootprint.bytes(laneCounts)
-                + (windowBases.map { MemoryFootprint.bytes($0) } ?? 0) + MemoryFootprint.bytes(liveLanes)
-                + MemoryFootprint.bytes(narrowRows)
+                + MemoryFootprint.bytes(halfGrid) + MemoryFootprint.bytes(laneCounts)
+                + (windowBases.map { MemoryFootprint.bytes($0) } ?? 0) + MemoryFootprint.bytes(narrowRows)
                 + MemoryFootprint.bytes(harmonicCounts) + MemoryFootprint.bytes(cancelBins)
                 + MemoryFootprint.bytes(cancelOffsets)
         }
@@ -267,9 +250,9 @@ final class HarmonicSieve {
             peaks: scope.take(Float.self, count: binCount), nearMax: scope.take(Float.self, count: binCount),
             scores: scope.take(Float.self, count: scoreCount))
         let levels = scratch.levels, prefix = scratch.prefix, peaks = scratch.peaks
-        // The bins past those the sieve writes (from the zero slot padded lanes read, up to the
-        // last a 64-bin window of the score kernel can load; no look-up selects them) and the
-        // near maxima's first and last bins (never looked up), so nothing unwritten is read.
+        // The bins past those the sieve writes, up to the last a 64-bin window of the score
+        // kernel can load (no look-up selects them), and the near maxima's first and last bins
+        // (never looked up), so nothing unwritten is read.
         let tail = min(binCount, topBin + 65)
         UnsafeMutableBufferPointer(start: scratch.nearMax + topBin, count: tail - topBin).update(repeating: 0)
         UnsafeMutableBufferPointer(start: peaks + topBin + 1, count: tail - topBin - 1).update(repeating: 0)
@@ -374,8 +357,7 @@ final class HarmonicSieve {
         let count = steps
         cdsp_sieve_sums(
             nearMax, peaks, tables.harmonicGrid.baseAddress!, tables.halfGrid.baseAddress!,
-            tables.groupDepths.baseAddress!, tables.laneCounts.baseAddress!, tables.groups, tables.depthStride, tables.windowBases?.baseAddress,
-            tables.windowBases == nil ? nil : tables.liveLanes.baseAddress,
+            tables.laneCounts.baseAddress!, tables.groups, tables.depthStride, tables.windowBases?.baseAddress,
             tables.windowBases == nil ? nil : tables.narrowRows.baseAddress, scores)
         var c = count
         while c & 7 != 0 { scores[c] = 0; c += 1 }   // the padding, divided by 1 below
