@@ -2,7 +2,7 @@
 """The target table of issue #23 for any systems given as timelines, on one split.
 
     score_detect.py LABELS HYP [HYP ...] [--root CORPUS] [--markdown FILE] [--json FILE] [--detail]
-                    [--collar MS]
+                    [--collar MS] [--by-noise-kind]
 
 LABELS is a labels.jsonl of the detection material (make_detect_corpus.py, or the split's
 copy that run_peers_detect.py writes); a HYP is a timeline in the format of
@@ -11,7 +11,9 @@ per-condition counts are scripts/eval/score.py's (imported): 10 ms frames for sp
 0.5 s windows (positive when at least half of the frames are) for multi_speaker. --collar MS
 leaves out the speech and music frames within MS ms of each change of the reference label: a
 diagnostic of how much of a score is the placement of boundaries (the targets count every frame,
-and the table's heading says when a collar was applied).
+and the table's heading says when a collar was applied). --by-noise-kind adds voice activity per
+background kind (the corpus manifest's `noise_kind`): F1 of speech over it at -5 and 0 dB, at +5 dB
+and above, and false alarms on it alone (another diagnostic: a kind's files are few).
 
 Rows (percent), each against the issue's target:
 
@@ -136,6 +138,58 @@ def markdown(results, detail):
     return "\n".join(out)
 
 
+# The speech-over-background conditions --by-noise-kind splits, by SNR: loud backgrounds, the rest.
+LOUD_NOISE = ("speech_noise/-5dB", "speech_noise/+0dB")
+
+
+def noise_kinds(root):
+    """{audio_filepath: noise_kind} of the corpus manifest's files that name one (none without a manifest)."""
+    path = os.path.join(root, "manifest.jsonl")
+    if not os.path.exists(path):
+        return {}
+    out = {}
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            r = json.loads(line)
+            if r.get("noise_kind"):
+                out[r["audio_filepath"]] = r["noise_kind"]
+    return out
+
+
+def by_noise_kind(results, kinds, labels):
+    """Markdown: per background kind and system, VAD F1 over it at -5/0 dB and at +5 dB and above
+    (speech_noise), and false alarms on it alone (noise_only), from the per-file counts."""
+    groups = {}  # (kind, column) -> files
+    for rel, segs in labels.items():
+        kind, cond = kinds.get(rel), segs[0].get("condition", "")
+        if kind is None:
+            continue
+        if cond.startswith("speech_noise/"):
+            col = "loud" if cond in LOUD_NOISE else "quiet"
+        elif cond.startswith("noise_only/"):
+            col = "alone"
+        else:
+            continue
+        groups.setdefault((kind, col), []).append(rel)
+    names = list(results)
+    cols = [("loud", "F1 at −5/0 dB", "f1"), ("quiet", "F1 at +5…+30 dB", "f1"), ("alone", "FA alone", "fa")]
+    head = "| Background | " + " | ".join(f"{n}: {c}" for _, c, _ in cols for n in names) + " | files |"
+    lines = ["## Voice activity per background kind (percent)", "", head,
+             "|---|" + "---:|" * (len(cols) * len(names) + 1)]
+    for kind in sorted({k for k, _ in groups}):
+        cells, nfiles = [], 0
+        for col, _, metric in cols:
+            files = groups.get((kind, col), [])
+            nfiles += sum(1 for f in files if any(f in results[n]["tasks"]["speech"]["files"] for n in names))
+            for n in names:
+                per_file = results[n]["tasks"]["speech"]["files"]
+                ms = [per_file[f] for f in files if f in per_file]
+                cells.append(score.pct(_sum(ms)[metric]) if ms else "")
+        if nfiles:
+            lines.append(f"| {kind} | " + " | ".join(cells) + f" | {nfiles} |")
+    return "\n".join(lines) + "\n"
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("labels")
@@ -147,6 +201,8 @@ def main(argv=None):
     ap.add_argument("--collar", type=int, default=0, metavar="MS",
                     help="leave out the speech and music frames within MS ms of a change of the reference "
                          "label (a multiple of 10; default 0: every frame counts, as the targets are stated)")
+    ap.add_argument("--by-noise-kind", action="store_true",
+                    help="voice activity per background kind of the corpus manifest (a diagnostic)")
     args = ap.parse_args(argv)
     if args.collar < 0 or args.collar % 10:
         ap.error("--collar: a non-negative multiple of 10 ms")
@@ -166,6 +222,11 @@ def main(argv=None):
             print(f"score_detect.py: {name}: {len(r['files_missing'])} labelled files without hypothesis, "
                   f"e.g. {r['files_missing'][0]}", file=sys.stderr)
     md = markdown(results, args.detail)
+    if args.by_noise_kind:
+        if any(r["tasks"].get("speech") is None for r in results.values()):
+            print("score_detect.py: --by-noise-kind needs voice activity in every timeline", file=sys.stderr)
+            return 2
+        md += "\n" + by_noise_kind(results, noise_kinds(root), labels)
     if args.markdown:
         with open(args.markdown, "w", encoding="utf-8") as f:
             f.write(md + "\n")

@@ -376,6 +376,44 @@ class ScorerTests(unittest.TestCase):
             self.assertIn("±100 ms collar", score_detect.markdown({"x": c}, False))
             self.assertNotIn("collar", score_detect.markdown({"x": r}, False))
 
+    def test_by_noise_kind(self):
+        """Per background kind: speech-over-noise F1 split at 0 dB, false alarms on the kind alone,
+        from each file's counts; files of other classes and files without a kind left out."""
+        import score
+        with tempfile.TemporaryDirectory() as tmp:
+            def file(name, cond, speech_until):
+                return [{"audio_filepath": name, "start": 0, "end": speech_until, "speech": speech_until > 0,
+                         "music": False, "multi_speaker": False, "condition": cond},
+                        {"audio_filepath": name, "start": speech_until, "end": 2, "speech": False,
+                         "music": False, "multi_speaker": False, "condition": cond}]
+            lab = (file("loud.flac", "speech_noise/-5dB", 1) + file("quiet.flac", "speech_noise/+20dB", 1)
+                   + file("alone.flac", "noise_only/synthetic", 0) + file("clean.flac", "clean/-25..-15dBFS", 1)
+                   + file("other.flac", "speech_noise/+0dB", 1))
+            manifest = [{"audio_filepath": "loud.flac", "noise_kind": "synthetic-hum50"},
+                        {"audio_filepath": "quiet.flac", "noise_kind": "synthetic-hum50"},
+                        {"audio_filepath": "alone.flac", "noise_kind": "synthetic-hum50"},
+                        {"audio_filepath": "clean.flac"},
+                        {"audio_filepath": "other.flac", "noise_kind": "babble"}]
+            # loud: half its speech found (TP 50, FN 50); quiet: all of it and 0.5 s more (TP 100, FP 50);
+            # alone: 0.2 s of its 2 s called speech; other: nothing found.
+            hyp = [{"audio_filepath": "loud.flac", "start": 0, "end": 0.5, "speech": True},
+                   {"audio_filepath": "quiet.flac", "start": 0, "end": 1.5, "speech": True},
+                   {"audio_filepath": "alone.flac", "start": 1.0, "end": 1.2, "speech": True},
+                   {"audio_filepath": "clean.flac", "start": 0, "end": 1, "speech": True},
+                   {"audio_filepath": "other.flac", "start": 0, "end": 2, "speech": False}]
+            for name, rows in (("labels.jsonl", lab), ("hyp.jsonl", hyp), ("manifest.jsonl", manifest)):
+                with open(os.path.join(tmp, name), "w") as f:
+                    f.writelines(json.dumps(r) + "\n" for r in rows)
+            labels = score.read_segments(os.path.join(tmp, "labels.jsonl"))
+            r = score.score_one(labels, score.read_segments(os.path.join(tmp, "hyp.jsonl")), tmp)
+            md = score_detect.by_noise_kind({"x": r}, score_detect.noise_kinds(tmp), labels)
+            rows = {line.split(" | ")[0].strip("| "): line.strip("| ").split(" | ")[1:]
+                    for line in md.splitlines() if line.startswith("| ") and not line.startswith("| Background")}
+            self.assertEqual(rows["synthetic-hum50"], ["66.7", "80.0", "10.0", "3"])   # 2·50/150, 200/250
+            self.assertEqual(rows["babble"], ["0.0", "", "", "1"])
+            self.assertNotIn("clean", md)
+            self.assertEqual(score_detect.noise_kinds(os.path.join(tmp, "absent")), {})
+
     def test_collar_mask(self):
         import numpy as np
         import score
