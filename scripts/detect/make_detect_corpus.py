@@ -3,7 +3,7 @@
 
     make_detect_corpus.py --out DIR [--scale small|full] [--seed 23] [--max-minutes M]
                           [--only CLASS[,CLASS]] [--limit N] [--splits SPLIT[,SPLIT]] [--train-extra]
-                          [--train-overlap] [--train-effects]
+                          [--train-overlap] [--train-effects] [--train-stationary]
 
 Writes DIR/<split>/<class>/<class>_<index>.flac (16 kHz mono, 16-bit, TPDF-dithered except
 digital silence), one sidecar DIR/.done/<name>.json per finished file, and at the end
@@ -66,6 +66,10 @@ TRAIN_OVERLAP = {"small": {"overlap_train": 10}, "full": {"overlap_train": 360}}
 # included, is made byte for byte as before. Per scale: files.
 TRAIN_EFFECTS = {"small": {"effects_only": 5, "speech_effects": 4},
                  "full": {"effects_only": 150, "speech_effects": 100}}
+# Speech over synthetic stationary backgrounds for the voice-activity model (generator 1.6.0:
+# conditions.speech_stationary), made only with --train-stationary and appended after everything
+# else, all train: every file of 1.5.0, val and test included, is made byte for byte as before.
+TRAIN_STATIONARY = {"small": {"speech_stationary": 8}, "full": {"speech_stationary": 240}}
 DEBIAN = ["espeak-ng", "espeak-ng-data", "flite", "festival", "festvox-kallpc16k", "festvox-kdlpc16k",
           "festvox-us-slt-hts", "festvox-czech-dita", "festvox-czech-krb", "festvox-czech-machac", "festvox-czech-ph",
           "festvox-ca-ona-hts", "festvox-suopuhe-lj", "festvox-suopuhe-mv", "festvox-italp16k", "festvox-itapc16k",
@@ -81,16 +85,18 @@ DEBIAN = ["espeak-ng", "espeak-ng-data", "flite", "festival", "festvox-kallpc16k
 PYTHON = ["numpy", "scipy", "soundfile", "pyroomacoustics", "pyworld", "pyannote.audio"]
 
 
-def specs(scale, seed, train_extra=False, train_overlap=False, train_effects=False):
+def specs(scale, seed, train_extra=False, train_overlap=False, train_effects=False, train_stationary=False):
     """Every file of a corpus, in output order (with --train-extra, TRAIN_ONLY's after the rest;
-    with --train-overlap, TRAIN_OVERLAP's after those; with --train-effects, TRAIN_EFFECTS' last)."""
+    with --train-overlap, TRAIN_OVERLAP's after those; with --train-effects, TRAIN_EFFECTS' after
+    those; with --train-stationary, TRAIN_STATIONARY's last)."""
     counts, (dmin, dmax), cycle = SCALES[scale]
     sample = sources.pyannote_sample()
     out = []
-    train_only = {**TRAIN_ONLY[scale], **TRAIN_OVERLAP[scale], **TRAIN_EFFECTS[scale]}
+    train_only = {**TRAIN_ONLY[scale], **TRAIN_OVERLAP[scale], **TRAIN_EFFECTS[scale], **TRAIN_STATIONARY[scale]}
     for cls, count in (list(counts.items()) + (list(TRAIN_ONLY[scale].items()) if train_extra else [])
                        + (list(TRAIN_OVERLAP[scale].items()) if train_overlap else [])
-                       + (list(TRAIN_EFFECTS[scale].items()) if train_effects else [])):
+                       + (list(TRAIN_EFFECTS[scale].items()) if train_effects else [])
+                       + (list(TRAIN_STATIONARY[scale].items()) if train_stationary else [])):
         ordinal = {}
         for i in range(count):
             split = "train" if cls in train_only else cycle[i % len(cycle)]
@@ -280,10 +286,13 @@ def main():
     ap.add_argument("--train-overlap", action="store_true",
                     help="also make the train-only class overlap_train (TRAIN_OVERLAP), after every other file")
     ap.add_argument("--train-effects", action="store_true",
-                    help="also make the train-only classes effects_only, speech_effects (TRAIN_EFFECTS), last")
+                    help="also make the train-only classes effects_only, speech_effects (TRAIN_EFFECTS)")
+    ap.add_argument("--train-stationary", action="store_true",
+                    help="also make the train-only class speech_stationary (TRAIN_STATIONARY), last")
     args = ap.parse_args()
     os.makedirs(os.path.join(args.out, ".done"), exist_ok=True)
-    todo = specs(args.scale, args.seed, args.train_extra, args.train_overlap, args.train_effects)
+    todo = specs(args.scale, args.seed, args.train_extra, args.train_overlap, args.train_effects,
+                 args.train_stationary)
     if args.only:
         todo = [s for s in todo if s["class"] in args.only.split(",")]
     if args.limit is not None:
@@ -356,7 +365,7 @@ def finish(args, todo, done, complete, elapsed, made, skipped):
     group_counts = {k: {s: len(v.get(s, ())) for s in SPLITS} for k, v in groups.items()}
     manifest = {"generator_version": GENERATOR_VERSION, "seed": args.seed, "scale": args.scale,
                 "train_extra": args.train_extra, "train_overlap": args.train_overlap,
-                "train_effects": args.train_effects,
+                "train_effects": args.train_effects, "train_stationary": args.train_stationary,
                 "complete": complete, "files": len(records), "files_planned": len(todo),
                 "hours": round(sum(r["duration"] for r in records) / 3600, 3), "splits": per_split,
                 "classes": per_class, "source_counts": src_counts, "group_counts": group_counts,

@@ -238,6 +238,25 @@ class SpecTests(unittest.TestCase):
         self.assertIs(conditions.BUILDERS["effects_only"], conditions.effects_only)
         self.assertIs(conditions.BUILDERS["speech_effects"], conditions.speech_effects)
 
+    def test_train_stationary_class(self):
+        # generator 1.6.0's speech_stationary (--train-stationary) takes the train split only and
+        # comes after every other file: every earlier file, val and test included, is as it was
+        import make_detect_corpus as mdc
+        for scale in ("small", "full"):
+            before = mdc.specs(scale, 23, train_extra=True, train_overlap=True, train_effects=True)
+            specs = mdc.specs(scale, 23, train_extra=True, train_overlap=True, train_effects=True,
+                              train_stationary=True)
+            added = [s for s in specs if s["class"] in mdc.TRAIN_STATIONARY[scale]]
+            self.assertEqual(len(added), sum(mdc.TRAIN_STATIONARY[scale].values()))
+            self.assertEqual({s["split"] for s in added}, {"train"})
+            self.assertEqual(specs, before + added)
+        # every synthetic kind at every SNR
+        kinds, snrs = len(conditions.noise.SYNTHETIC), len(conditions.STATIONARY_SNRS)
+        self.assertEqual({(s["k"] % kinds, (s["k"] // kinds) % snrs)
+                          for s in mdc.specs("full", 23, train_stationary=True) if s["class"] == "speech_stationary"},
+                         {(i, j) for i in range(kinds) for j in range(snrs)})
+        self.assertIs(conditions.BUILDERS["speech_stationary"], conditions.speech_stationary)
+
     def test_train_only_effect_packages(self):
         # the train-only effect packages are train whatever their hash, share no source with the
         # catalogue, and only the train split's context hears them

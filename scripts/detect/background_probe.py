@@ -1,0 +1,90 @@
+#!/usr/bin/env python3
+"""A probe of voice activity over synthetic backgrounds: one split's clean utterances, each mixed
+with every synthetic background kind at -5, 0 and +5 dB SNR (issue #23, a diagnostic).
+
+    background_probe.py --corpus .build-detect-full --out DIR [--split val] [--seed 7]
+
+The detection material holds a few files per synthetic background kind and SNR (val: one file of
+speech under a 50 Hz hum at -5 dB), too few to tell a weakness from one hard file. This probe takes
+the split's clean files of the -35..-6 dBFS level bands and mixes each with every kind of
+detectlib.noise.SYNTHETIC (white, pink, brown, hum50, hum60, fan, rain, traffic) at -5, 0 and +5 dB:
+the background's power set against the speech's power over the labelled speech (the material's
+active level, up to its 250 ms gap rule), the mixture scaled down where it would clip. The labels
+are the clean file's. Writes DIR/p/NNNNN.flac (24-bit), DIR/manifest.jsonl (split, condition
+speech_noise/<snr>, noise_kind synthetic-<kind>) and DIR/labels.jsonl, a corpus that dspscore,
+run_peers_detect.py and `score_detect.py --by-noise-kind` read as they read the material:
+
+    (cd DIR && ls p | sed 's#^#p/#' > files.txt && dspscore score --files-from files.txt \\
+        --format jsonl --analyses speech,music,speakers --timeline speechdsp.jsonl > records.jsonl)
+    run_peers_detect.py --corpus DIR --split val --out DIR/peers --peers silero,webrtc
+    score_detect.py DIR/labels.jsonl SpeechDSP=DIR/speechdsp.jsonl Silero=DIR/peers/silero.jsonl \\
+        --root DIR --by-noise-kind
+
+Only val (for choosing) or train; the test split is for the final report and is refused.
+"""
+import argparse
+import json
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+for p in (HERE, os.path.join(HERE, "..", "eval"), os.path.join(HERE, "..", "scene")):
+    sys.path.insert(0, p)
+
+import numpy as np  # noqa: E402
+import soundfile as sf  # noqa: E402
+
+import score  # noqa: E402
+from detectlib import noise  # noqa: E402
+
+BANDS = ("-35..-25dBFS", "-25..-15dBFS", "-15..-6dBFS")
+SNRS = (-5, 0, 5)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--corpus", default=".build-detect-full")
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--split", default="val", choices=("val", "train"))
+    ap.add_argument("--seed", type=int, default=7)
+    args = ap.parse_args(argv)
+    manifest = [json.loads(line) for line in open(os.path.join(args.corpus, "manifest.jsonl"), encoding="utf-8")]
+    labels = score.read_segments(os.path.join(args.corpus, "labels.jsonl"))
+    clean = [m for m in manifest if m["split"] == args.split and m["class"] == "clean" and m.get("band") in BANDS]
+    if not clean:
+        sys.exit(f"background_probe: no clean files of {args.split} in {args.corpus}")
+    rng = np.random.default_rng(args.seed)
+    os.makedirs(os.path.join(args.out, "p"), exist_ok=True)
+    count = 0
+    with open(os.path.join(args.out, "manifest.jsonl"), "w", encoding="utf-8") as mo, \
+            open(os.path.join(args.out, "labels.jsonl"), "w", encoding="utf-8") as lo:
+        for m in clean:
+            x, fs = sf.read(os.path.join(args.corpus, m["audio_filepath"]), dtype="float64")
+            segs = labels[m["audio_filepath"]]
+            speech = np.zeros(len(x), dtype=bool)
+            for s in segs:
+                if s["speech"]:
+                    speech[int(s["start"] * fs):int(s["end"] * fs)] = True
+            if not speech.any():
+                continue
+            power = np.mean(x[speech] ** 2)
+            for kind in noise.SYNTHETIC:
+                for snr in SNRS:
+                    bg = noise.synthetic(kind, rng, len(x))
+                    y = x + bg * np.sqrt(power / 10 ** (snr / 10) / np.mean(bg ** 2))
+                    y *= min(1.0, 0.99 / np.max(np.abs(y)))
+                    rel = f"p/{count:05d}.flac"
+                    count += 1
+                    sf.write(os.path.join(args.out, rel), y.astype(np.float32), fs, subtype="PCM_24")
+                    cond = f"speech_noise/{snr:+d}dB"
+                    mo.write(json.dumps({"audio_filepath": rel, "split": args.split, "class": "speech_noise",
+                                         "condition": cond, "noise_kind": f"synthetic-{kind}", "snr_db": snr,
+                                         "clean": m["audio_filepath"]}) + "\n")
+                    for s in segs:
+                        lo.write(json.dumps(dict(s, audio_filepath=rel, condition=cond, split=args.split)) + "\n")
+    print(f"background_probe: {len(clean)} clean files of {args.split}, {count} mixtures in {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
