@@ -35,7 +35,7 @@ import numpy as np  # noqa: E402
 import soundfile as sf  # noqa: E402
 
 import score  # noqa: E402
-from detectlib import noise  # noqa: E402
+from detectlib import conditions, noise  # noqa: E402
 
 BANDS = ("-35..-25dBFS", "-25..-15dBFS", "-15..-6dBFS")
 SNRS = (-5, 0, 5)
@@ -71,7 +71,7 @@ def main(argv=None):
             for kind in noise.SYNTHETIC:
                 for snr in SNRS:
                     bg = noise.synthetic(kind, rng, len(x))
-                    y = x + bg * np.sqrt(power / 10 ** (snr / 10) / np.mean(bg ** 2))
+                    y = x + conditions._set_snr(power, bg, snr)   # the material's scaling
                     y *= min(1.0, 0.99 / np.max(np.abs(y)))
                     rel = f"p/{count:05d}.flac"
                     count += 1

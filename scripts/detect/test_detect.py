@@ -1,6 +1,6 @@
 """Unit tests of the detection material (issue #23): the labelling rule, the split rule (and, over a
-generated corpus, that no source sits in two splits), and determinism (the #23 scorer's
-tests: test_score_detect.py).
+generated corpus, that no source sits in two splits), determinism, and the fitting scripts. The #23
+scorer's tests are in test_score_detect.py.
 
     .venv-detect/bin/python -m pytest scripts/detect
 
