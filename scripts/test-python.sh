@@ -12,9 +12,9 @@
 #      (`.venv` replaced by a scratch path; pip held to the same pins by PIP_CONSTRAINT), and
 #      compares the Python example's output with the README's;
 #   5. runs the `dspscore` entry point on TestAudio/: one ok record per audio file;
-#   6. runs the evaluation scorers' unit tests (scripts/eval/test_score.py and
-#      scripts/detect/test_score_detect.py: numpy only, which the venv has), since the published
-#      detection and evaluation figures are counted by them.
+#   6. runs the evaluation scorers' unit tests (scripts/eval/test_score.py,
+#      scripts/detect/test_score_detect.py and test_crossval_models.py: numpy only, which the venv
+#      has), since the published detection and evaluation figures are counted by them.
 #
 #   scripts/test-python.sh
 #
@@ -78,6 +78,7 @@ echo "$audio_files records, all ok"
 
 step "the evaluation scorers' unit tests"
 (cd "$work" && PYTHONDONTWRITEBYTECODE=1 "$work/venv/bin/python" -m pytest -p no:cacheprovider -q \
-    "$repository/scripts/eval/test_score.py" "$repository/scripts/detect/test_score_detect.py")
+    "$repository/scripts/eval/test_score.py" "$repository/scripts/detect/test_score_detect.py" \
+    "$repository/scripts/detect/test_crossval_models.py")
 
 step "done"
