@@ -20,6 +20,10 @@ of the other folds and replayed on the fold's files, as the Swift detector would
 that never heard its background's source; val is scored by every fold's models. Test is never
 read.
 
+`--compare BASE.json NEW.json [--bound B]` reads two such runs instead and lists, per condition
+held out, every false-alarm rate of NEW more than B points over BASE's (default 1) and every F1
+of NEW against BASE's; it exits 1 when a false-alarm rate is over the bound.
+
 It reports, pooled over the folds, voice-activity false alarms per condition of the negative
 classes and F1 per condition of the positive ones (10 ms frames, as score_detect.py counts
 them), and writes them to `--json`. The figures are for comparing recipes side by side: each
@@ -86,7 +90,36 @@ def table(tally):
     return out
 
 
+def compare(base, new, bound):
+    """(lines, over): per condition of `new`'s held-out table that `base` has, its false-alarm
+    rate or F1 beside `base`'s, marked where the false alarms rise by more than `bound` points;
+    `over` lists those conditions."""
+    lines, over = [], []
+    b, n = base["held_out"], new["held_out"]
+    for cond in sorted(set(b) & set(n)):
+        key = "fa" if "fa" in n[cond] else "f1"
+        if key not in b[cond]:
+            continue
+        delta = 100 * (n[cond][key] - b[cond][key])
+        flag = key == "fa" and delta > bound + 1e-9
+        if flag:
+            over.append(cond)
+        lines.append(f"  {cond:32s} {key.upper()} {100 * b[cond][key]:5.1f} -> {100 * n[cond][key]:5.1f} "
+                     f"({delta:+.1f}){'  OVER' if flag else ''}")
+    return lines, over
+
+
 def main():
+    if len(sys.argv) > 1 and sys.argv[1] == "--compare":
+        ap = argparse.ArgumentParser(description="compare two crossval_models.py --json runs")
+        ap.add_argument("--compare", nargs=2, metavar=("BASE", "NEW"), required=True)
+        ap.add_argument("--bound", type=float, default=1.0, help="points of false alarms allowed over BASE")
+        args = ap.parse_args()
+        with open(args.compare[0]) as f, open(args.compare[1]) as g:
+            lines, over = compare(json.load(f), json.load(g), args.bound)
+        print("\n".join(lines))
+        print(f"{len(over)} false-alarm rates over {args.bound:g} points above the base" + (f": {', '.join(over)}" if over else ""))
+        sys.exit(1 if over else 0)
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--corpus", default=".build-detect-full")
     ap.add_argument("--dspbench", default=".build/release/dspbench")

@@ -55,5 +55,23 @@ class Table(unittest.TestCase):
         self.assertAlmostEqual(out["clean/x"]["f1"], 160 / 190)
 
 
+class Compare(unittest.TestCase):
+    base = {"held_out": {"music_only/recorded": {"frames": 100, "fa": 0.085}, "noise_only": {"frames": 100, "fa": 0.078},
+                         "clean": {"frames": 100, "f1": 0.928}, "only_in_base": {"frames": 1, "fa": 0.0}}}
+
+    def test_rises_over_the_bound_are_listed(self):
+        new = {"held_out": {"music_only/recorded": {"frames": 100, "fa": 0.098},
+                            "noise_only": {"frames": 100, "fa": 0.086}, "clean": {"frames": 100, "f1": 0.90},
+                            "only_in_new": {"frames": 1, "fa": 0.5}}}
+        lines, over = cv.compare(self.base, new, 1.0)
+        self.assertEqual(over, ["music_only/recorded"])          # +1.3 over; +0.8 within; F1 never
+        self.assertEqual(len(lines), 3)                           # conditions in both runs only
+        self.assertIn("OVER", next(line for line in lines if "recorded" in line))
+
+    def test_a_wider_bound_passes(self):
+        new = {"held_out": {"music_only/recorded": {"frames": 100, "fa": 0.098}}}
+        self.assertEqual(cv.compare(self.base, new, 1.5)[1], [])
+
+
 if __name__ == "__main__":
     unittest.main()
