@@ -24,9 +24,9 @@ read.
 held out, every false-alarm rate of NEW more than B points over BASE's (default 1) and every F1
 of NEW against BASE's; it exits 1 when a false-alarm rate is over the bound.
 
-It reports, pooled over the folds, voice-activity false alarms per condition of the negative
-classes and F1 per condition of the positive ones (10 ms frames, as score_detect.py counts
-them), and writes them to `--json`. The figures are for comparing recipes side by side: each
+It reports, pooled over the folds, voice-activity false alarms per condition where the condition
+holds no speech and F1 where it does (10 ms frames, as score_detect.py counts them), and writes
+them to `--json`. The figures are for comparing recipes side by side: each
 fold's models see a fraction of the train split, so they are not the shipped models' figures.
 """
 import argparse
@@ -43,6 +43,7 @@ sys.path.insert(0, HERE)
 import train_models as tm  # noqa: E402
 import fit_models as fm  # noqa: E402
 import score  # noqa: E402
+
 
 def background_key(entry, groups):
     """The source group a train file's background comes from (its first music source, else its
@@ -144,6 +145,9 @@ def main():
     params = tuple(seg[:5]) + (seg[5] or None,)
     fm.FIRST_SEED, fm.ENSEMBLE = args.seed, args.members
     tm.LANES = tm.TASK_LANES["bands"]
+    # --class-weights and --exclude as train_models.py reads them (written out rather than moved
+    # into a function there: that file's bytes are part of the script hash the shipped
+    # DefaultModels.swift header records; train_recurrent.py does the same).
     class_weights = {k: float(v) for k, v in (p.split("=") for p in args.class_weights.split(",") if p)}
     excluded = tuple(p for p in args.exclude.split(",") if p)
 
