@@ -20,9 +20,10 @@ of the other folds and replayed on the fold's files, as the Swift detector would
 that never heard its background's source; val is scored by every fold's models. Test is never
 read.
 
-`--compare BASE.json NEW.json [--bound B]` reads two such runs instead and lists, per condition
-held out, every false-alarm rate of NEW more than B points over BASE's (default 1) and every F1
-of NEW against BASE's; it exits 1 when a false-alarm rate is over the bound.
+`--compare BASE.json NEW.json [--bound B] [--min-frames N]` reads two such runs instead and lists,
+per condition held out, every false-alarm rate of NEW more than B points over BASE's (default 1)
+and every F1 of NEW against BASE's; it exits 1 when a false-alarm rate is over the bound. A
+condition with fewer than N held-out frames in either run is shown but not counted.
 
 It reports, pooled over the folds, voice-activity false alarms per condition where the condition
 holds no speech and F1 where it does (10 ms frames, as score_detect.py counts them), and writes
@@ -91,10 +92,12 @@ def table(tally):
     return out
 
 
-def compare(base, new, bound):
+def compare(base, new, bound, min_frames=0):
     """(lines, over): per condition of `new`'s held-out table that `base` has, its false-alarm
     rate or F1 beside `base`'s, marked where the false alarms rise by more than `bound` points;
-    `over` lists those conditions."""
+    `over` lists those conditions. A condition with fewer than `min_frames` held-out frames in
+    either run is marked "few" instead and never listed in `over`: a handful of files moves it
+    by several points from one fit to the next."""
     lines, over = [], []
     b, n = base["held_out"], new["held_out"]
     for cond in sorted(set(b) & set(n)):
@@ -102,11 +105,13 @@ def compare(base, new, bound):
         if key not in b[cond]:
             continue
         delta = 100 * (n[cond][key] - b[cond][key])
+        few = min(b[cond]["frames"], n[cond]["frames"]) < min_frames
         flag = key == "fa" and delta > bound + 1e-9
-        if flag:
+        if flag and not few:
             over.append(cond)
+        mark = ("  over, few frames" if few else "  OVER") if flag else ""
         lines.append(f"  {cond:32s} {key.upper()} {100 * b[cond][key]:5.1f} -> {100 * n[cond][key]:5.1f} "
-                     f"({delta:+.1f}){'  OVER' if flag else ''}")
+                     f"({delta:+.1f}){mark}")
     return lines, over
 
 
@@ -115,9 +120,11 @@ def main():
         ap = argparse.ArgumentParser(description="compare two crossval_models.py --json runs")
         ap.add_argument("--compare", nargs=2, metavar=("BASE", "NEW"), required=True)
         ap.add_argument("--bound", type=float, default=1.0, help="points of false alarms allowed over BASE")
+        ap.add_argument("--min-frames", type=int, default=0,
+                        help="conditions with fewer held-out frames (10 ms) are shown, not counted (default 0)")
         args = ap.parse_args()
         with open(args.compare[0]) as f, open(args.compare[1]) as g:
-            lines, over = compare(json.load(f), json.load(g), args.bound)
+            lines, over = compare(json.load(f), json.load(g), args.bound, args.min_frames)
         print("\n".join(lines))
         print(f"{len(over)} false-alarm rates over {args.bound:g} points above the base" + (f": {', '.join(over)}" if over else ""))
         sys.exit(1 if over else 0)

@@ -3,7 +3,7 @@
 
     make_detect_corpus.py --out DIR [--scale small|full] [--seed 23] [--max-minutes M]
                           [--only CLASS[,CLASS]] [--limit N] [--splits SPLIT[,SPLIT]] [--train-extra]
-                          [--train-overlap] [--train-effects] [--train-stationary]
+                          [--train-overlap] [--train-effects] [--train-stationary] [--train-music]
 
 Writes DIR/<split>/<class>/<class>_<index>.flac (16 kHz mono, 16-bit, TPDF-dithered except
 digital silence), one sidecar DIR/.done/<name>.json per finished file, and at the end
@@ -70,6 +70,11 @@ TRAIN_EFFECTS = {"small": {"effects_only": 5, "speech_effects": 4},
 # conditions.speech_stationary), made only with --train-stationary and appended after everything
 # else, all train: every file of 1.5.0, val and test included, is made byte for byte as before.
 TRAIN_STATIONARY = {"small": {"speech_stationary": 8}, "full": {"speech_stationary": 240}}
+# Recorded music for the voice-activity and music models (generator 1.7.0: conditions.music_pieces
+# and speech_pieces, over the train split's pieces and eight packages only they hear), made only
+# with --train-music and appended after everything else, all train: every file of 1.6.0, val and
+# test included, is made byte for byte as before.
+TRAIN_MUSIC = {"small": {"music_pieces": 5, "speech_pieces": 4}, "full": {"music_pieces": 150, "speech_pieces": 100}}
 DEBIAN = ["espeak-ng", "espeak-ng-data", "flite", "festival", "festvox-kallpc16k", "festvox-kdlpc16k",
           "festvox-us-slt-hts", "festvox-czech-dita", "festvox-czech-krb", "festvox-czech-machac", "festvox-czech-ph",
           "festvox-ca-ona-hts", "festvox-suopuhe-lj", "festvox-suopuhe-mv", "festvox-italp16k", "festvox-itapc16k",
@@ -79,24 +84,29 @@ DEBIAN = ["espeak-ng", "espeak-ng-data", "flite", "festival", "festvox-kallpc16k
           "lincity-ng-data", "scorched3d-data", "megaglest-data", "bzflag-data", "boswars-data", "frozen-bubble-data",
           "hyperrogue-music", "openarena-data", "nexuiz-music", "ufoai-music", "singularity-music", "asc-music",
           "drascula-music", "neverball-data", "chromium-bsu-data", "tecnoballz-data", "lbreakout2-data",
-          "pinball-data", "minetest-data", "btanks-data", "enigma-data", "fluidsynth", "fluid-soundfont-gm", "timgm6mb-soundfont",
+          "pinball-data", "minetest-data", "btanks-data", "enigma-data", "a7xpg-data", "zaz-data", "pangzero",
+          "powermanga-data", "lordsawar-data", "fluidsynth", "fluid-soundfont-gm", "timgm6mb-soundfont",
           "musescore-general-soundfont-lossless", "opl3-soundfont", "csound-soundfont", "avldrums.lv2-soundfont",
           "sox", "libsox-fmt-all", "lame", "opus-tools", "libsndfile1"]
 PYTHON = ["numpy", "scipy", "soundfile", "pyroomacoustics", "pyworld", "pyannote.audio"]
 
 
-def specs(scale, seed, train_extra=False, train_overlap=False, train_effects=False, train_stationary=False):
+def specs(scale, seed, train_extra=False, train_overlap=False, train_effects=False, train_stationary=False,
+          train_music=False):
     """Every file of a corpus, in output order (with --train-extra, TRAIN_ONLY's after the rest;
     with --train-overlap, TRAIN_OVERLAP's after those; with --train-effects, TRAIN_EFFECTS' after
-    those; with --train-stationary, TRAIN_STATIONARY's last)."""
+    those; with --train-stationary, TRAIN_STATIONARY's after those; with --train-music,
+    TRAIN_MUSIC's last)."""
     counts, (dmin, dmax), cycle = SCALES[scale]
     sample = sources.pyannote_sample()
     out = []
-    train_only = {**TRAIN_ONLY[scale], **TRAIN_OVERLAP[scale], **TRAIN_EFFECTS[scale], **TRAIN_STATIONARY[scale]}
+    train_only = {**TRAIN_ONLY[scale], **TRAIN_OVERLAP[scale], **TRAIN_EFFECTS[scale], **TRAIN_STATIONARY[scale],
+                  **TRAIN_MUSIC[scale]}
     for cls, count in (list(counts.items()) + (list(TRAIN_ONLY[scale].items()) if train_extra else [])
                        + (list(TRAIN_OVERLAP[scale].items()) if train_overlap else [])
                        + (list(TRAIN_EFFECTS[scale].items()) if train_effects else [])
-                       + (list(TRAIN_STATIONARY[scale].items()) if train_stationary else [])):
+                       + (list(TRAIN_STATIONARY[scale].items()) if train_stationary else [])
+                       + (list(TRAIN_MUSIC[scale].items()) if train_music else [])):
         ordinal = {}
         for i in range(count):
             split = "train" if cls in train_only else cycle[i % len(cycle)]
@@ -255,7 +265,7 @@ def source_table():
     rows += [{"id": e["id"], "kind": "noise-" + e["kind"], "package": e["package"], "seconds": e["seconds"]}
              for e in sources.noises() + sources.train_noises()]
     rows += [{"id": e["id"], "kind": "music-recording", "package": e["package"], "seconds": e["seconds"]}
-             for e in sources.music_recordings()]
+             for e in sources.music_recordings() + sources.train_music_recordings()]
     rows += [{"id": e["id"], "kind": "instrument-drums" if e["drums"] else "instrument", "family": e["family"],
               "name": e["name"]} for e in sources.instruments()]
     rows += [{"id": t, "kind": "tune"} for t in conditions.music.tune_ids()]
@@ -288,11 +298,13 @@ def main():
     ap.add_argument("--train-effects", action="store_true",
                     help="also make the train-only classes effects_only, speech_effects (TRAIN_EFFECTS)")
     ap.add_argument("--train-stationary", action="store_true",
-                    help="also make the train-only class speech_stationary (TRAIN_STATIONARY), last")
+                    help="also make the train-only class speech_stationary (TRAIN_STATIONARY)")
+    ap.add_argument("--train-music", action="store_true",
+                    help="also make the train-only classes music_pieces, speech_pieces (TRAIN_MUSIC), last")
     args = ap.parse_args()
     os.makedirs(os.path.join(args.out, ".done"), exist_ok=True)
     todo = specs(args.scale, args.seed, args.train_extra, args.train_overlap, args.train_effects,
-                 args.train_stationary)
+                 args.train_stationary, args.train_music)
     if args.only:
         todo = [s for s in todo if s["class"] in args.only.split(",")]
     if args.limit is not None:
@@ -366,6 +378,7 @@ def finish(args, todo, done, complete, elapsed, made, skipped):
     manifest = {"generator_version": GENERATOR_VERSION, "seed": args.seed, "scale": args.scale,
                 "train_extra": args.train_extra, "train_overlap": args.train_overlap,
                 "train_effects": args.train_effects, "train_stationary": args.train_stationary,
+                "train_music": args.train_music,
                 "complete": complete, "files": len(records), "files_planned": len(todo),
                 "hours": round(sum(r["duration"] for r in records) / 3600, 3), "splits": per_split,
                 "classes": per_class, "source_counts": src_counts, "group_counts": group_counts,

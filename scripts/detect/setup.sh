@@ -24,6 +24,9 @@ apt_pkgs=(
   bzflag-data boswars-data openarena-data
   # noises heard only by the train-only classes of make_detect_corpus.py --train-effects
   chromium-bsu-data tecnoballz-data lbreakout2-data pinball-data minetest-data btanks-data enigma-data
+  # music heard only by the train-only classes of make_detect_corpus.py --train-music (and the
+  # music folders of pinball-data, btanks-data and enigma-data above)
+  a7xpg-data zaz-data pangzero powermanga-data lordsawar-data
   # codecs
   sox libsox-fmt-all lame opus-tools
 )

@@ -72,6 +72,14 @@ class Compare(unittest.TestCase):
         new = {"held_out": {"music_only/recorded": {"frames": 100, "fa": 0.098}}}
         self.assertEqual(cv.compare(self.base, new, 1.5)[1], [])
 
+    def test_rows_with_few_frames_are_shown_not_counted(self):
+        new = {"held_out": {"music_only/recorded": {"frames": 100, "fa": 0.098},
+                            "noise_only": {"frames": 40, "fa": 0.20}}}
+        lines, over = cv.compare(self.base, new, 1.0, min_frames=50)
+        self.assertEqual(over, ["music_only/recorded"])          # noise_only: 40 frames held out
+        self.assertIn("few frames", next(line for line in lines if "noise_only" in line))
+        self.assertEqual(cv.compare(self.base, new, 1.0, min_frames=101)[1], [])
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -257,10 +257,40 @@ class SpecTests(unittest.TestCase):
                          {(i, j) for i in range(kinds) for j in range(snrs)})
         self.assertIs(conditions.BUILDERS["speech_stationary"], conditions.speech_stationary)
 
+    def test_train_music_classes(self):
+        # generator 1.7.0's music_pieces and speech_pieces (--train-music) take the train split only
+        # and come after every other file: every earlier file, val and test included, is as it was
+        import make_detect_corpus as mdc
+        for scale in ("small", "full"):
+            flags = dict(train_extra=True, train_overlap=True, train_effects=True, train_stationary=True)
+            before = mdc.specs(scale, 23, **flags)
+            specs = mdc.specs(scale, 23, **flags, train_music=True)
+            added = [s for s in specs if s["class"] in mdc.TRAIN_MUSIC[scale]]
+            self.assertEqual(len(added), sum(mdc.TRAIN_MUSIC[scale].values()))
+            self.assertEqual({s["split"] for s in added}, {"train"})
+            self.assertEqual(specs, before + added)
+        # every SNR of speech_music's
+        self.assertEqual({s["k"] % len(conditions.MUSIC_SNRS) for s in mdc.specs("full", 23, train_music=True)
+                          if s["class"] == "speech_pieces"}, set(range(len(conditions.MUSIC_SNRS))))
+        self.assertIs(conditions.BUILDERS["music_pieces"], conditions.music_pieces)
+        self.assertIs(conditions.BUILDERS["speech_pieces"], conditions.speech_pieces)
+
+    def test_train_only_music_packages(self):
+        # the train-only music packages are train whatever their hash, share no source with the
+        # catalogue's music, and only the train split's context hears them
+        catalogue = {e["id"] for e in sources.music_recordings()}
+        self.assertFalse(any(i.startswith(splits.TRAIN_ONLY_PREFIXES) for i in catalogue))
+        extra = [e["id"] for e in sources.train_music_recordings()]
+        rule = splits.SplitRule(extra)
+        self.assertEqual({rule.split_of(i) for i in extra} or {"train"}, {"train"})
+        self.assertFalse(set(extra) & {e["id"] for e in sources.train_noises()})
+
     def test_train_only_effect_packages(self):
         # the train-only effect packages are train whatever their hash, share no source with the
         # catalogue, and only the train split's context hears them
-        self.assertEqual(tuple(p + ":" for p in sources.TRAIN_EFFECT_PREFIXES), splits.TRAIN_ONLY_PREFIXES)
+        self.assertEqual(tuple(sorted({p + ":" for p in sources.TRAIN_EFFECT_PREFIXES + sources.TRAIN_MUSIC_PREFIXES})),
+                         tuple(sorted(set(splits.TRAIN_ONLY_PREFIXES))))
+        self.assertEqual(len(set(splits.TRAIN_ONLY_PREFIXES)), len(splits.TRAIN_ONLY_PREFIXES))
         catalogue = {e["id"] for e in sources.noises()}
         self.assertFalse(any(i.startswith(splits.TRAIN_ONLY_PREFIXES) for i in catalogue))
         extra = [e["id"] for e in sources.train_noises()]

@@ -7,7 +7,7 @@ frame labels.
 import os
 import sys
 
-GENERATOR_VERSION = "1.6.0"   # 1.6.0: --train-stationary; 1.5.0: --train-effects; 1.3.0: --train-overlap (1.2.0 and 1.4.0: the unmerged `tones` and `tonal` branches)
+GENERATOR_VERSION = "1.7.0"   # 1.7.0: --train-music; 1.6.0: --train-stationary; 1.5.0: --train-effects; 1.3.0: --train-overlap (1.2.0 and 1.4.0: the unmerged `tones` and `tonal` branches)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = os.path.normpath(os.path.join(HERE, "..", ".."))

@@ -15,7 +15,8 @@ itself; sources known to share a speaker are grouped (see SPEAKER_GROUPS and gro
 so #19's test sources stay unseen by training and validation, about half of all groups are
 test, an eighth val and three eighths train. The rule depends on nothing but the key and the
 member ids: adding a source never moves another one. The sources of the train-only effect
-packages (TRAIN_ONLY_PREFIXES, generator 1.5.0) are train whatever their hash.
+packages (TRAIN_ONLY_PREFIXES, generator 1.5.0) and of the train-only music packages (1.7.0) are
+train whatever their hash.
 
 Babble: an espeak-ng or recorded voice group whose u("babble:" + key) < BABBLE_FRACTION is a
 babble voice: it is only ever heard as babble, never as a foreground talker, in its split. The
@@ -30,7 +31,9 @@ VAL_FRACTION = 0.25      # of the dev groups
 # Sources that take the train split by construction (generator 1.5.0): the recorded effects of
 # the packages only the train-only classes hear (sources.TRAIN_EFFECT_SETS; test_detect.py checks
 # that the two lists agree). No id of the catalogue's own packages starts with one of these.
-TRAIN_ONLY_PREFIXES = ("btanks:", "chromium-bsu:", "enigma:", "lbreakout2:", "minetest:", "pinball:", "tecnoballz:")
+# Generator 1.7.0 adds the packages of the train-only recorded music (sources.TRAIN_MUSIC_SETS).
+TRAIN_ONLY_PREFIXES = ("a7xpg:", "btanks:", "chromium-bsu:", "enigma:", "lbreakout2:", "lordsawar:", "minetest:",
+                       "pangzero:", "pinball:", "powermanga:", "tecnoballz:", "zaz:")
 BABBLE_FRACTION = 0.25   # of the voice groups of each split
 
 
