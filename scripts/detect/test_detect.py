@@ -444,6 +444,14 @@ class TrainModelsLanes(unittest.TestCase):
             del manifest["train_overlap"]
             manifest["classes"] = {"clean": {}, "overlap_train": {}}
             self.assertTrue(tm.made_with_train_overlap(manifest))
+            # --train-music, last (generator 1.7.0); its classes stay out of the multi-speaker fit
+            manifest.update(train_overlap=True, train_music=True)
+            header = tm.provenance(d, manifest, (tm.__file__,), ["a"], ["b"], ["x."])
+            self.assertIn("--scale full --seed 23 --train-extra --train-overlap --train-music\n", header)
+            del manifest["train_music"]
+            manifest["classes"] = {"clean": {}, "music_pieces": {}}
+            self.assertTrue(tm.made_with_train_music(manifest))
+            self.assertTrue(set(tm.TRAIN_MUSIC_CLASSES) <= set(tm.MULTI_EXCLUDED))
             # the multi-speaker model's own train files, when they differ
             header = tm.provenance(d, manifest, (tm.__file__,), ["a"], ["b"], ["x."], train_multi=["a", "c"])
             self.assertIn("fitted on the train split (1 files; 2 for the multi-speaker model), chosen on val", header)

@@ -86,7 +86,9 @@ TRAIN_EXTRA_CLASSES = ("babble_only", "speech_babble", "speech_loud")   # make_d
 TRAIN_EFFECTS_CLASSES = ("effects_only", "speech_effects")   # make_detect_corpus.py's TRAIN_EFFECTS
 # Generator 1.6.0's train-only speech over synthetic backgrounds (--train-stationary), for voice activity.
 TRAIN_STATIONARY_CLASSES = ("speech_stationary",)   # make_detect_corpus.py's TRAIN_STATIONARY
-MULTI_EXCLUDED = TRAIN_EXTRA_CLASSES + TRAIN_EFFECTS_CLASSES + TRAIN_STATIONARY_CLASSES
+# Generator 1.7.0's train-only recorded music (--train-music), for voice activity and music.
+TRAIN_MUSIC_CLASSES = ("music_pieces", "speech_pieces")   # make_detect_corpus.py's TRAIN_MUSIC
+MULTI_EXCLUDED = TRAIN_EXTRA_CLASSES + TRAIN_EFFECTS_CLASSES + TRAIN_STATIONARY_CLASSES + TRAIN_MUSIC_CLASSES
 # Train classes only the multi-speaker model is fitted on (--multi-only; default none): generator
 # 1.3.0's overlap_train (make_detect_corpus.py --train-overlap) is made for it.
 MULTI_ONLY = ()
@@ -155,6 +157,11 @@ def made_with_train_stationary(manifest):
     return bool(manifest.get("train_stationary", set(TRAIN_STATIONARY_CLASSES) & set(manifest.get("classes", {}))))
 
 
+def made_with_train_music(manifest):
+    """Whether the material was made with `make_detect_corpus.py --train-music`."""
+    return bool(manifest.get("train_music", set(TRAIN_MUSIC_CLASSES) & set(manifest.get("classes", {}))))
+
+
 def provenance(corpus, manifest, scripts, train, val, details, setup="scripts/detect/setup.sh", options="",
                train_multi=None):
     """The generated DefaultModels.swift's header: how to regenerate it (the material made as the
@@ -173,7 +180,8 @@ def provenance(corpus, manifest, scripts, train, val, details, setup="scripts/de
              f"--seed {manifest['seed']}" + (" --train-extra" if made_with_train_extra(manifest) else "")
              + (" --train-overlap" if made_with_train_overlap(manifest) else "")
              + (" --train-effects" if made_with_train_effects(manifest) else "")
-             + (" --train-stationary" if made_with_train_stationary(manifest) else ""),
+             + (" --train-stationary" if made_with_train_stationary(manifest) else "")
+             + (" --train-music" if made_with_train_music(manifest) else ""),
              "  swift build -c release --product dspbench",
              f"  .venv-detect/bin/python scripts/detect/{name} --corpus .build-detect-full \\",
              f"      --swift Sources/DSPDetection/Models/DefaultModels.swift" + (" \\" if options else ""),
