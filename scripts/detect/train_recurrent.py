@@ -263,6 +263,8 @@ def main():
                     help="train classes only the multi-speaker model is fitted on, e.g. overlap_train")
     ap.add_argument("--class-weights", default="",
                     help="loss weight per train class for the music and voice-activity models, e.g. babble_only=0.25")
+    ap.add_argument("--exclude", default="",
+                    help="train conditions (prefixes) no model is fitted on, as train_models.py's --exclude")
     ap.add_argument("--keep", metavar="SWIFT",
                     help="fit the music GRU only (--hidden chosen on val music F1) and keep the voice-activity, "
                          "multi-speaker and voice-alone models and the speech segmenter of this generated "
@@ -295,7 +297,9 @@ def main():
     multi_only = {p for p in args.multi_only.split(",") if p}
     multi_excluded = {p for p in args.multi_exclude.split(",") if p}
     class_weights = {k: float(v) for k, v in (p.split("=") for p in args.class_weights.split(",") if p)}
-    fitted = sorted(r for r, c in data.items() if c["split"] == "train")
+    excluded = tuple(p for p in args.exclude.split(",") if p)
+    fitted = sorted(r for r, c in data.items() if c["split"] == "train"
+                    and not any(c["label_segments"][0]["condition"].startswith(p) for p in excluded))
     train = [r for r in fitted if data[r]["condition"] not in multi_only]
     train_multi = [r for r in fitted if data[r]["condition"] not in multi_excluded]
     val = sorted(r for r, c in data.items() if c["split"] == "val")
@@ -425,13 +429,15 @@ def write_kept(args, manifest, train, val, report, music, kept_header, kept_sour
         [f"seed {args.seed}, torch {torch.__version__}, {SETTINGS['epochs']} epochs, GRU widths from {args.hidden}, "
          f"music GRU stepped on {'every audible frame' if args.music_stride == 1 else f'one audible frame in {args.music_stride}'},",
          f"train classes left out of the music fit (--multi-only): {args.multi_only or 'none'}, "
-         f"class loss weights: {args.class_weights or 'none'}."] + report,
+         + (f"train conditions left out of every fit (--exclude): {args.exclude}, " if args.exclude else "")
+         + f"class loss weights: {args.class_weights or 'none'}."] + report,
         setup="scripts/detect/setup.sh --train",
         options=f" --recurrent music --hidden {args.hidden} --epochs {SETTINGS['epochs']} --seed {args.seed}"
                 + (f" --music-stride {args.music_stride}" if args.music_stride > 1 else "")
                 + f" --threads {args.threads}"
                 + (f" --multi-only {args.multi_only}" if args.multi_only else "")
                 + (f" --class-weights {args.class_weights}" if args.class_weights else "")
+                + (f" --exclude {args.exclude}" if args.exclude else "")
                 + " --keep Sources/DSPDetection/Models/DefaultModels.swift")
     lines = header.rstrip("\n").split("\n")
     lines += ["//", KEPT_MARKER, "// from the fit that made them (run its command first, then the one above); its header was:"]
