@@ -414,6 +414,7 @@ def main():
                         + (f" --multi-exclude {args.multi_exclude}" if args.multi_exclude != ",".join(tm.MULTI_EXCLUDED) else "")
                         + (f" --multi-only {args.multi_only}" if args.multi_only else "")
                         + (f" --class-weights {args.class_weights}" if args.class_weights else "")
+                        + (f" --exclude {args.exclude}" if args.exclude else "")
                         + (f" --music-stride {args.music_stride}" if args.music_stride > 1 else "")
                         + f" --threads {args.threads}",
                 train_multi=train_multi))

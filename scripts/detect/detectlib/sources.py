@@ -347,11 +347,11 @@ MUSIC_SETS = [
 MIN_MUSIC_S = 8.0
 
 
-@functools.lru_cache(maxsize=None)
-def music_recordings():
-    """Recorded music entries {"id", "path", "package", "seconds"} (tracks of at least 8 s)."""
+def _music_entries(sets):
+    """Recorded music entries {"id", "path", "package", "seconds"} of `sets` (tracks of at least
+    8 s)."""
     out, seen = [], set()
-    for package, prefix, spec in MUSIC_SETS:
+    for package, prefix, spec in sets:
         paths = _zip_members(spec[1], spec[2]) if isinstance(spec, tuple) else _files(spec)
         for p in paths:
             if p in seen:
@@ -371,6 +371,12 @@ def music_recordings():
     return tuple(_freeze(e) for e in sorted(out, key=lambda e: e["id"]))
 
 
+@functools.lru_cache(maxsize=None)
+def music_recordings():
+    """Recorded music entries {"id", "path", "package", "seconds"} (tracks of at least 8 s)."""
+    return _music_entries(MUSIC_SETS)
+
+
 # Train-only recorded music (generator 1.7.0, make_detect_corpus.py --train-music): pieces of
 # packages whose music the catalogue above does not hold (three of them, btanks, enigma and
 # pinball, are train-only effect packages already; their music folders are not in
@@ -379,7 +385,8 @@ def music_recordings():
 # conditions.music_pieces and speech_pieces draw from them: every file of the catalogue's classes,
 # val and test included, is made as before. More variety of real music for the voice-activity
 # model (issue #23: recorded music called speech). Silero VAD hears no speech in any of them
-# (at most 0.4 % of a piece's 32 ms chunks at >= 0.5).
+# (at most 0.4 % of a piece's 32 ms chunks at >= 0.5; a one-off check with scripts/eval/run_peers.py's
+# SileroOnnx on each whole piece at 16 kHz, 2026-12-06, not kept as a script).
 TRAIN_MUSIC_SETS = [
     ("btanks-data", "btanks", "/usr/share/games/btanks/data/tunes/*.ogg"),
     ("enigma-data", "enigma", "/usr/share/games/enigma/music/**/*.ogg"),
@@ -396,17 +403,8 @@ TRAIN_MUSIC_PREFIXES = tuple(sorted({prefix for _, prefix, _ in TRAIN_MUSIC_SETS
 @functools.lru_cache(maxsize=None)
 def train_music_recordings():
     """The train-only recorded music entries of TRAIN_MUSIC_SETS, as music_recordings() gives
-    its own (pieces of at least 8 s)."""
-    out = []
-    for package, prefix, spec in TRAIN_MUSIC_SETS:
-        for p in _files(spec):
-            try:
-                secs = duration(p)
-            except (RuntimeError, sf.LibsndfileError, ValueError):
-                continue
-            if secs >= MIN_MUSIC_S:
-                out.append({"id": _rel_id(prefix, p), "path": p, "package": package, "seconds": round(secs, 3)})
-    return tuple(_freeze(e) for e in sorted(out, key=lambda e: e["id"]))
+    its own."""
+    return _music_entries(TRAIN_MUSIC_SETS)
 
 
 # --------------------------------------------------------------------------------------------
