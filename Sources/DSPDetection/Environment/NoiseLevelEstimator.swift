@@ -211,7 +211,10 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
     public static let valleyCalibrationDB: Float = 1.5
 
     /// A hop whose speech probability is below this, with a music probability below
-    /// ``quietMusicThreshold``, is *quiet*: the detector hears no foreground in it.
+    /// ``quietMusicThreshold``, is *quiet*: the detector hears no foreground in it. Kept for
+    /// the detection models of 2026-12-06 (K2): 0.25 and 0.2, tried on the scene corpus's dev
+    /// split, keep a reverberant room's missed words out of the bursts but lose a loop
+    /// (docs/scene-measures.md, *The quiet hops' threshold with K2's models*).
     public static let quietSpeechThreshold: Float = 0.3
     /// The music probability under which a hop can be quiet.
     public static let quietMusicThreshold: Float = 0.5
