@@ -128,14 +128,19 @@ struct AudioFileReaderTests {
         // the process's resident set, which tests running in parallel share: one read has grown
         // by 19 MB of other tests' memory (CI, 2026-12-02). A reader that kept its audio grows by
         // at least 38 MB on every read, so the test reads the file up to three times and passes
-        // when one read stays under the bound.
+        // when one read stays under the bound. Under AddressSanitizer (CI's sanitizer run) the
+        // quarantine holds freed blocks and the shadow grows with what the parallel tests do: reads
+        // grew by 30, 23 and 19 MB there (CI, 2026-12-06), so the bound is 32 MiB, still under the
+        // 38.4 MB a reader that kept its audio would add.
+        let addressSanitizer = dlsym(nil, "__asan_init") != nil  // dlsym(nil, …): RTLD_DEFAULT on glibc
+        let bound = addressSanitizer ? 32 << 20 : 16 << 20
         var growths: [Int] = []
         for _ in 0..<3 {
             let growth = try residentGrowthWhileReading(path: path, frames: frames)
             growths.append(growth)
-            if growth < 16 << 20 { break }
+            if growth < bound { break }
         }
-        #expect(growths.contains { $0 < 16 << 20 }, "resident memory grew by \(growths) bytes")
+        #expect(growths.contains { $0 < bound }, "resident memory grew by \(growths) bytes (bound \(bound))")
     }
 
     /// Reads the whole file at `path` through a 4096-frame block; returns how far the resident
