@@ -9,7 +9,7 @@
 // Material: detection generator 1.7.0, scale full, seed 23,
 //   generator scripts sha256 48e6646e4c536732, audio sha256 f17412a9732a38b2, labels sha256 1bf996b24d251019;
 //   fitted on the train split (1436 files), chosen on val (276 files); test never read.
-// Training script sha256 25727bab0befd21f (train_recurrent.py + train_models.py + fit_models.py),
+// Training script sha256 648f35e9cd637957 (train_recurrent.py + train_models.py + fit_models.py),
 // seed 1, torch 2.15.0+cu132, 12 epochs, GRU widths from 32,48, music GRU stepped on one audible frame in 4,
 // train classes left out of the music fit (--multi-only): overlap_train, train conditions left out of every fit (--exclude): effects_only,speech_effects,speech_stationary,music_pieces,speech_pieces, class loss weights: babble_only=0.25,speech_babble=0.25,speech_loud=0.25.
 // music GRU 32: val music F1 92.47
