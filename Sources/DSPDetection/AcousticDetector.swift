@@ -105,8 +105,9 @@ public struct DetectionSummary: Equatable, Sendable {
 /// 64 ms Hann frames every 16 ms; a cue tracker puts each frame in context (noise floor, SNR,
 /// syllable-rate modulation, low-energy ratio, spectral-peak persistence, rhythm, voicing,
 /// pitch stability, second-pitch salience, zero-crossing statistics — ``DetectionCues``);
-/// three ``ProbabilityModel``s (small networks) turn cues into probabilities, smoothed over
-/// time; and three
+/// three ``ProbabilityModel``s (small networks) turn cues into probabilities, a
+/// ``DetectionNetwork``'s voice-activity output blended into the speech model's
+/// (``Configuration-swift.struct/speechBlend``), smoothed over time; and three
 /// ``ActivitySegmenter``s turn probabilities into segments. See `docs/detection.md` for the
 /// algorithms and their evaluation.
 ///
