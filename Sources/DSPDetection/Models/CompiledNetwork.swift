@@ -64,8 +64,6 @@ final class CompiledNetworkTables: @unchecked Sendable {
     let hiddenCount: Int
     /// The lane each input reads.
     let lanes: UnsafeMutableBufferPointer<Int>
-    /// The same as runs of consecutive lanes: `(first lane, first input, count)`.
-    let runs: UnsafeMutableBufferPointer<(lane: Int, input: Int, count: Int)>
     /// Each convolution by tap (`width × outputs` rows over one frame of its inputs); the
     /// first reads the raw inputs (its weights divided by the scales, each tap's bias less the
     /// means' share, so that a frame contributes what its standardised inputs would and a
@@ -89,16 +87,6 @@ final class CompiledNetworkTables: @unchecked Sendable {
         hiddenCount = h
         lanes = .allocate(capacity: n)
         for i in 0..<n { lanes[i] = network.inputLanes[i] }
-        var found: [(lane: Int, input: Int, count: Int)] = []
-        for i in 0..<n {
-            if let last = found.last, last.lane + last.count == lanes[i] {
-                found[found.count - 1].count += 1
-            } else {
-                found.append((lanes[i], i, 1))
-            }
-        }
-        runs = .allocate(capacity: found.count)
-        _ = runs.initialize(from: found)
         let scale = network.inputScale, mean = network.inputMean
         convolutions = .allocate(capacity: network.convolutions.count)
         widths = .allocate(capacity: network.convolutions.count)
@@ -147,13 +135,12 @@ final class CompiledNetworkTables: @unchecked Sendable {
         gruRecurrent.deallocate()
         output.deallocate()
         lanes.deallocate()
-        runs.deallocate()
     }
 
     /// Bytes of the tables.
     var allocatedBytes: Int {
         convolutions.reduce(0) { $0 + $1.allocatedBytes } + gruInput.allocatedBytes + gruRecurrent.allocatedBytes
-            + MemoryFootprint.bytes(output) + MemoryFootprint.bytes(lanes) + MemoryFootprint.bytes(runs) + MemoryFootprint.bytes(widths)
+            + MemoryFootprint.bytes(output) + MemoryFootprint.bytes(lanes) + MemoryFootprint.bytes(widths)
             + MemoryFootprint.bytes(outputs) + MemoryFootprint.bytes(convolutions)
     }
 }
@@ -256,7 +243,14 @@ final class CompiledNetwork {
         let recurrent = scope.take(Float.self, count: widestRows), next = scope.take(Float.self, count: widestRows)
         // The layer inputs: the gathered lanes, then each convolution's outputs (frame k at
         // `k·widestInput`).
-        for k in 0..<count { gather(x[k], into: input + k * widestInput) }
+        let n = inputCount
+        for k in 0..<count {
+            let v = x[k], row = input + k * widestInput
+            for i in 0..<n {
+                let value = v[tables.lanes[i]]
+                row[i] = value.isFinite ? Swift.max(-Self.inputLimit, Swift.min(Self.inputLimit, value)) : 0
+            }
+        }
         var sums = storage.baseAddress!
         for l in 0..<layerCount {
             let layer = tables.convolutions[l], width = tables.widths[l], r = tables.outputs[l]
@@ -273,13 +267,14 @@ final class CompiledNetwork {
                 let u = rows + k * padded, out = spare + k * widestInput
                 let newest = u + (width - 1) * r
                 if width == 1 {
-                    Self.rectify(newest, plus: nil, into: out, count: r)
+                    for o in 0..<r { out[o] = Swift.max(0, newest[o]) }
                     continue
                 }
-                Self.rectify(sums, plus: newest, into: out, count: r)
+                for o in 0..<r { out[o] = Swift.max(0, sums[o] + newest[o]) }
                 // sums[d] (output of the frame d + 1 after this one) ← sums[d + 1] + tap w − 2 − d.
                 for d in 0..<(width - 2) {
-                    Self.add(sums + (d + 1) * r, u + (width - 2 - d) * r, into: sums + d * r, count: r)
+                    let to = sums + d * r, from = sums + (d + 1) * r, tap = u + (width - 2 - d) * r
+                    for o in 0..<r { to[o] = from[o] + tap[o] }
                 }
                 (sums + (width - 2) * r).update(from: u, count: r)
             }
@@ -312,59 +307,6 @@ final class CompiledNetwork {
             out[0] = CompiledModel.sigmoid(zMusic)
             out[1] = CompiledModel.sigmoid(zSpeech)
             out[2] = CompiledModel.sigmoid(zMulti)
-        }
-    }
-
-    /// The frame's inputs from its cue vector `v`: each lane, 0 where not finite, else clamped
-    /// to ±``inputLimit`` (runs of consecutive lanes eight at a time, the same values).
-    @inline(__always)
-    private func gather(_ v: UnsafePointer<Float>, into row: UnsafeMutablePointer<Float>) {
-        let limit = Self.inputLimit
-        for run in tables.runs {
-            let from = v + run.lane, to = row + run.input
-            var i = 0
-            while i + 8 <= run.count {
-                let value = CompiledModel.load8(from + i)
-                let finite = (value .> SIMD8(repeating: -.infinity)) .& (value .< SIMD8(repeating: .infinity))
-                CompiledModel.store8(CompiledModel.clamped(value, limit).replacing(with: 0, where: .!finite), to + i)
-                i += 8
-            }
-            while i < run.count {
-                let value = from[i]
-                to[i] = value.isFinite ? Swift.max(-limit, Swift.min(limit, value)) : 0
-                i += 1
-            }
-        }
-    }
-
-    /// `out[o] = max(0, a[o] + b[o])` (`max(0, a[o])` without `b`), eight at a time: `x` where
-    /// `x ≥ 0`, else 0, as `Swift.max(0, x)` gives it.
-    @inline(__always)
-    private static func rectify(_ a: UnsafePointer<Float>, plus b: UnsafePointer<Float>?, into out: UnsafeMutablePointer<Float>, count: Int) {
-        var o = 0
-        while o + 8 <= count {
-            var x = CompiledModel.load8(a + o)
-            if let b { x += CompiledModel.load8(b + o) }
-            CompiledModel.store8(x.replacing(with: 0, where: .!(x .>= 0)), out + o)
-            o += 8
-        }
-        while o < count {
-            out[o] = Swift.max(0, b.map { a[o] + $0[o] } ?? a[o])
-            o += 1
-        }
-    }
-
-    /// `out[o] = a[o] + b[o]`, eight at a time.
-    @inline(__always)
-    private static func add(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, into out: UnsafeMutablePointer<Float>, count: Int) {
-        var o = 0
-        while o + 8 <= count {
-            CompiledModel.store8(CompiledModel.load8(a + o) + CompiledModel.load8(b + o), out + o)
-            o += 8
-        }
-        while o < count {
-            out[o] = a[o] + b[o]
-            o += 1
         }
     }
 

@@ -627,20 +627,20 @@ final class CompiledModel {
 
     /// Eight floats from `p` (unaligned).
     @inline(__always)
-    static func load8(_ p: UnsafePointer<Float>) -> SIMD8<Float> {
+    private static func load8(_ p: UnsafePointer<Float>) -> SIMD8<Float> {
         UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Float>.self)
     }
 
     /// Eight floats to `p` (unaligned).
     @inline(__always)
-    static func store8(_ v: SIMD8<Float>, _ p: UnsafeMutablePointer<Float>) {
+    private static func store8(_ v: SIMD8<Float>, _ p: UnsafeMutablePointer<Float>) {
         UnsafeMutableRawPointer(p).storeBytes(of: v, as: SIMD8<Float>.self)
     }
 
     /// `max(−limit, min(limit, x))` per lane as the scalar expression computes it for a number
     /// (NaN lanes are replaced by the callers).
     @inline(__always)
-    static func clamped(_ x: SIMD8<Float>, _ limit: Float) -> SIMD8<Float> {
+    private static func clamped(_ x: SIMD8<Float>, _ limit: Float) -> SIMD8<Float> {
         let high = SIMD8<Float>(repeating: limit), low = SIMD8<Float>(repeating: -limit)
         return x.replacing(with: high, where: x .> high).replacing(with: low, where: x .< low)
     }
