@@ -106,7 +106,7 @@ public struct DetectionSummary: Equatable, Sendable {
 /// syllable-rate modulation, low-energy ratio, spectral-peak persistence, rhythm, voicing,
 /// pitch stability, second-pitch salience, zero-crossing statistics — ``DetectionCues``);
 /// three ``ProbabilityModel``s (small networks) turn cues into probabilities, a
-/// ``DetectionNetwork``'s voice-activity output blended into the speech model's
+/// ``DetectionNetwork``'s voice-activity output optionally blended into the speech model's
 /// (``Configuration-swift.struct/speechBlend``), smoothed over time; and three
 /// ``ActivitySegmenter``s turn probabilities into segments. See `docs/detection.md` for the
 /// algorithms and their evaluation.
@@ -171,7 +171,9 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
         /// Voice activity from the speech model and a network together (``SpeechBlend``), used
         /// when the full cues run (``detectsMusic`` or ``detectsMultipleSpeakers`` on) and no
         /// ``network`` is set; voice activity alone (both off) uses ``standaloneSpeechModel`` by
-        /// itself. Default ``DefaultModels/speechBlend``; `nil`: the speech model alone.
+        /// itself. Default `nil` (the speech model alone); ``DefaultModels/speechBlend`` is the
+        /// fitted blend, opt-in: fewer false alarms on noise and babble, more on music
+        /// (`docs/detection.md`, Results).
         public var speechBlend: SpeechBlend?
         /// Whether the background-noise estimate reads a looped background by its period
         /// (``NoiseLevelEstimator/Configuration-swift.struct/loopedBackgrounds``). Default on.
@@ -194,7 +196,7 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
             detectsMusic = true
             detectsMultipleSpeakers = true
             network = nil
-            speechBlend = DefaultModels.speechBlend
+            speechBlend = nil
             loopedBackgrounds = true
         }
     }

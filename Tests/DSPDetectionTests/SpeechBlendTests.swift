@@ -23,12 +23,12 @@ import TestSupport
         DetectionHarness.run(detector, signal, chunks: chunks)
     }
 
-    @Test("the default blends the shipped network at 0.5, stepped on one audible frame in two")
+    @Test("no blend by default; the fitted one blends its network at 0.5, stepped on one audible frame in two")
     func defaults() {
         let c = AcousticDetector.Configuration()
-        #expect(c.speechBlend == DefaultModels.speechBlend)
+        #expect(c.speechBlend == nil)
         #expect(DefaultModels.speechBlend.isValid)
-        #expect(DefaultModels.speechBlend.weight == 0.5)
+        #expect(DefaultModels.speechBlend.weight == 0.5 && DefaultModels.speechBlend.evaluationStride == 2)
         #expect(DefaultModels.speechBlendNetwork.inputCount == 83 && DefaultModels.speechBlendNetwork.hiddenCount == 32)
     }
 

@@ -247,7 +247,7 @@ def swift_source(fields, weight, stride):
         f"        outputBias: {floats(fields['outputBias'])})\n\n"
         f"    /// Voice activity from the speech model and ``speechBlendNetwork``, the network's share {weight:g}"
         + (f", stepped on one audible frame in {stride}" if stride > 1 else "") + "\n"
-        "    /// (``AcousticDetector/Configuration-swift.struct/speechBlend``'s default).\n"
+        "    /// (opt-in: ``AcousticDetector/Configuration-swift.struct/speechBlend``; `docs/detection.md`, Results).\n"
         f"    public static let speechBlend = SpeechBlend(network: speechBlendNetwork, weight: {weight!r}"
         + (f", evaluationStride: {stride}" if stride > 1 else "") + ")\n"
         "}\n")

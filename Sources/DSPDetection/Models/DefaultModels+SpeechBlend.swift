@@ -36,6 +36,6 @@ extension DefaultModels {
         outputBias: [-0.00208414486, 0.12278036, -0.0603022389])
 
     /// Voice activity from the speech model and ``speechBlendNetwork``, the network's share 0.5, stepped on one audible frame in 2
-    /// (``AcousticDetector/Configuration-swift.struct/speechBlend``'s default).
+    /// (opt-in: ``AcousticDetector/Configuration-swift.struct/speechBlend``; `docs/detection.md`, Results).
     public static let speechBlend = SpeechBlend(network: speechBlendNetwork, weight: 0.5, evaluationStride: 2)
 }
