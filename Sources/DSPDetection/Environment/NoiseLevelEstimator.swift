@@ -278,15 +278,16 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
     /// The settings, as validated.
     public let configuration: Configuration
     /// The band layout, one copy shared by every estimator with the same bins and bands
-    /// (``NoiseBandTables/cache``).
+    /// (``NoiseBandTables/cache``); the three views below read it (held here so that the hot
+    /// loops load them as before, not through the table object).
     private let bandTables: NoiseBandTables
     /// First bin of each band, and one past the last band (`bandCount + 1` entries).
-    private var bandStarts: UnsafeMutableBufferPointer<Int> { bandTables.starts }
+    private let bandStarts: UnsafeMutableBufferPointer<Int>
     /// Mean ÷ median of each band's noise power.
-    private var meanToMedian: UnsafeMutableBufferPointer<Float> { bandTables.meanToMedian }
+    private let meanToMedian: UnsafeMutableBufferPointer<Float>
     /// The squared spread (dB²) between the median and the 15.9 % quantile that a band of
     /// steady Gaussian noise shows by its chi-square shape alone (Wilson–Hilferty, `z = −1`).
-    private var chiSquareSpread: UnsafeMutableBufferPointer<Float> { bandTables.chiSquareSpread }
+    private let chiSquareSpread: UnsafeMutableBufferPointer<Float>
     /// `2 × bandCount × levelBins` forgetting-weighted counts: the band levels of every hop
     /// (rows `0..<bandCount`), then the valley levels of the music hops (rows
     /// `bandCount..<2 × bandCount`).
@@ -401,7 +402,9 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
         let bands = configuration.bandCount
         let key = NoiseBandTables.Key(binCount: configuration.binCount, bandCount: bands)
         bandTables = NoiseBandTables.cache.table(for: key) { NoiseBandTables(key) }
-        let bandStarts = bandTables.starts
+        bandStarts = bandTables.starts
+        meanToMedian = bandTables.meanToMedian
+        chiSquareSpread = bandTables.chiSquareSpread
         histograms = .allocate(capacity: (2 * bands + 1) * Self.levelBins)
         histograms.initialize(repeating: 0)
         totals = .allocate(capacity: 2 * bands + 1)
