@@ -105,8 +105,9 @@ public struct DetectionSummary: Equatable, Sendable {
 /// 64 ms Hann frames every 16 ms; a cue tracker puts each frame in context (noise floor, SNR,
 /// syllable-rate modulation, low-energy ratio, spectral-peak persistence, rhythm, voicing,
 /// pitch stability, second-pitch salience, zero-crossing statistics — ``DetectionCues``);
-/// three ``ProbabilityModel``s (small networks) turn cues into probabilities, smoothed over
-/// time; and three
+/// three ``ProbabilityModel``s (small networks) turn cues into probabilities, a
+/// ``DetectionNetwork``'s voice-activity output optionally blended into the speech model's
+/// (``Configuration-swift.struct/speechBlend``), smoothed over time; and three
 /// ``ActivitySegmenter``s turn probabilities into segments. See `docs/detection.md` for the
 /// algorithms and their evaluation.
 ///
@@ -167,6 +168,13 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
         /// network may read any), whatever ``detectsMusic`` and ``detectsMultipleSpeakers`` say
         /// (they still decide what is reported). `nil`: the four models.
         public var network: DetectionNetwork?
+        /// Voice activity from the speech model and a network together (``SpeechBlend``), used
+        /// when the full cues run (``detectsMusic`` or ``detectsMultipleSpeakers`` on) and no
+        /// ``network`` is set; voice activity alone (both off) uses ``standaloneSpeechModel`` by
+        /// itself. Default `nil` (the speech model alone); ``DefaultModels/speechBlend`` is the
+        /// fitted blend, opt-in: fewer false alarms on noise and babble, more on music
+        /// (`docs/detection.md`, Results).
+        public var speechBlend: SpeechBlend?
         /// Whether the background-noise estimate reads a looped background by its period
         /// (``NoiseLevelEstimator/Configuration-swift.struct/loopedBackgrounds``). Default on.
         public var loopedBackgrounds: Bool
@@ -188,6 +196,7 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
             detectsMusic = true
             detectsMultipleSpeakers = true
             network = nil
+            speechBlend = nil
             loopedBackgrounds = true
         }
     }
@@ -205,12 +214,23 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
     private let multiSpeakerNetwork: CompiledModel
     /// The network of ``Configuration/network``, when set.
     private let network: CompiledNetwork?
+    /// The network of ``Configuration/speechBlend`` and its weight, when it runs.
+    private let blendNetwork: CompiledNetwork?
+    private let blendWeight: Float
+    private let blendStride: Int
+    /// Audible frames until the blend's network steps again (0: this one), and its last
+    /// voice-activity output, which the frames in between read.
+    private var blendPhase = 0
+    private var heldNetworkSpeech: Float = 0
     /// Whether the music and multi-speaker cues (and the music model) run.
     private let fullCues: Bool
     private var speech: ActivitySegmenter
     private var music: ActivitySegmenter
     private var multiSpeaker: ActivitySegmenter
+    /// The speech model's smoothed probability (what the multi-speaker model and the
+    /// background estimate read) and the blend network's.
     private var speechProbability: Float = 0
+    private var networkSpeechProbability: Float = 0
     private var musicProbability: Float = 0
     private var multiSpeakerProbability: Float = 0
     private var samples: Int64 = 0
@@ -301,6 +321,14 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
                 parameter: "network", value: "\(network.inputCount) inputs, \(network.convolutions.count) convolutions, \(network.hiddenCount) GRU units",
                 expected: "consistent shapes, finite values, positive scales, no probability lane")
         }
+        if let blend = c.speechBlend, !blend.isValid {
+            throw ConfigurationError(
+                parameter: "speechBlend",
+                value: "weight \(blend.weight), stride \(blend.evaluationStride), \(blend.network.inputCount) inputs, "
+                    + "\(blend.network.convolutions.count) convolutions",
+                expected: "a weight in 0...1, a stride in 1...\(SpeechBlend.maximumEvaluationStride) and a valid network "
+                    + "(consistent shapes, finite values, positive scales, no probability lane)")
+        }
         self.configuration = c
         analyzer = try SpectralAnalyzer(configuration: c.analysis)
         // The music and multi-speaker models read each other's cues: either needs them all (and
@@ -327,9 +355,13 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
         self.multiSpeakerNetwork = multiSpeakerNetwork
         let network = c.network.map(CompiledNetwork.init)
         self.network = network
+        let blend = network == nil && fullCues ? c.speechBlend : nil
+        blendNetwork = blend.map { CompiledNetwork($0.network) }
+        blendWeight = blend?.weight ?? 0
+        blendStride = blend?.evaluationStride ?? 1
         detectBytes = Self.batchBytes + cues.memoryFootprint.workspaceBytes
             + speechNetwork.workspaceBytes + musicNetwork.workspaceBytes + multiSpeakerNetwork.workspaceBytes
-            + (network?.workspaceBytes ?? 0)
+            + Swift.max(network?.workspaceBytes ?? 0, blendNetwork?.workspaceBytes ?? 0)
         workspaceBytes = analyzer.memoryFootprint.workspaceBytes + detectBytes
     }
 
@@ -476,7 +508,8 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
         analyzer.reset()
         cues.reset()
         speech.reset(); music.reset(); multiSpeaker.reset()
-        speechProbability = 0; musicProbability = 0; multiSpeakerProbability = 0
+        speechProbability = 0; musicProbability = 0; multiSpeakerProbability = 0; networkSpeechProbability = 0
+        blendPhase = 0; heldNetworkSpeech = 0
         samples = 0
         summary = DetectionSummary()
         noiseHistogram.update(repeating: 0)
@@ -487,6 +520,7 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
         noiseLevel.reset()
         speechNetwork.reset(); musicNetwork.reset(); multiSpeakerNetwork.reset()
         network?.reset()
+        blendNetwork?.reset()
     }
 
     private static func close(_ segmenter: inout ActivitySegmenter, at end: Int64, samples: inout Int64) -> Int64? {
@@ -537,11 +571,12 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
     }
 
     /// Bytes ``detect(_:_:)`` itself takes from the workspace for a batch: each frame's cue
-    /// lanes, cues, probabilities and place in the batch, and the models' lane table.
+    /// lanes, cues, probabilities (the models', the smoothed ones, the blend, a network's three)
+    /// and place in the batch, and the models' lane table.
     static var batchBytes: Int {
         let b = CompiledModel.batchLimit
         return ScratchWorkspace.bytes(Float.self, b * CueLane.count) + ScratchWorkspace.bytes(DetectionCues.self, b)
-            + ScratchWorkspace.bytes(Float.self, 5 * b + 3) + ScratchWorkspace.bytes(UnsafeMutablePointer<Float>.self, b)
+            + ScratchWorkspace.bytes(Float.self, 9 * b) + 2 * ScratchWorkspace.bytes(UnsafeMutablePointer<Float>.self, b)
             + ScratchWorkspace.bytes(Int.self, b)
     }
 
@@ -562,10 +597,11 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
         defer { scope.leave() }
         let laneBlock = scope.take(Float.self, count: count * CueLane.count)
         let frameCues = scope.take(DetectionCues.self, count: count)
-        let probabilities = scope.take(Float.self, count: 5 * count + 3)
+        let probabilities = scope.take(Float.self, count: 9 * count)
         let pMusic = probabilities, pSpeech = probabilities + count, pMulti = probabilities + 2 * count
         let smoothedMusic = probabilities + 3 * count, out = probabilities + 4 * count   // a model's outputs
-        let outputs = probabilities + 5 * count   // the network's three
+        let blended = probabilities + 5 * count   // the voice-activity probability reported
+        let outputs = probabilities + 6 * count   // a network's three per sounding frame
         let lanes = scope.take(UnsafeMutablePointer<Float>.self, count: count)
         let sounding = scope.take(Int.self, count: count)   // the batch's non-silent frames
 
@@ -585,12 +621,37 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
         // The network: all three probabilities at once, frame after frame (its state runs
         // through them in order).
         if let network {
+            network.steps(lanes, count: soundingCount, into: outputs)
             for j in 0..<soundingCount {
-                network.step(lanes[j], into: outputs)
-                let k = sounding[j]
-                pMusic[k] = outputs[DetectionNetwork.Output.music.rawValue]
-                pSpeech[k] = outputs[DetectionNetwork.Output.speech.rawValue]
-                pMulti[k] = configuration.detectsMultipleSpeakers ? outputs[DetectionNetwork.Output.multiSpeaker.rawValue] : 0
+                let k = sounding[j], o = outputs + 3 * j
+                pMusic[k] = o[DetectionNetwork.Output.music.rawValue]
+                pSpeech[k] = o[DetectionNetwork.Output.speech.rawValue]
+                pMulti[k] = configuration.detectsMultipleSpeakers ? o[DetectionNetwork.Output.multiSpeaker.rawValue] : 0
+            }
+        }
+        // The blend's network: its voice-activity output per frame into `blended` (0 on
+        // silence; between its steps, the last step's), smoothed and blended below. The frames
+        // it steps on go through it together.
+        if let blendNetwork {
+            for k in 0..<count { blended[k] = 0 }
+            let stepped = scope.take(UnsafeMutablePointer<Float>.self, count: count)
+            var steps = 0, phase = blendPhase
+            for j in 0..<soundingCount {
+                if phase == 0 {
+                    stepped[steps] = lanes[j]
+                    steps += 1
+                }
+                phase = phase + 1 == blendStride ? 0 : phase + 1
+            }
+            blendNetwork.steps(stepped, count: steps, into: outputs)
+            var step = 0
+            for j in 0..<soundingCount {
+                if blendPhase == 0 {
+                    heldNetworkSpeech = outputs[3 * step + DetectionNetwork.Output.speech.rawValue]
+                    step += 1
+                }
+                blendPhase = blendPhase + 1 == blendStride ? 0 : blendPhase + 1
+                blended[sounding[j]] = heldNetworkSpeech
             }
         }
         // Music: reads neither probability lane. Computed whenever the full cues are (the
@@ -614,6 +675,14 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
             pSpeech[k] = smoothedSpeech
             laneBlock[k * CueLane.count + CueLane.speechProbability.rawValue] = smoothedSpeech
         }
+        if blendNetwork != nil {
+            for k in 0..<count {
+                networkSpeechProbability = Self.smooth(networkSpeechProbability, blended[k], configuration.speechSmoothing)
+                blended[k] = (1 - blendWeight) * pSpeech[k] + blendWeight * networkSpeechProbability
+            }
+        } else {
+            for k in 0..<count { blended[k] = pSpeech[k] }
+        }
         if network == nil, configuration.detectsMultipleSpeakers, soundingCount > 0 {
             multiSpeakerNetwork.probabilities(lanes, count: soundingCount, into: out)
             for j in 0..<soundingCount { pMulti[sounding[j]] = out[j] }
@@ -625,13 +694,14 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
             let validCount = f.validCount
             let reportedMusic = configuration.detectsMusic ? smoothedMusic[k] : 0
             speechProbability = pSpeech[k]
+            let reportedSpeech = blended[k]
             // The background estimate reads music hops' spectra between their partials, and the
             // hops with neither speech nor music in full.
             if f.isFinite { noiseLevel.update(frame.powerSpectrum, musicProbability: reportedMusic, speechProbability: speechProbability) }
             multiSpeakerProbability = Self.smooth(multiSpeakerProbability, pMulti[k], configuration.multiSpeakerSmoothing)
 
             let speechStart = speech.activeStart, musicStart = music.activeStart, multiStart = multiSpeaker.activeStart
-            let speechChange = speech.update(probability: speechProbability, start: start, count: validCount)
+            let speechChange = speech.update(probability: reportedSpeech, start: start, count: validCount)
             let musicChange = music.update(probability: reportedMusic, start: start, count: validCount)
             let multiChange = multiSpeaker.update(probability: multiSpeakerProbability, start: start, count: validCount)
             var totals = summary
@@ -644,7 +714,7 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
 
             body(DetectionFrame(
                 features: f, cues: c,
-                speechProbability: speechProbability, musicProbability: reportedMusic,
+                speechProbability: reportedSpeech, musicProbability: reportedMusic,
                 multiSpeakerProbability: multiSpeakerProbability,
                 isSpeech: speech.isActive, isMusic: music.isActive, isMultiSpeaker: multiSpeaker.isActive,
                 startSample: start, speechChange: speechChange, musicChange: musicChange, multiSpeakerChange: multiChange),
@@ -679,6 +749,7 @@ extension AcousticDetector: MemoryAccounting {
     public var memoryFootprint: MemoryFootprint {
         analyzer.memoryFootprint + cues.memoryFootprint + speechNetwork.memoryFootprint + musicNetwork.memoryFootprint
             + multiSpeakerNetwork.memoryFootprint + (network?.memoryFootprint ?? MemoryFootprint())
+            + (blendNetwork?.memoryFootprint ?? MemoryFootprint())
             + noiseLevel.memoryFootprint + .owned(MemoryFootprint.bytes(noiseHistogram))
             + MemoryFootprint(workspaceBytes: Self.batchBytes)
     }

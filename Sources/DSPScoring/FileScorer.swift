@@ -81,12 +81,18 @@ public final class FileScorer {
         /// (``/DSPDetection/NoiseLevelEstimator/Configuration-swift.struct/loopedBackgrounds``;
         /// records scored without it say so in ``FileScore/Provenance/options``). Default true.
         public var loopedBackgrounds: Bool = true
+        /// Whether voice activity blends the fitted network into the speech model
+        /// (``/DSPDetection/DefaultModels/speechBlend``, used when music or speakers are analysed
+        /// too; records scored with it say so in ``FileScore/Provenance/options``). Default false.
+        public var speechBlend: Bool = false
 
         /// Creates a configuration.
         public init(
             frameLength: Int = 1024, clipThreshold: Float = 1.0, blockFrames: Int = 65_536,
-            analyses: Analyses = .all, recordsSegments: Bool = false, loopedBackgrounds: Bool = true
+            analyses: Analyses = .all, recordsSegments: Bool = false, loopedBackgrounds: Bool = true,
+            speechBlend: Bool = false
         ) {
+            self.speechBlend = speechBlend
             self.frameLength = frameLength
             self.clipThreshold = clipThreshold
             self.blockFrames = blockFrames
@@ -101,7 +107,17 @@ public final class FileScorer {
             FileScore.Provenance(
                 frameLength: frameLength, clipThreshold: clipThreshold,
                 analyses: Analyses.names.filter { analyses.contains($0.1) }.map(\.0).joined(separator: ","),
-                options: !loopedBackgrounds && analyses.detects ? "no_looped_backgrounds" : nil)
+                options: options)
+        }
+
+        /// ``FileScore/Provenance/options``: the settings that change results, comma-separated.
+        private var options: String? {
+            var names: [String] = []
+            if !loopedBackgrounds && analyses.detects { names.append("no_looped_backgrounds") }
+            if speechBlend && analyses.detects && (analyses.contains(.music) || analyses.contains(.speakers)) {
+                names.append("speech_blend")
+            }
+            return names.isEmpty ? nil : names.joined(separator: ",")
         }
 
         /// Checks the settings ``FileScorer/init(configuration:)`` checks, in its order, with
@@ -154,6 +170,7 @@ public final class FileScorer {
             detection.detectsMusic = configuration.analyses.contains(.music)
             detection.detectsMultipleSpeakers = configuration.analyses.contains(.speakers)
             detection.loopedBackgrounds = configuration.loopedBackgrounds
+            detection.speechBlend = configuration.speechBlend ? DefaultModels.speechBlend : nil
             chain = try AnalysisChain(configuration: .init(
                 detector: detection, environment: configuration.analyses.contains(.environment) ? .init() : nil))
         } else {

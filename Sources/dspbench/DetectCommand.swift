@@ -38,6 +38,9 @@ struct DetectCommand: ParsableCommand {
     @Option(help: "Detect with this detection network (DetectionNetwork's JSON, as scripts/detect/train_network.py --export writes it) instead of the per-task models.")
     var network: String?
 
+    @Flag(help: "Blend the fitted detection network into voice activity (DefaultModels.speechBlend, opt-in; docs/detection.md, Results).")
+    var speechBlend = false
+
     @OptionGroup var logging: LoggingOptions
 
     func run() throws {
@@ -53,6 +56,7 @@ struct DetectCommand: ParsableCommand {
             throw ExitCode(2)
         }
         var configuration = AcousticDetector.Configuration()
+        if speechBlend { configuration.speechBlend = DefaultModels.speechBlend }
         if let network {
             do {
                 configuration.network = try JSONDecoder().decode(DetectionNetwork.self, from: Data(contentsOf: URL(fileURLWithPath: network)))

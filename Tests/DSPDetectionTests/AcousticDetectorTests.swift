@@ -16,6 +16,8 @@ struct DetectionRun: Equatable {
     var contextCues: [[Float]] = []
     /// ``SpectralFeatures/isFinite`` per frame.
     var finite: [Bool] = []
+    /// ``DetectionCues/levelDBFS`` per frame (what the silence floor reads).
+    var levels: [Float] = []
     var summary = DetectionSummary()
     var endChanges: [Int64?] = []
 }
@@ -55,6 +57,7 @@ enum DetectionHarness {
             result.probabilities.append([d.speechProbability, d.musicProbability, d.multiSpeakerProbability])
             result.decisions.append([d.isSpeech, d.isMusic, d.isMultiSpeaker])
             result.finite.append(d.features.isFinite)
+            result.levels.append(d.cues.levelDBFS)
             let c = d.cues
             result.contextCues.append([c.speechBandSNRMaxDB, c.speechBandActiveFraction, c.modulationMaxDB, c.fluxPeakiness,
                                        c.harmonicityDeviation, c.speechBandSNRDeviationDB]

@@ -163,10 +163,33 @@ import TestSupport
         #expect(gotB == alone)
         let m = a.memoryFootprint
         #expect(m.sharedBytes > 0 && m.sharedBytes == b.memoryFootprint.sharedBytes)
-        // Owned: the doubled windows (2·5·29 and 2·3·16 floats), the GRU state (10 floats), the
-        // slots and the window table.
-        #expect(m.ownedBytes == (2 * 5 * 29 + 2 * 3 * 16 + 10) * 4 + 2 * 8 + 2 * MemoryLayout<UnsafeMutableBufferPointer<Float>>.stride)
+        // Owned: the running sums of the outputs still to come ((5 − 1)·16 and (3 − 1)·12 floats)
+        // and the GRU state (10 floats).
+        #expect(m.ownedBytes == ((5 - 1) * 16 + (3 - 1) * 12 + 10) * 4)
         #expect(m.workspaceBytes == a.workspaceBytes && a.workspaceBytes > 0)
+    }
+
+    @Test("frames stepped together give bit for bit what one at a time gives", arguments: cases.keys.sorted())
+    func batchesMatchSingleSteps(_ name: String) {
+        let network = Self.cases[name]!
+        let frames = Self.frames(network, count: 90, seed: 21)
+        let single = Self.run(CompiledNetwork(network), frames)
+        var rng = SplitMix64(seed: 22)
+        let batched = CompiledNetwork(network)
+        var got: [[Float]] = []
+        var offset = 0
+        while offset < frames.count {
+            let count = min(frames.count - offset, 1 + Int(rng.next() % UInt64(CompiledNetwork.batchLimit)))
+            var block = frames[offset..<(offset + count)].flatMap { $0 }   // CueLane.count lanes per frame
+            var p = [Float](repeating: -1, count: 3 * count)
+            block.withUnsafeMutableBufferPointer { lanes in
+                let pointers = (0..<count).map { lanes.baseAddress! + $0 * CueLane.count }
+                pointers.withUnsafeBufferPointer { x in p.withUnsafeMutableBufferPointer { batched.steps(x.baseAddress!, count: count, into: $0.baseAddress!) } }
+            }
+            for k in 0..<count { got.append(Array(p[(3 * k)..<(3 * k + 3)])) }
+            offset += count
+        }
+        #expect(got.map { $0.map(\.bitPattern) } == single.map { $0.map(\.bitPattern) })
     }
 
     @Test("non-finite inputs read as 0, huge ones are clamped; the outputs stay probabilities")

@@ -69,6 +69,13 @@ struct ProvenanceTests {
         #expect(plain.options == "no_looped_backgrounds" && plain.configurationDescription.hasSuffix(";options=no_looped_backgrounds"))
         let levelsOnly = try FileScorer(configuration: .init(analyses: .levels, loopedBackgrounds: false)).score(path: "/nonexistent.wav")
         #expect(levelsOnly.provenance.options == nil)
+        // The speech blend is recorded where it runs (music or speakers analysed), after the other option.
+        let blended = try FileScorer(configuration: .init(speechBlend: true)).score(path: "/nonexistent.wav").provenance
+        #expect(blended.options == "speech_blend" && blended.configurationHash != base.configurationHash)
+        let both = try FileScorer(configuration: .init(loopedBackgrounds: false, speechBlend: true)).score(path: "/nonexistent.wav").provenance
+        #expect(both.options == "no_looped_backgrounds,speech_blend")
+        let speechOnly = try FileScorer(configuration: .init(analyses: [.speech], speechBlend: true)).score(path: "/nonexistent.wav")
+        #expect(speechOnly.provenance.options == nil)
     }
 
     @Test("merge refuses records scored with another configuration, naming both")

@@ -10,6 +10,11 @@ reference golden of DetectionNetworkTests (issue #23).
     .venv-detect/bin/python scripts/detect/train_network.py --corpus .build-detect-full --work .build-detect-full/network \
         --input lanes [--steps N] [--export network.json]
 
+    # the shipped blend's network (DefaultModels+SpeechBlend.swift; its header has the command):
+    .venv-detect/bin/python scripts/detect/train_network.py --corpus .build-detect-full --work .build-detect-full/network \
+        --input lanes --steps 1500 --threads 2 --channels 32 --hidden 32 --blend 0.5 \
+        --swift Sources/DSPDetection/Models/DefaultModels+SpeechBlend.swift --swift-weight 0.5
+
     # the golden of DetectionNetworkTests (a small network, 200 steps):
     .venv-detect/bin/python scripts/detect/train_network.py --corpus .build-detect-full --work .build-detect-full/network \
         --input lanes --channels 8 --hidden 8 --steps 200 --threads 1 \
@@ -25,7 +30,8 @@ Inputs (--input):
   (scipy's polyphase resampler), aligned to the CSV's rows; probabilities zeroed on silent hops.
 
 Labels at hop centres and the shipped models' probabilities are train_models.py's.
-Training: random crops of 512 (audible) hops of train files, batches of 32, binary
+Training: random crops of 512 (audible) hops of train files (512 steps: with `--stride S`, 512·S
+hops, every S-th), batches of 32, binary
 cross-entropy per head (non-speech hops weighted by --speech-negative-weight, several-talker
 hops by --multi-positive-weight), AdamW with a one-cycle learning rate, STEPS steps, fixed
 seeds; a checkpoint every 100 steps (--work), from which an interrupted run resumes. Val: whole
@@ -211,6 +217,42 @@ def write_reference(net, lanes, mean, scale, dspbench, path, command):
         f.write("\n")
 
 
+def swift_source(fields, weight, stride):
+    """`DefaultModels.speechBlendNetwork` and `DefaultModels.speechBlend` as Swift (the
+    DetectionNetwork fields of network_fields, each value as its shortest exact text)."""
+    def floats(values):
+        return "[" + ", ".join(repr(float(v)) for v in values) + "]"
+    lanes = fields["inputLanes"]
+    convs = ",\n".join(
+        f"            .init(width: {c['width']}, outputCount: {c['outputCount']},\n"
+        f"                  weights: {floats(c['weights'])},\n"
+        f"                  bias: {floats(c['bias'])})" for c in fields["convolutions"])
+    return (
+        "\nextension DefaultModels {\n"
+        f"    /// The network of ``speechBlend``: causal convolutions "
+        f"{', '.join(str(c['width']) + ' x ' + str(c['outputCount']) for c in fields['convolutions'])}, "
+        f"a GRU of {fields['hiddenCount']} units, over {len(lanes)} ``CueLane`` lanes.\n"
+        "    public static let speechBlendNetwork = DetectionNetwork(\n"
+        f"        inputLanes: {lanes},\n"
+        f"        inputMean: {floats(fields['inputMean'])},\n"
+        f"        inputScale: {floats(fields['inputScale'])},\n"
+        f"        convolutions: [\n{convs}],\n"
+        f"        hiddenCount: {fields['hiddenCount']},\n"
+        f"        recurrentInputWeights: {floats(fields['recurrentInputWeights'])},\n"
+        f"        recurrentInputBias: {floats(fields['recurrentInputBias'])},\n"
+        f"        recurrence: GatedRecurrence(\n"
+        f"            weights: {floats(fields['recurrence']['weights'])},\n"
+        f"            bias: {floats(fields['recurrence']['bias'])}),\n"
+        f"        outputWeights: {floats(fields['outputWeights'])},\n"
+        f"        outputBias: {floats(fields['outputBias'])})\n\n"
+        f"    /// Voice activity from the speech model and ``speechBlendNetwork``, the network's share {weight:g}"
+        + (f", stepped on one audible frame in {stride}" if stride > 1 else "") + "\n"
+        "    /// (opt-in: ``AcousticDetector/Configuration-swift.struct/speechBlend``; `docs/detection.md`, Results).\n"
+        f"    public static let speechBlend = SpeechBlend(network: speechBlendNetwork, weight: {weight!r}"
+        + (f", evaluationStride: {stride}" if stride > 1 else "") + ")\n"
+        "}\n")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--corpus", required=True)
@@ -225,8 +267,14 @@ def main():
     ap.add_argument("--multi-positive-weight", type=float, default=1.0, help="loss weight of several-talker hops")
     ap.add_argument("--export", help="write the network here as DetectionNetwork's JSON (--input lanes)")
     ap.add_argument("--reference", help="write the PyTorch reference golden of DetectionNetworkTests here")
+    ap.add_argument("--swift", help="write the network here as DefaultModels.speechBlend's Swift source (--input lanes), "
+                    "blended at --swift-weight")
+    ap.add_argument("--swift-weight", type=float, default=0.5, help="the network's share in the generated SpeechBlend")
     ap.add_argument("--blend", default="", help="comma-separated weights w: also score the speech probability "
                     "(1 - w) x shipped + w x network, music and several talkers the shipped models'")
+    ap.add_argument("--stride", type=int, default=1,
+                    help="step the network on one audible frame in STRIDE (the first included), its outputs held "
+                    "in between, as SpeechBlend.evaluationStride does (--input lanes)")
     ap.add_argument("--input", choices=("logmel", "lanes"), default="logmel",
                     help="log-mel bands of every hop, or the detector's cue and band lanes of its audible hops")
     args = ap.parse_args()
@@ -260,6 +308,9 @@ def main():
         keeps = {rel: np.arange(len(data[rel]["time"])) for rel in train + val}
         inputs = BANDS
 
+    if args.stride != 1 and (args.input != "lanes" or not 1 <= args.stride <= 16):
+        sys.exit("train_network: --stride takes 1 to 16, with --input lanes")
+    stride = args.stride
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
     net = Net(args.channels, args.hidden, inputs, decibels=args.input == "logmel")
@@ -267,6 +318,8 @@ def main():
     opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=args.steps)
     tag = f"{args.input}-c{args.channels}-h{args.hidden}-s{args.seed}-n{args.speech_negative_weight:g}-m{args.multi_positive_weight:g}-t{args.steps}"
+    if stride > 1:
+        tag += f"-r{stride}"
     ckpt = os.path.join(args.work, f"net-{tag}.pt")
     step = 0
     if os.path.exists(ckpt):
@@ -282,16 +335,19 @@ def main():
         for rel in rng.choice(train, size=BATCH, p=weights):
             c, f, keep = data[rel], feats[rel], keeps[rel]
             n = len(f)
-            a = int(rng.integers(0, max(1, n - CROP)))
-            b = min(n, a + CROP)
+            # CROP steps: with a stride, CROP·stride frames from a stepped one, every stride-th.
+            a = int(rng.integers(0, max(1, n - CROP * stride)))
+            a -= a % stride
+            b = min(n, a + CROP * stride)
+            length = (b - a + stride - 1) // stride
             x = np.full((CROP, inputs), -100.0 if args.input == "logmel" else 0.0, np.float32)
             y = np.zeros((CROP, 3), np.float32)
             m = np.zeros((CROP, 3), np.float32)
-            x[: b - a] = f[a:b]
-            k = keep[a:b]
-            y[: b - a] = np.stack([c["y_speech"][k], c["y_music"][k], c["y_multi"][k]], axis=1)
+            x[:length] = f[a:b:stride]
+            k = keep[a:b:stride]
+            y[:length] = np.stack([c["y_speech"][k], c["y_music"][k], c["y_multi"][k]], axis=1)
             aud = c["audible"][k].astype(np.float32)
-            m[: b - a] = aud[:, None]
+            m[:length] = aud[:, None]
             xs.append(x); ys.append(y); ms.append(m)
         x, y, m = (torch.from_numpy(np.stack(v)) for v in (xs, ys, ms))
         logits = net(x)
@@ -316,7 +372,9 @@ def main():
             c = data[rel]
             p = np.zeros((len(c["time"]), 3))
             if len(keeps[rel]):
-                p[keeps[rel]] = torch.sigmoid(net(torch.from_numpy(feats[rel])[None]))[0].numpy()
+                stepped = torch.sigmoid(net(torch.from_numpy(feats[rel][::stride])[None]))[0].numpy()
+                # Held between steps: audible frame i reads step i // stride.
+                p[keeps[rel]] = np.repeat(stepped, stride, axis=0)[:len(keeps[rel])]
             p = np.where(c["audible"][:, None], p, 0.0)
             c["q_speech"] = fm.smooth(p[:, 0], fm.SMOOTHING["speech"])
             c["q_music"] = fm.smooth(p[:, 1], fm.SMOOTHING["music"])
@@ -347,9 +405,9 @@ def main():
                     out.write(json.dumps(s) + "\n")
         results[name]["timeline"] = timeline
     print(json.dumps(results, indent=1, default=str))
-    if args.export or args.reference:
+    if args.export or args.reference or args.swift:
         if args.input != "lanes":
-            sys.exit("train_network: --export and --reference take --input lanes (the detector's own inputs)")
+            sys.exit("train_network: --export, --reference and --swift take --input lanes (the detector's own inputs)")
         net.eval()
     command = " ".join(["scripts/detect/train_network.py"] + [a for a in sys.argv[1:]])
     if args.reference:
@@ -369,6 +427,25 @@ def main():
             json.dump(fields, f)
             f.write("\n")
         print(f"wrote {args.export}", file=sys.stderr)
+    if args.swift:
+        blend = f"blend{args.swift_weight:g}"
+        if blend not in results:
+            sys.exit(f"train_network: --swift-weight {args.swift_weight:g} needs --blend {args.swift_weight:g} (its val figure)")
+        manifest = json.load(open(os.path.join(args.corpus, "manifest.json")))
+        options = " ".join(a for a in sys.argv[1:] if a not in ("--swift", args.swift) and not a.startswith("--swift="))
+        options = " ".join(o for o in options.replace("--corpus " + args.corpus, "").split())
+        header = tm.provenance(args.corpus, manifest, [__file__, tm.__file__, fm.__file__], train, val, [
+            f"seed {args.seed}, torch {torch.__version__}, {args.steps} steps, {parameter_count(net)} parameters, "
+            f"{net_multiply_adds(net)} multiply-adds per step, stepped on one audible frame in {stride};",
+            f"val (replayed): the network alone VAD F1 {100 * results[args.input]['vad_f1_best_segmenter']:.2f}, "
+            f"the shipped models {100 * results['shipped']['vad_f1_best_segmenter']:.2f}, "
+            f"blended at {args.swift_weight:g} {100 * results[blend]['vad_f1_best_segmenter']:.2f} "
+            f"(segmenter {tuple(results[blend]['segmenter'])})"],
+            setup="scripts/detect/setup.sh --train", options=options)
+        header = header.replace("--swift Sources/DSPDetection/Models/DefaultModels.swift", f"--swift {args.swift}")
+        with open(args.swift, "w") as f:
+            f.write(header + swift_source(network_fields(net, lanes, mean, scale), args.swift_weight, stride))
+        print(f"wrote {args.swift}", file=sys.stderr)
     with open(os.path.join(args.work, f"results-{tag}.json"), "w") as f:
         json.dump(results, f, indent=1, default=str)
 

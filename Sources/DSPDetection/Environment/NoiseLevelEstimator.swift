@@ -277,6 +277,10 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
 
     /// The settings, as validated.
     public let configuration: Configuration
+    /// The band layout, one copy shared by every estimator with the same bins and bands
+    /// (``NoiseBandTables/cache``); the three views below read it (held here so that the hot
+    /// loops load them as before, not through the table object).
+    private let bandTables: NoiseBandTables
     /// First bin of each band, and one past the last band (`bandCount + 1` entries).
     private let bandStarts: UnsafeMutableBufferPointer<Int>
     /// Mean ÷ median of each band's noise power.
@@ -396,19 +400,11 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
         try configuration.validate()
         self.configuration = configuration
         let bands = configuration.bandCount
-        let usable = configuration.binCount - 2
-        bandStarts = .allocate(capacity: bands + 1)
-        meanToMedian = .allocate(capacity: bands)
-        chiSquareSpread = .allocate(capacity: bands)
-        for b in 0...bands { bandStarts[b] = 1 + b * usable / bands }
-        for b in 0..<bands {
-            let nu = 0.95 * Double(bandStarts[b + 1] - bandStarts[b])
-            let base = Swift.max(0.05, 1 - 2 / (9 * nu))
-            meanToMedian[b] = Float(1 / (base * base * base))
-            let lower = Swift.max(0.01, base - (2 / (9 * nu)).squareRoot())
-            let spread = 30 * Double.log10(base / lower)
-            chiSquareSpread[b] = Float(spread * spread)
-        }
+        let key = NoiseBandTables.Key(binCount: configuration.binCount, bandCount: bands)
+        bandTables = NoiseBandTables.cache.table(for: key) { NoiseBandTables(key) }
+        bandStarts = bandTables.starts
+        meanToMedian = bandTables.meanToMedian
+        chiSquareSpread = bandTables.chiSquareSpread
         histograms = .allocate(capacity: (2 * bands + 1) * Self.levelBins)
         histograms.initialize(repeating: 0)
         totals = .allocate(capacity: 2 * bands + 1)
@@ -462,7 +458,7 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
     }
 
     deinit {
-        bandStarts.deallocate(); meanToMedian.deallocate(); chiSquareSpread.deallocate(); histograms.deallocate()
+        histograms.deallocate()
         totals.deallocate(); levels.deallocate(); cumulative.deallocate(); carry.deallocate(); recent.deallocate()
         occupied.deallocate(); valleyScratch.deallocate(); valleys.deallocate()
         quietHops.deallocate(); pendingHops.deallocate(); held.deallocate(); heldAge.deallocate(); heldRise.deallocate(); readPowers.deallocate()
@@ -1182,18 +1178,18 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
 }
 
 extension NoiseLevelEstimator: MemoryAccounting {
-    /// The band histograms, band tables and scratch (and, with ``Configuration-swift.struct/loopedBackgrounds``,
-    /// the hop levels); shared: the sorting network (and the looped background's byte-to-power table).
+    /// The band histograms and scratch (and, with ``Configuration-swift.struct/loopedBackgrounds``,
+    /// the hop levels); shared: the band tables, the sorting network (and the looped background's
+    /// byte-to-power table).
     public var memoryFootprint: MemoryFootprint {
-        .owned(MemoryFootprint.bytes(bandStarts) + MemoryFootprint.bytes(meanToMedian)
-            + MemoryFootprint.bytes(chiSquareSpread) + MemoryFootprint.bytes(histograms)
+        .owned(MemoryFootprint.bytes(histograms)
             + MemoryFootprint.bytes(totals) + MemoryFootprint.bytes(levels) + MemoryFootprint.bytes(cumulative)
             + MemoryFootprint.bytes(carry) + MemoryFootprint.bytes(occupied)
             + MemoryFootprint.bytes(recent) + MemoryFootprint.bytes(valleyScratch) + MemoryFootprint.bytes(valleys)
             + MemoryFootprint.bytes(quietHops) + MemoryFootprint.bytes(pendingHops)
             + MemoryFootprint.bytes(held) + MemoryFootprint.bytes(heldAge) + MemoryFootprint.bytes(heldRise)
             + MemoryFootprint.bytes(readPowers) + MemoryFootprint.bytes(checkpointReadings) + (loop?.bytes ?? 0))
-            + MemoryFootprint(sharedBytes: MemoryFootprint.bytes(network.pairs) + (loop?.sharedBytes ?? 0))
+            + MemoryFootprint(sharedBytes: MemoryFootprint.bytes(network.pairs) + bandTables.allocatedBytes + (loop?.sharedBytes ?? 0))
     }
 }
 
@@ -1230,5 +1226,52 @@ extension NoiseLevelEstimator {
         }
 
         deinit { pairs.deallocate() }
+    }
+}
+
+/// The band layout of a ``NoiseLevelEstimator`` with given bins and bands: each band's first bin
+/// and the chi-square constants of its width. Immutable after `init`; one copy shared by every
+/// estimator of the same layout (``cache``).
+final class NoiseBandTables: @unchecked Sendable {
+    /// What the tables depend on.
+    struct Key: Hashable, Sendable {
+        let binCount: Int
+        let bandCount: Int
+    }
+
+    /// The tables of every layout in use.
+    static let cache = SharedTableCache<Key, NoiseBandTables>()
+
+    /// First bin of each band, and one past the last band (`bandCount + 1` entries).
+    let starts: UnsafeMutableBufferPointer<Int>
+    /// Mean ÷ median of each band's noise power.
+    let meanToMedian: UnsafeMutableBufferPointer<Float>
+    /// The squared spread (dB²) between the median and the 15.9 % quantile of a band of steady
+    /// Gaussian noise (Wilson–Hilferty, `z = −1`).
+    let chiSquareSpread: UnsafeMutableBufferPointer<Float>
+
+    init(_ key: Key) {
+        let bands = key.bandCount, usable = key.binCount - 2
+        starts = .allocate(capacity: bands + 1)
+        meanToMedian = .allocate(capacity: bands)
+        chiSquareSpread = .allocate(capacity: bands)
+        for b in 0...bands { starts[b] = 1 + b * usable / bands }
+        for b in 0..<bands {
+            let nu = 0.95 * Double(starts[b + 1] - starts[b])
+            let base = Swift.max(0.05, 1 - 2 / (9 * nu))
+            meanToMedian[b] = Float(1 / (base * base * base))
+            let lower = Swift.max(0.01, base - (2 / (9 * nu)).squareRoot())
+            let spread = 30 * Double.log10(base / lower)
+            chiSquareSpread[b] = Float(spread * spread)
+        }
+    }
+
+    deinit {
+        starts.deallocate(); meanToMedian.deallocate(); chiSquareSpread.deallocate()
+    }
+
+    /// Bytes of the tables.
+    var allocatedBytes: Int {
+        MemoryFootprint.bytes(starts) + MemoryFootprint.bytes(meanToMedian) + MemoryFootprint.bytes(chiSquareSpread)
     }
 }

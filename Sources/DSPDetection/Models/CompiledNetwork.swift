@@ -32,6 +32,16 @@ struct DenseRows {
         cdsp_model_rows(weights.baseAddress!, biases.baseAddress!, x, inputs, rows, pre)
     }
 
+    /// ``apply(_:into:)`` for `count` vectors `x[k]` into `pre[k]`, each bit for bit what
+    /// ``apply(_:into:)`` gives it alone; the weights are read once for every two vectors.
+    @inline(__always)
+    func apply(_ x: UnsafePointer<UnsafePointer<Float>?>, count: Int, into pre: UnsafePointer<UnsafeMutablePointer<Float>?>) {
+        cdsp_model_rows_batch(weights.baseAddress!, biases.baseAddress!, x, count, inputs, rows, pre)
+    }
+
+    /// `rows` rounded up to a whole group: what a caller's `pre` must hold for the batch kernel.
+    var paddedRows: Int { biases.count }
+
     func deallocate() {
         weights.deallocate()
         biases.deallocate()
@@ -43,19 +53,25 @@ struct DenseRows {
 /// The immutable part of a compiled ``DetectionNetwork``: its layers in `cdsp_model_rows`'s
 /// layout, the standardisation folded into the first layer. Built once per network and shared
 /// by every detector that uses it (``CompiledNetwork/cache``); never written after `init`.
+///
+/// A convolution of width `w` and `R` outputs is laid out by tap: `w·R` rows over one frame of
+/// its inputs, row `j·R + o` the weights of output `o` for the frame `w − 1 − j` frames before
+/// the output's (tap `j`, oldest first). Each frame's rows are its contributions to the outputs
+/// of that frame and the `w − 1` after it, which ``CompiledNetwork`` keeps as running sums: a
+/// stream holds `(w − 1)·R` sums per layer rather than `w − 1` frames of the layer's inputs.
 final class CompiledNetworkTables: @unchecked Sendable {
     let inputCount: Int
     let hiddenCount: Int
     /// The lane each input reads.
     let lanes: UnsafeMutableBufferPointer<Int>
-    /// The raw inputs' means: what a frame before the stream reads as (`z = 0`).
-    let inputMean: UnsafeMutableBufferPointer<Float>
-    /// Each convolution as a dense layer over its window (`width × inputs` values, oldest frame
-    /// first); the first reads the raw inputs (its weights divided by the scales, its biases
-    /// less the means' share).
+    /// Each convolution by tap (`width × outputs` rows over one frame of its inputs); the
+    /// first reads the raw inputs (its weights divided by the scales, each tap's bias less the
+    /// means' share, so that a frame contributes what its standardised inputs would and a
+    /// frame before the stream, `z = 0`, nothing), the layer's bias in its newest tap.
     let convolutions: UnsafeMutableBufferPointer<DenseRows>
-    /// Each convolution's width.
+    /// Each convolution's width and outputs.
     let widths: UnsafeMutableBufferPointer<Int>
+    let outputs: UnsafeMutableBufferPointer<Int>
     /// The GRU's input rows (3H over the last layer's outputs, or the raw inputs without a
     /// convolution) and recurrent rows (3H over the state).
     let gruInput: DenseRows
@@ -70,36 +86,37 @@ final class CompiledNetworkTables: @unchecked Sendable {
         inputCount = n
         hiddenCount = h
         lanes = .allocate(capacity: n)
-        inputMean = .allocate(capacity: n)
-        for i in 0..<n {
-            lanes[i] = network.inputLanes[i]
-            inputMean[i] = network.inputMean[i]
-        }
+        for i in 0..<n { lanes[i] = network.inputLanes[i] }
         let scale = network.inputScale, mean = network.inputMean
-        /// Folds the standardisation into a layer reading `width` frames of the raw inputs.
-        func folded(_ rows: Int, _ width: Int, _ w: [Float], _ b: [Float]) -> DenseRows {
-            DenseRows(rows: rows, inputs: width * n, groupRows: g, weight: { r, k in
-                w[r * width * n + k] / scale[k % n]
-            }, bias: { r in
-                var bias = b[r]
-                for k in 0..<(width * n) { bias -= w[r * width * n + k] / scale[k % n] * mean[k % n] }
-                return bias
-            })
-        }
         convolutions = .allocate(capacity: network.convolutions.count)
         widths = .allocate(capacity: network.convolutions.count)
+        outputs = .allocate(capacity: network.convolutions.count)
         var inputs = n
         for (l, c) in network.convolutions.enumerated() {
-            let layer = l == 0
-                ? folded(c.outputCount, c.width, c.weights, c.bias)
-                : DenseRows(rows: c.outputCount, inputs: c.width * inputs, groupRows: g,
-                            weight: { r, k in c.weights[r * c.width * inputs + k] }, bias: { c.bias[$0] })
+            let r = c.outputCount, w = c.width, m = inputs, first = l == 0
+            // Row j·R + o: output o's weights at tap j, `weights[o][j][·]`.
+            let layer = DenseRows(rows: w * r, inputs: m, groupRows: g, weight: { row, i in
+                let weight = c.weights[((row % r) * w + row / r) * m + i]
+                return first ? weight / scale[i] : weight
+            }, bias: { row in
+                let o = row % r, j = row / r
+                var bias: Float = j == w - 1 ? c.bias[o] : 0
+                if first {
+                    for i in 0..<m { bias -= c.weights[(o * w + j) * m + i] / scale[i] * mean[i] }
+                }
+                return bias
+            })
             (convolutions.baseAddress! + l).initialize(to: layer)
-            widths[l] = c.width
-            inputs = c.outputCount
+            widths[l] = w
+            outputs[l] = r
+            inputs = r
         }
         gruInput = network.convolutions.isEmpty
-            ? folded(3 * h, 1, network.recurrentInputWeights, network.recurrentInputBias)
+            ? DenseRows(rows: 3 * h, inputs: n, groupRows: g, weight: { r, i in network.recurrentInputWeights[r * n + i] / scale[i] }, bias: { r in
+                var bias = network.recurrentInputBias[r]
+                for i in 0..<n { bias -= network.recurrentInputWeights[r * n + i] / scale[i] * mean[i] }
+                return bias
+            })
             : DenseRows(rows: 3 * h, inputs: inputs, groupRows: g,
                         weight: { r, i in network.recurrentInputWeights[r * inputs + i] }, bias: { network.recurrentInputBias[$0] })
         gruRecurrent = DenseRows(rows: 3 * h, inputs: h, groupRows: g,
@@ -113,44 +130,47 @@ final class CompiledNetworkTables: @unchecked Sendable {
         for layer in convolutions { layer.deallocate() }
         convolutions.deallocate()
         widths.deallocate()
+        outputs.deallocate()
         gruInput.deallocate()
         gruRecurrent.deallocate()
         output.deallocate()
         lanes.deallocate()
-        inputMean.deallocate()
     }
 
     /// Bytes of the tables.
     var allocatedBytes: Int {
         convolutions.reduce(0) { $0 + $1.allocatedBytes } + gruInput.allocatedBytes + gruRecurrent.allocatedBytes
-            + MemoryFootprint.bytes(output) + MemoryFootprint.bytes(lanes) + MemoryFootprint.bytes(inputMean)
-            + MemoryFootprint.bytes(widths) + MemoryFootprint.bytes(convolutions)
+            + MemoryFootprint.bytes(output) + MemoryFootprint.bytes(lanes) + MemoryFootprint.bytes(widths)
+            + MemoryFootprint.bytes(outputs) + MemoryFootprint.bytes(convolutions)
     }
 }
 
 /// A ``DetectionNetwork`` evaluated without allocating: the shared ``CompiledNetworkTables``, this
-/// instance's (one stream's) state — each layer's window of past frames and the GRU state —
-/// and an evaluation's buffers from the calling thread's workspace.
+/// instance's (one stream's) state — each convolution's running sums of the outputs still to
+/// come and the GRU state, in one buffer — and an evaluation's buffers from the calling
+/// thread's workspace.
 ///
-/// Each layer's window is kept twice over (`2·width` frames, every frame written at slot `s`
-/// and `s + width`), so that the last `width` frames, oldest first, are always contiguous: the
-/// layer reads them as one vector.
+/// ``steps(_:count:into:)`` takes up to ``batchLimit`` frames at once: each layer's rows for all
+/// of them with its weights read once for every two frames (`cdsp_model_rows_batch`, bit for
+/// bit the one-frame kernel), then the frames in order through the running sums, and the GRU
+/// state through them in order. The results do not depend on how frames are grouped.
 final class CompiledNetwork {
     /// The tables of every network in use, one copy per network.
     static let cache = SharedTableCache<DetectionNetwork, CompiledNetworkTables>()
+    /// The most frames one ``steps(_:count:into:)`` takes: a spectral batch's.
+    static let batchLimit = CompiledModel.batchLimit
 
     private let tables: CompiledNetworkTables
     private let inputCount: Int
     private let hiddenCount: Int
     private let layerCount: Int
-    /// Per layer: its input frames' window (`2·width·inputs` floats) and the next slot.
-    private let windows: UnsafeMutableBufferPointer<UnsafeMutableBufferPointer<Float>>
-    private let slots: UnsafeMutableBufferPointer<Int>
-    /// The GRU state (`hiddenCount` values).
-    private let state: UnsafeMutableBufferPointer<Float>
-    /// The most values a layer reads or writes (inputs, a layer's rows, the GRU's 3H), rounded
-    /// up to eight: the size of each scratch buffer.
-    private let scratchCount: Int
+    /// Per convolution, `(width − 1)·outputs` running sums (the outputs of the next `width − 1`
+    /// frames, next first), then the GRU state (`hiddenCount` values).
+    private let storage: UnsafeMutableBufferPointer<Float>
+    /// The widest layer input (the raw inputs, a convolution's outputs) and the most rows a
+    /// layer's frame takes (a convolution's `width × outputs` or the GRU's 3H, whole groups).
+    private let widestInput: Int
+    private let widestRows: Int
     private let workspace = ScratchWorkspace()
 
     init(_ network: DetectionNetwork) {
@@ -159,109 +179,145 @@ final class CompiledNetwork {
         inputCount = tables.inputCount
         hiddenCount = tables.hiddenCount
         layerCount = tables.convolutions.count
-        windows = .allocate(capacity: layerCount)
-        slots = .allocate(capacity: layerCount)
-        var widest = Swift.max(3 * tables.hiddenCount, tables.inputCount)
+        var sums = 0, input = tables.inputCount, rows = tables.gruInput.paddedRows
         for l in 0..<layerCount {
-            let layer = tables.convolutions[l]
-            (windows.baseAddress! + l).initialize(to: .allocate(capacity: 2 * layer.inputs))
-            widest = Swift.max(widest, layer.rows)
+            sums += (tables.widths[l] - 1) * tables.outputs[l]
+            input = Swift.max(input, tables.outputs[l])
+            rows = Swift.max(rows, tables.convolutions[l].paddedRows)
         }
-        scratchCount = (widest + 7) / 8 * 8
-        state = .allocate(capacity: tables.hiddenCount)
+        widestInput = (input + 7) / 8 * 8
+        widestRows = Swift.max(rows, (3 * tables.hiddenCount + 7) / 8 * 8)
+        storage = .allocate(capacity: sums + tables.hiddenCount)
         reset()
     }
 
     deinit {
-        for w in windows { w.deallocate() }
-        windows.deallocate()
-        slots.deallocate()
-        state.deallocate()
+        storage.deallocate()
     }
 
-    /// Forgets the stream: every window holds frames of zeros (the first layer's, the inputs'
-    /// means), the GRU state is zero.
+    /// Forgets the stream: no frame before the next contributes (every running sum is 0: the
+    /// zero padding), the GRU state is zero.
     func reset() {
-        for l in 0..<layerCount {
-            let w = windows[l], width = tables.widths[l], inputs = tables.convolutions[l].inputs / width
-            if l == 0 {
-                for k in 0..<(2 * width) { (w.baseAddress! + k * inputs).update(from: tables.inputMean.baseAddress!, count: inputs) }
-            } else {
-                w.update(repeating: 0)
-            }
-            slots[l] = 0
-        }
-        state.update(repeating: 0)
+        storage.update(repeating: 0)
     }
 
-    /// Bytes an evaluation takes from the workspace.
-    var workspaceBytes: Int { 4 * ScratchWorkspace.bytes(Float.self, scratchCount) }
+    /// The GRU state.
+    private var state: UnsafeMutablePointer<Float> { storage.baseAddress! + (storage.count - hiddenCount) }
+
+    /// Bytes an evaluation takes from the workspace: a batch's layer inputs (twice: the layer
+    /// read and the one written), rows and their pointer tables, and the GRU's recurrent rows
+    /// and next state.
+    var workspaceBytes: Int {
+        let b = Self.batchLimit
+        return 2 * ScratchWorkspace.bytes(Float.self, b * widestInput) + ScratchWorkspace.bytes(Float.self, b * widestRows)
+            + ScratchWorkspace.bytes(UnsafePointer<Float>?.self, b) + ScratchWorkspace.bytes(UnsafeMutablePointer<Float>?.self, b)
+            + 2 * ScratchWorkspace.bytes(Float.self, widestRows)
+    }
 
     /// The largest magnitude an input is taken at: far beyond any cue's range, small enough
     /// that no sum of the first layer overflows.
     static let inputLimit: Float = 1e9
 
-    /// Advances one frame on the cue vector at `x` (``CueLane/count`` lanes) and writes the
-    /// music, voice-activity and several-speakers probabilities into `p[0 ..< 3]`
-    /// (``DetectionNetwork/Output`` order). Non-finite inputs read as 0, the rest are clamped
-    /// to ±``inputLimit``. Should an output not be finite, all three are 0 and the GRU state
-    /// stays as it was (the windows advance).
+    /// One frame: ``steps(_:count:into:)`` with `count` 1.
     func step(_ x: UnsafePointer<Float>, into p: UnsafeMutablePointer<Float>) {
+        var vector = UnsafeMutablePointer(mutating: x)
+        withUnsafePointer(to: &vector) { steps($0, count: 1, into: p) }
+    }
+
+    /// Advances `count` frames (`count ≤ batchLimit`) on the cue vectors `x[0 ..< count]`
+    /// (``CueLane/count`` lanes each) and writes each frame's music, voice-activity and
+    /// several-speakers probabilities into `p[3k ..< 3k + 3]` (``DetectionNetwork/Output``
+    /// order). Non-finite inputs read as 0, the rest are clamped to ±``inputLimit``. Should a
+    /// frame's output not be finite, its three are 0 and the GRU state stays as it was (the
+    /// convolutions advance).
+    func steps(_ x: UnsafePointer<UnsafeMutablePointer<Float>>, count: Int, into p: UnsafeMutablePointer<Float>) {
+        precondition(count <= Self.batchLimit, "CompiledNetwork.steps: more than batchLimit frames")
+        guard count > 0 else { return }
         let scope = workspace.enter(reserving: workspaceBytes)
         defer { scope.leave() }
-        let a = scope.take(Float.self, count: scratchCount), b = scope.take(Float.self, count: scratchCount)
-        let gru = scope.take(Float.self, count: scratchCount), next = scope.take(Float.self, count: scratchCount)
-        // The layer inputs: the gathered lanes, then each convolution's outputs.
+        let b = Self.batchLimit
+        var input = scope.take(Float.self, count: b * widestInput), spare = scope.take(Float.self, count: b * widestInput)
+        let rows = scope.take(Float.self, count: b * widestRows)
+        let inputTable = scope.take(UnsafePointer<Float>?.self, count: b)
+        let rowTable = scope.take(UnsafeMutablePointer<Float>?.self, count: b)
+        let recurrent = scope.take(Float.self, count: widestRows), next = scope.take(Float.self, count: widestRows)
+        // The layer inputs: the gathered lanes, then each convolution's outputs (frame k at
+        // `k·widestInput`).
         let n = inputCount
-        for i in 0..<n {
-            let v = x[tables.lanes[i]]
-            a[i] = v.isFinite ? Swift.max(-Self.inputLimit, Swift.min(Self.inputLimit, v)) : 0
+        for k in 0..<count {
+            let v = x[k], row = input + k * widestInput
+            for i in 0..<n {
+                let value = v[tables.lanes[i]]
+                row[i] = value.isFinite ? Swift.max(-Self.inputLimit, Swift.min(Self.inputLimit, value)) : 0
+            }
         }
-        var input = a, spare = b, inputs = n
+        var sums = storage.baseAddress!
         for l in 0..<layerCount {
-            let layer = tables.convolutions[l], width = tables.widths[l], w = windows[l].baseAddress!
-            let s = slots[l]
-            (w + s * inputs).update(from: input, count: inputs)
-            (w + (s + width) * inputs).update(from: input, count: inputs)
-            slots[l] = s + 1 == width ? 0 : s + 1
-            layer.apply(w + (s + 1) * inputs, into: spare)
-            for r in 0..<layer.rows { spare[r] = Swift.max(0, spare[r]) }
+            let layer = tables.convolutions[l], width = tables.widths[l], r = tables.outputs[l]
+            let padded = layer.paddedRows
+            for k in 0..<count {
+                inputTable[k] = UnsafePointer(input + k * widestInput)
+                rowTable[k] = rows + k * padded
+            }
+            layer.apply(inputTable, count: count, into: rowTable)
+            // Frame by frame: the output is the running sum plus the newest tap; the sums move
+            // one frame on, each taking this frame's tap for it.
+            let pending = (width - 1) * r
+            for k in 0..<count {
+                let u = rows + k * padded, out = spare + k * widestInput
+                let newest = u + (width - 1) * r
+                if width == 1 {
+                    for o in 0..<r { out[o] = Swift.max(0, newest[o]) }
+                    continue
+                }
+                for o in 0..<r { out[o] = Swift.max(0, sums[o] + newest[o]) }
+                // sums[d] (output of the frame d + 1 after this one) ← sums[d + 1] + tap w − 2 − d.
+                for d in 0..<(width - 2) {
+                    let to = sums + d * r, from = sums + (d + 1) * r, tap = u + (width - 2 - d) * r
+                    for o in 0..<r { to[o] = from[o] + tap[o] }
+                }
+                (sums + (width - 2) * r).update(from: u, count: r)
+            }
+            sums += pending
             swap(&input, &spare)
-            inputs = layer.rows
         }
-        // The GRU: input rows into `spare`, recurrent rows into `gru`.
-        let h = hiddenCount, s = state.baseAddress!
-        tables.gruInput.apply(input, into: spare)
-        tables.gruRecurrent.apply(s, into: gru)
-        CompiledModel.gatedUpdate(inputRows: spare, recurrentRows: gru, gates: input, state: s, into: next, count: h)
+        // The GRU: every frame's input rows at once, then the state through them in order.
+        let h = hiddenCount, s = state, padded = tables.gruInput.paddedRows
+        for k in 0..<count {
+            inputTable[k] = UnsafePointer(input + k * widestInput)
+            rowTable[k] = rows + k * padded
+        }
+        tables.gruInput.apply(inputTable, count: count, into: rowTable)
         let o = tables.output.baseAddress!
-        var zMusic = tables.outputBias.0, zSpeech = tables.outputBias.1, zMulti = tables.outputBias.2
-        for j in 0..<h {
-            zMusic += o[j] * next[j]
-            zSpeech += o[h + j] * next[j]
-            zMulti += o[2 * h + j] * next[j]
+        for k in 0..<count {
+            let a = rows + k * padded, out = p + 3 * k
+            tables.gruRecurrent.apply(s, into: recurrent)
+            CompiledModel.gatedUpdate(inputRows: a, recurrentRows: recurrent, gates: a, state: s, into: next, count: h)
+            var zMusic = tables.outputBias.0, zSpeech = tables.outputBias.1, zMulti = tables.outputBias.2
+            for j in 0..<h {
+                zMusic += o[j] * next[j]
+                zSpeech += o[h + j] * next[j]
+                zMulti += o[2 * h + j] * next[j]
+            }
+            guard zMusic.isFinite, zSpeech.isFinite, zMulti.isFinite else {
+                out[0] = 0; out[1] = 0; out[2] = 0
+                continue
+            }
+            s.update(from: next, count: h)
+            out[0] = CompiledModel.sigmoid(zMusic)
+            out[1] = CompiledModel.sigmoid(zSpeech)
+            out[2] = CompiledModel.sigmoid(zMulti)
         }
-        guard zMusic.isFinite, zSpeech.isFinite, zMulti.isFinite else {
-            p[0] = 0; p[1] = 0; p[2] = 0
-            return
-        }
-        s.update(from: next, count: h)
-        p[0] = CompiledModel.sigmoid(zMusic)
-        p[1] = CompiledModel.sigmoid(zSpeech)
-        p[2] = CompiledModel.sigmoid(zMulti)
     }
 
     /// The GRU state, for tests (allocates).
-    var stateValues: [Float] { Array(state) }
+    var stateValues: [Float] { Array(UnsafeBufferPointer(start: state, count: hiddenCount)) }
 }
 
 extension CompiledNetwork: MemoryAccounting {
     /// The layers' tables (shared by every instance with the same network), an evaluation's
-    /// buffers (the thread's workspace) and, owned, the windows and the GRU state.
+    /// buffers (the thread's workspace) and, owned, the running sums and the GRU state.
     var memoryFootprint: MemoryFootprint {
-        MemoryFootprint(
-            ownedBytes: windows.reduce(0) { $0 + MemoryFootprint.bytes($1) } + MemoryFootprint.bytes(windows)
-                + MemoryFootprint.bytes(slots) + MemoryFootprint.bytes(state),
-            sharedBytes: tables.allocatedBytes, workspaceBytes: workspaceBytes)
+        MemoryFootprint(ownedBytes: MemoryFootprint.bytes(storage), sharedBytes: tables.allocatedBytes, workspaceBytes: workspaceBytes)
     }
 }

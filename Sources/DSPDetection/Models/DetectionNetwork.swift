@@ -21,8 +21,10 @@
 ///
 /// `scripts/detect/train_network.py` fits one with PyTorch and exports it as this type's JSON
 /// (`Codable`, keys as the properties here), which `JSONDecoder` reads; nothing adapts per file.
-/// No network is the default: on the detection material's val split the per-task models
-/// (``DefaultModels``) still decide voice activity better (`docs/detection.md`, Fitting).
+/// One can be blended into the voice-activity model's probability (``SpeechBlend``; a fitted
+/// one, opt-in: ``DefaultModels/speechBlend``); as the only model of all three tasks
+/// (``AcousticDetector/Configuration-swift.struct/network``) none is the default: on the
+/// detection material's val split the per-task models decide better (`docs/detection.md`, Fitting).
 public struct DetectionNetwork: Hashable, Sendable, Codable {
     /// One causal convolution over the frames: `outputCount` rows, each over the last `width`
     /// frames of the layer below, then `max(0, ·)`.
