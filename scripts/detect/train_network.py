@@ -33,7 +33,7 @@ Labels at hop centres and the shipped models' probabilities are train_models.py'
 Training: random crops of 512 (audible) hops of train files (512 steps: with `--stride S`, 512·S
 hops, every S-th), batches of 32, binary
 cross-entropy per head (non-speech hops weighted by --speech-negative-weight, several-talker
-hops by --multi-positive-weight), AdamW with a one-cycle learning rate, STEPS steps, fixed
+hops by --multi-positive-weight, a train class's hops by --class-weights), AdamW with a one-cycle learning rate, STEPS steps, fixed
 seeds; a checkpoint every 100 steps (--work), from which an interrupted run resumes. Val: whole
 files; probabilities smoothed and segmented as the detector does (fit_models.smooth, Segmenter);
 the speech segmenter is the best on val of the detector's default and fit_models'
@@ -265,6 +265,9 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--speech-negative-weight", type=float, default=1.0, help="loss weight of non-speech hops")
     ap.add_argument("--multi-positive-weight", type=float, default=1.0, help="loss weight of several-talker hops")
+    ap.add_argument("--class-weights", default="",
+                    help="comma-separated CLASS=W: the loss weight of every hop of the train files of a class (the "
+                    "file's condition's first part, as train_models.py's --class-weights), 1 elsewhere")
     ap.add_argument("--export", help="write the network here as DetectionNetwork's JSON (--input lanes)")
     ap.add_argument("--reference", help="write the PyTorch reference golden of DetectionNetworkTests here")
     ap.add_argument("--swift", help="write the network here as DefaultModels.speechBlend's Swift source (--input lanes), "
@@ -320,6 +323,9 @@ def main():
     tag = f"{args.input}-c{args.channels}-h{args.hidden}-s{args.seed}-n{args.speech_negative_weight:g}-m{args.multi_positive_weight:g}-t{args.steps}"
     if stride > 1:
         tag += f"-r{stride}"
+    class_weights = {k: float(v) for k, v in (p.split("=") for p in args.class_weights.split(",") if p)}
+    if class_weights:
+        tag += "-w" + "_".join(f"{k}{v:g}" for k, v in sorted(class_weights.items()))
     ckpt = os.path.join(args.work, f"net-{tag}.pt")
     step = 0
     if os.path.exists(ckpt):
@@ -347,7 +353,7 @@ def main():
             k = keep[a:b:stride]
             y[:length] = np.stack([c["y_speech"][k], c["y_music"][k], c["y_multi"][k]], axis=1)
             aud = c["audible"][k].astype(np.float32)
-            m[:length] = aud[:, None]
+            m[:length] = aud[:, None] * class_weights.get(c["condition"], 1.0)
             xs.append(x); ys.append(y); ms.append(m)
         x, y, m = (torch.from_numpy(np.stack(v)) for v in (xs, ys, ms))
         logits = net(x)

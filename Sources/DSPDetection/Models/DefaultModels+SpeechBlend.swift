@@ -9,7 +9,7 @@
 // Material: detection generator 1.7.0, scale full, seed 23,
 //   generator scripts sha256 48e6646e4c536732, audio sha256 f17412a9732a38b2, labels sha256 1bf996b24d251019;
 //   fitted on the train split (2536 files), chosen on val (276 files); test never read.
-// Training script sha256 29ea65f7a8e2a95d (train_network.py + train_models.py + fit_models.py),
+// Training script sha256 0d1e9a0406e0c310 (train_network.py + train_models.py + fit_models.py),
 // seed 1, torch 2.15.0+cu132, 1500 steps, 12339 parameters, 12112 multiply-adds per step, stepped on one audible frame in 2;
 // val (replayed): the network alone VAD F1 85.86, the shipped models 86.93, blended at 0.5 87.69 (segmenter (0.5, 0.35, 0.032, 0.2, 0.048, 0.6))
 
