@@ -92,13 +92,13 @@ public final class FileScorer {
             analyses: Analyses = .all, recordsSegments: Bool = false, loopedBackgrounds: Bool = true,
             speechBlend: Bool = false
         ) {
-            self.speechBlend = speechBlend
             self.frameLength = frameLength
             self.clipThreshold = clipThreshold
             self.blockFrames = blockFrames
             self.analyses = analyses
             self.recordsSegments = recordsSegments
             self.loopedBackgrounds = loopedBackgrounds
+            self.speechBlend = speechBlend
         }
 
         /// The provenance records scored with these settings carry (its

@@ -59,6 +59,40 @@ import TestSupport
         #expect(differing > 20, "\(differing) frames differ by more than 0.1")
     }
 
+    @Test("weight 1, no smoothing: the reported probability is the network stepped alone over the frames' cue vectors, every stride-th audible frame")
+    func networkAloneMatchesTheCompiledNetwork() throws {
+        let signal = try DetectionHarness.mono16k("speech_overlap_16k.wav")
+        for stride in [1, 2] {
+            var blend = DefaultModels.speechBlend
+            blend.weight = 1
+            blend.evaluationStride = stride
+            var frames: [DetectionFrame] = []
+            let detector = try Self.detector(blend, smoothing: 0)
+            signal.withUnsafeBufferPointer { detector.process($0) { frames.append($0) } }
+            _ = detector.flush { frames.append($0) }
+            // The oracle: a network of its own (itself held to the Double reference and to
+            // PyTorch by DetectionNetworkTests), stepped on the cue vectors the frames report.
+            let network = CompiledNetwork(blend.network)
+            var lanes = [Float](repeating: 0, count: CueLane.count), p = [Float](repeating: 0, count: 3)
+            var audible = 0, held: Float = 0, checked = 0
+            for frame in frames {
+                guard frame.cues.levelDBFS >= -70 else {
+                    #expect(frame.speechProbability == 0)
+                    continue
+                }
+                if audible % stride == 0 {
+                    lanes.withUnsafeMutableBufferPointer { CueLane.fill($0.baseAddress!, features: frame.features, cues: frame.cues) }
+                    lanes.withUnsafeBufferPointer { x in p.withUnsafeMutableBufferPointer { network.step(x.baseAddress!, into: $0.baseAddress!) } }
+                    held = p[DetectionNetwork.Output.speech.rawValue]
+                }
+                audible += 1
+                #expect(frame.speechProbability.bitPattern == held.bitPattern, "stride \(stride), audible frame \(audible)")
+                checked += 1
+            }
+            #expect(checked > 200)
+        }
+    }
+
     @Test("a strided network's output is held between its steps; chunking changes nothing")
     func strideHoldsAndChunkingIsFree() throws {
         let signal = try DetectionHarness.mono16k("speech_overlap_16k.wav")

@@ -69,9 +69,8 @@ final class CompiledNetworkTables: @unchecked Sendable {
     /// means' share, so that a frame contributes what its standardised inputs would and a
     /// frame before the stream, `z = 0`, nothing), the layer's bias in its newest tap.
     let convolutions: UnsafeMutableBufferPointer<DenseRows>
-    /// Each convolution's width and outputs.
+    /// Each convolution's width (its outputs: its rows ÷ width).
     let widths: UnsafeMutableBufferPointer<Int>
-    let outputs: UnsafeMutableBufferPointer<Int>
     /// The GRU's input rows (3H over the last layer's outputs, or the raw inputs without a
     /// convolution) and recurrent rows (3H over the state).
     let gruInput: DenseRows
@@ -88,37 +87,35 @@ final class CompiledNetworkTables: @unchecked Sendable {
         lanes = .allocate(capacity: n)
         for i in 0..<n { lanes[i] = network.inputLanes[i] }
         let scale = network.inputScale, mean = network.inputMean
+        /// A layer over one frame (`inputs` values) with `weight(row, input)` and `bias(row)`; over
+        /// the raw inputs (`standardised`), the standardisation folded in: weights divided by the
+        /// scales, biases less the means' share, so that a raw frame gives what its standardised
+        /// one would.
+        func layer(_ rows: Int, _ inputs: Int, standardised: Bool, _ weight: @escaping (Int, Int) -> Float,
+                   _ bias: @escaping (Int) -> Float) -> DenseRows {
+            guard standardised else { return DenseRows(rows: rows, inputs: inputs, groupRows: g, weight: weight, bias: bias) }
+            return DenseRows(rows: rows, inputs: inputs, groupRows: g, weight: { r, i in weight(r, i) / scale[i] }, bias: { r in
+                var b = bias(r)
+                for i in 0..<inputs { b -= weight(r, i) / scale[i] * mean[i] }
+                return b
+            })
+        }
         convolutions = .allocate(capacity: network.convolutions.count)
         widths = .allocate(capacity: network.convolutions.count)
-        outputs = .allocate(capacity: network.convolutions.count)
         var inputs = n
         for (l, c) in network.convolutions.enumerated() {
-            let r = c.outputCount, w = c.width, m = inputs, first = l == 0
-            // Row j·R + o: output o's weights at tap j, `weights[o][j][·]`.
-            let layer = DenseRows(rows: w * r, inputs: m, groupRows: g, weight: { row, i in
-                let weight = c.weights[((row % r) * w + row / r) * m + i]
-                return first ? weight / scale[i] : weight
-            }, bias: { row in
-                let o = row % r, j = row / r
-                var bias: Float = j == w - 1 ? c.bias[o] : 0
-                if first {
-                    for i in 0..<m { bias -= c.weights[(o * w + j) * m + i] / scale[i] * mean[i] }
-                }
-                return bias
-            })
-            (convolutions.baseAddress! + l).initialize(to: layer)
+            let r = c.outputCount, w = c.width, m = inputs
+            // Row j·R + o: output o's weights at tap j, `weights[o][j][·]`; the layer's bias in
+            // the newest tap (a frame before the stream, `z = 0`, then contributes nothing).
+            (convolutions.baseAddress! + l).initialize(to: layer(w * r, m, standardised: l == 0, { row, i in
+                c.weights[((row % r) * w + row / r) * m + i]
+            }, { row in row / r == w - 1 ? c.bias[row % r] : 0 }))
             widths[l] = w
-            outputs[l] = r
             inputs = r
         }
-        gruInput = network.convolutions.isEmpty
-            ? DenseRows(rows: 3 * h, inputs: n, groupRows: g, weight: { r, i in network.recurrentInputWeights[r * n + i] / scale[i] }, bias: { r in
-                var bias = network.recurrentInputBias[r]
-                for i in 0..<n { bias -= network.recurrentInputWeights[r * n + i] / scale[i] * mean[i] }
-                return bias
-            })
-            : DenseRows(rows: 3 * h, inputs: inputs, groupRows: g,
-                        weight: { r, i in network.recurrentInputWeights[r * inputs + i] }, bias: { network.recurrentInputBias[$0] })
+        gruInput = layer(3 * h, inputs, standardised: network.convolutions.isEmpty, { r, i in
+            network.recurrentInputWeights[r * inputs + i]
+        }, { network.recurrentInputBias[$0] })
         gruRecurrent = DenseRows(rows: 3 * h, inputs: h, groupRows: g,
                                  weight: { r, i in network.recurrence.weights[r * h + i] }, bias: { network.recurrence.bias[$0] })
         output = .allocate(capacity: 3 * h)
@@ -130,7 +127,6 @@ final class CompiledNetworkTables: @unchecked Sendable {
         for layer in convolutions { layer.deallocate() }
         convolutions.deallocate()
         widths.deallocate()
-        outputs.deallocate()
         gruInput.deallocate()
         gruRecurrent.deallocate()
         output.deallocate()
@@ -141,7 +137,7 @@ final class CompiledNetworkTables: @unchecked Sendable {
     var allocatedBytes: Int {
         convolutions.reduce(0) { $0 + $1.allocatedBytes } + gruInput.allocatedBytes + gruRecurrent.allocatedBytes
             + MemoryFootprint.bytes(output) + MemoryFootprint.bytes(lanes) + MemoryFootprint.bytes(widths)
-            + MemoryFootprint.bytes(outputs) + MemoryFootprint.bytes(convolutions)
+            + MemoryFootprint.bytes(convolutions)
     }
 }
 
@@ -181,8 +177,9 @@ final class CompiledNetwork {
         layerCount = tables.convolutions.count
         var sums = 0, input = tables.inputCount, rows = tables.gruInput.paddedRows
         for l in 0..<layerCount {
-            sums += (tables.widths[l] - 1) * tables.outputs[l]
-            input = Swift.max(input, tables.outputs[l])
+            let outputs = tables.convolutions[l].rows / tables.widths[l]
+            sums += (tables.widths[l] - 1) * outputs
+            input = Swift.max(input, outputs)
             rows = Swift.max(rows, tables.convolutions[l].paddedRows)
         }
         widestInput = (input + 7) / 8 * 8
@@ -253,7 +250,7 @@ final class CompiledNetwork {
         }
         var sums = storage.baseAddress!
         for l in 0..<layerCount {
-            let layer = tables.convolutions[l], width = tables.widths[l], r = tables.outputs[l]
+            let layer = tables.convolutions[l], width = tables.widths[l], r = layer.rows / width
             let padded = layer.paddedRows
             for k in 0..<count {
                 inputTable[k] = UnsafePointer(input + k * widestInput)
