@@ -218,7 +218,6 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
     private let blendNetwork: CompiledNetwork?
     private let blendWeight: Float
     private let blendStride: Int
-    private let blendMusicGate: Float
     /// Audible frames until the blend's network steps again (0: this one), and its last
     /// voice-activity output, which the frames in between read.
     private var blendPhase = 0
@@ -325,9 +324,9 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
         if let blend = c.speechBlend, !blend.isValid {
             throw ConfigurationError(
                 parameter: "speechBlend",
-                value: "weight \(blend.weight), music gate \(blend.musicGate), stride \(blend.evaluationStride), \(blend.network.inputCount) inputs, "
+                value: "weight \(blend.weight), stride \(blend.evaluationStride), \(blend.network.inputCount) inputs, "
                     + "\(blend.network.convolutions.count) convolutions",
-                expected: "a weight and a music gate in 0...1, a stride in 1...\(SpeechBlend.maximumEvaluationStride) and a valid network "
+                expected: "a weight in 0...1, a stride in 1...\(SpeechBlend.maximumEvaluationStride) and a valid network "
                     + "(consistent shapes, finite values, positive scales, no probability lane)")
         }
         self.configuration = c
@@ -360,7 +359,6 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
         blendNetwork = blend.map { CompiledNetwork($0.network) }
         blendWeight = blend?.weight ?? 0
         blendStride = blend?.evaluationStride ?? 1
-        blendMusicGate = blend?.musicGate ?? 0
         detectBytes = Self.batchBytes + cues.memoryFootprint.workspaceBytes
             + speechNetwork.workspaceBytes + musicNetwork.workspaceBytes + multiSpeakerNetwork.workspaceBytes
             + Swift.max(network?.workspaceBytes ?? 0, blendNetwork?.workspaceBytes ?? 0)
@@ -680,8 +678,7 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
         if blendNetwork != nil {
             for k in 0..<count {
                 networkSpeechProbability = Self.smooth(networkSpeechProbability, blended[k], configuration.speechSmoothing)
-                let w = blendMusicGate == 0 ? blendWeight : blendWeight * (1 - blendMusicGate * smoothedMusic[k])
-                blended[k] = (1 - w) * pSpeech[k] + w * networkSpeechProbability
+                blended[k] = (1 - blendWeight) * pSpeech[k] + blendWeight * networkSpeechProbability
             }
         } else {
             for k in 0..<count { blended[k] = pSpeech[k] }

@@ -59,38 +59,6 @@ import TestSupport
         #expect(differing > 20, "\(differing) frames differ by more than 0.1")
     }
 
-    @Test("with a music gate g the network's share on a frame is w·(1 − g·m), m the frame's reported music probability; gate 0 is the blend without it, bit for bit")
-    func musicGate() throws {
-        let signal = try DetectionHarness.mono16k("eval_speech_music_16k.flac")
-        let model = Self.run(try Self.detector(nil), signal)
-        var alone = DefaultModels.speechBlend
-        alone.weight = 1
-        let net = Self.run(try Self.detector(alone), signal)
-        let ungated = Self.run(try Self.detector(DefaultModels.speechBlend), signal)
-        var zero = DefaultModels.speechBlend
-        zero.musicGate = 0
-        #expect(Self.run(try Self.detector(zero), signal) == ungated)
-        // Not degenerate: the file has frames the music model is sure of and frames it is not.
-        #expect(model.probabilities.filter { $0[1] > 0.9 }.count > 50)
-        #expect(model.probabilities.filter { $0[1] < 0.1 }.count > 50)
-        for (w, g): (Float, Float) in [(0.5, 1), (0.75, 0.5)] {
-            var blend = DefaultModels.speechBlend
-            blend.weight = w
-            blend.musicGate = g
-            let gated = Self.run(try Self.detector(blend), signal)
-            #expect(gated.probabilities.count == model.probabilities.count)
-            var worst: Float = 0
-            for (b, (m, n)) in zip(gated.probabilities, zip(model.probabilities, net.probabilities)) {
-                let share = w * (1 - g * m[1])
-                worst = max(worst, abs(b[0] - ((1 - share) * m[0] + share * n[0])))
-                #expect(b[1] == m[1] && b[2] == m[2])
-            }
-            #expect(worst < 1e-5, "w \(w), g \(g): worst \(worst)")
-            #expect(gated.summary.medianNoiseFloorDBFS == model.summary.medianNoiseFloorDBFS)
-            #expect(gated != ungated)
-        }
-    }
-
     @Test("weight 1, no smoothing: the reported probability is the network stepped alone over the frames' cue vectors, every stride-th audible frame")
     func networkAloneMatchesTheCompiledNetwork() throws {
         let signal = try DetectionHarness.mono16k("speech_overlap_16k.wav")
@@ -166,7 +134,7 @@ import TestSupport
         #expect(Self.run(try Self.detector(DefaultModels.speechBlend), signal) != Self.run(try Self.detector(nil), signal))
     }
 
-    @Test("a weight or a music gate outside 0…1, a stride outside 1…16 or an invalid network is a configuration error")
+    @Test("a weight outside 0…1, a stride outside 1…16 or an invalid network is a configuration error")
     func validation() {
         var bad: [String: SpeechBlend] = [:]
         var b = DefaultModels.speechBlend
@@ -176,14 +144,11 @@ import TestSupport
         b = DefaultModels.speechBlend; b.evaluationStride = 0; bad["stride 0"] = b
         b = DefaultModels.speechBlend; b.evaluationStride = 17; bad["stride 17"] = b
         b = DefaultModels.speechBlend; b.network.hiddenCount = 31; bad["network shape"] = b
-        b = DefaultModels.speechBlend; b.musicGate = 1.01; bad["gate 1.01"] = b
-        b = DefaultModels.speechBlend; b.musicGate = -0.5; bad["gate -0.5"] = b
-        b = DefaultModels.speechBlend; b.musicGate = .nan; bad["gate NaN"] = b
         for (name, blend) in bad {
             #expect(!blend.isValid, "\(name)")
             #expect(throws: ConfigurationError.self, "\(name)") { _ = try Self.detector(blend) }
         }
-        b = DefaultModels.speechBlend; b.weight = 0; b.evaluationStride = 16; b.musicGate = 1
+        b = DefaultModels.speechBlend; b.weight = 0; b.evaluationStride = 16
         #expect(b.isValid)
     }
 }

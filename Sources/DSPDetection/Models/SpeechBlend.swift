@@ -1,8 +1,6 @@
 /// Voice activity from two opinions: the speech model's probability and a
 /// ``DetectionNetwork``'s voice-activity output, each smoothed as the detector smooths voice
-/// activity, blended as `(1 − w)·model + w·network`, where `w = weight·(1 − musicGate·music)`
-/// and `music` is the detector's smoothed music probability for the frame (with the default
-/// gate, 0, `w` is ``weight``).
+/// activity, blended as `(1 − weight)·model + weight·network`.
 ///
 /// ``AcousticDetector`` runs the network beside its per-task models when the full cues run
 /// (music or multiple-speaker detection on; the network reads every cue lane): the speech
@@ -20,26 +18,20 @@ public struct SpeechBlend: Hashable, Sendable {
     /// frame included), its output held in between; 1…16. A network is trained for its stride
     /// (`train_network.py --stride`).
     public var evaluationStride: Int
-    /// How far the music probability takes the network's share back, 0…1: on a frame whose
-    /// smoothed music probability is `m` the network's share is `weight·(1 − musicGate·m)`
-    /// (0: the same share everywhere; 1: none where the music model is sure).
-    public var musicGate: Float
 
     /// Creates a blend; ``isValid`` checks it.
-    public init(network: DetectionNetwork, weight: Float, evaluationStride: Int = 1, musicGate: Float = 0) {
+    public init(network: DetectionNetwork, weight: Float, evaluationStride: Int = 1) {
         self.network = network
         self.weight = weight
         self.evaluationStride = evaluationStride
-        self.musicGate = musicGate
     }
 
     /// The largest ``evaluationStride``.
     public static let maximumEvaluationStride = 16
 
-    /// Whether the network is valid (``DetectionNetwork/isValid``), the weight and the music
-    /// gate in 0…1 and the stride in 1…``maximumEvaluationStride``.
+    /// Whether the network is valid (``DetectionNetwork/isValid``), the weight in 0…1 and the
+    /// stride in 1…``maximumEvaluationStride``.
     public var isValid: Bool {
-        network.isValid && weight >= 0 && weight <= 1 && musicGate >= 0 && musicGate <= 1
-            && (1...Self.maximumEvaluationStride).contains(evaluationStride)
+        network.isValid && weight >= 0 && weight <= 1 && (1...Self.maximumEvaluationStride).contains(evaluationStride)
     }
 }
