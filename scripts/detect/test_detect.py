@@ -604,6 +604,16 @@ class RecurrentModels(unittest.TestCase):
                          [float(f"{v:.7g}") for v in m.gru.weight_ih_l0.detach().numpy()[0, :3]])
         self.assertIn("recurrence: GatedRecurrence(", src)
 
+    def test_network_class_weights_name_a_class_or_a_condition(self):
+        """train_network.py --class-weights: a full condition's weight wins over its class's."""
+        import train_network as tn
+        solo = {"condition": "music_only", "label_segments": [{"condition": "music_only/midi-solo"}]}
+        band = {"condition": "music_only", "label_segments": [{"condition": "music_only/midi-band"}]}
+        clean = {"condition": "clean", "label_segments": [{"condition": "clean/-25..-15dBFS"}]}
+        w = {"music_only/midi-solo": 4.0, "music_only": 2.0}
+        self.assertEqual([tn.file_weight(c, w) for c in (solo, band, clean)], [4.0, 2.0, 1.0])
+        self.assertEqual(tn.file_weight(solo, {}), 1.0)
+
 
 if __name__ == "__main__":
     unittest.main()

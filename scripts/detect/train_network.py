@@ -253,6 +253,13 @@ def swift_source(fields, weight, stride):
         "}\n")
 
 
+def file_weight(c, class_weights):
+    """A train file's loss weight: its full condition's (e.g. music_only/midi-solo) if named, else
+    its class's (the condition's first part), else 1."""
+    full = c["label_segments"][0]["condition"] if c.get("label_segments") else c["condition"]
+    return class_weights.get(full, class_weights.get(c["condition"], 1.0))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--corpus", required=True)
@@ -266,8 +273,9 @@ def main():
     ap.add_argument("--speech-negative-weight", type=float, default=1.0, help="loss weight of non-speech hops")
     ap.add_argument("--multi-positive-weight", type=float, default=1.0, help="loss weight of several-talker hops")
     ap.add_argument("--class-weights", default="",
-                    help="comma-separated CLASS=W: the loss weight of every hop of the train files of a class (the "
-                    "file's condition's first part, as train_models.py's --class-weights), 1 elsewhere")
+                    help="comma-separated CLASS=W or CLASS/CONDITION=W: the loss weight of every hop of the train files "
+                    "of a class (the file's condition's first part, as train_models.py's --class-weights) or of one "
+                    "condition (e.g. music_only/midi-solo; a condition's weight wins over its class's), 1 elsewhere")
     ap.add_argument("--export", help="write the network here as DetectionNetwork's JSON (--input lanes)")
     ap.add_argument("--reference", help="write the PyTorch reference golden of DetectionNetworkTests here")
     ap.add_argument("--swift", help="write the network here as DefaultModels.speechBlend's Swift source (--input lanes), "
@@ -325,7 +333,7 @@ def main():
         tag += f"-r{stride}"
     class_weights = {k: float(v) for k, v in (p.split("=") for p in args.class_weights.split(",") if p)}
     if class_weights:
-        tag += "-w" + "_".join(f"{k}{v:g}" for k, v in sorted(class_weights.items()))
+        tag += "-w" + "_".join(f"{k.replace('/', '+')}{v:g}" for k, v in sorted(class_weights.items()))
     ckpt = os.path.join(args.work, f"net-{tag}.pt")
     step = 0
     if os.path.exists(ckpt):
@@ -353,7 +361,7 @@ def main():
             k = keep[a:b:stride]
             y[:length] = np.stack([c["y_speech"][k], c["y_music"][k], c["y_multi"][k]], axis=1)
             aud = c["audible"][k].astype(np.float32)
-            m[:length] = aud[:, None] * class_weights.get(c["condition"], 1.0)
+            m[:length] = aud[:, None] * file_weight(c, class_weights)
             xs.append(x); ys.append(y); ms.append(m)
         x, y, m = (torch.from_numpy(np.stack(v)) for v in (xs, ys, ms))
         logits = net(x)
