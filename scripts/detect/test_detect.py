@@ -302,6 +302,48 @@ class SpecTests(unittest.TestCase):
             self.assertIsNone(re.search(sources.VOCAL + "|" + sources.TRAIN_VOCAL, os.path.basename(e["path"]), re.I))
 
 
+class MusicProbeTests(unittest.TestCase):
+    """music_probe.py's renderings: what each variant does to a source, and the same bytes from
+    the same seed."""
+
+    def source(self):
+        t = np.arange(16000 * 2) / 16000
+        return 0.3 * np.sin(2 * np.pi * 440 * t) * (1 + 0.5 * np.sin(2 * np.pi * 2 * t))
+
+    def test_twelve_variants(self):
+        import music_probe as mp
+        self.assertEqual(len(mp.VARIANTS), 12)
+        self.assertEqual(len(set(mp.VARIANTS)), 12)
+
+    def test_levels_clipping_and_added_power(self):
+        import music_probe as mp
+        x = self.source()
+        for level in (-40, -25, -10, -1):
+            y = mp._render(x, f"level/{level}", np.random.default_rng(1), 16000)
+            self.assertAlmostEqual(20 * np.log10(np.max(np.abs(y))), level, places=9)
+            np.testing.assert_allclose(y / np.max(np.abs(y)), x / np.max(np.abs(x)), atol=1e-12)
+        y = mp._render(x, "clip/+12", np.random.default_rng(1), 16000)
+        self.assertEqual(np.max(np.abs(y)), 1.0)
+        self.assertGreater(np.mean(np.abs(y) == 1.0), 0.1)
+        for variant, below in (("hum50/-10", 10), ("hum60/-20", 20), ("noise-pink/-10", 10)):
+            y = mp._render(x, variant, np.random.default_rng(1), 16000)
+            peak = 20 * np.log10(np.max(np.abs(y)))
+            self.assertTrue(-30 <= peak <= -6, variant)
+            # Undo the peak scaling with the music's own share: least squares of y on x.
+            scale = float(np.dot(y, x) / np.dot(x, x))
+            added = y / scale - x
+            ratio = 10 * np.log10(np.mean(added ** 2) / np.mean(x ** 2))
+            self.assertAlmostEqual(ratio, -below, delta=0.5, msg=variant)
+
+    def test_same_seed_same_bytes(self):
+        import music_probe as mp
+        x = self.source()
+        for variant in mp.VARIANTS:
+            a = mp._render(x, variant, np.random.default_rng(5), 16000)
+            b = mp._render(x, variant, np.random.default_rng(5), 16000)
+            self.assertTrue(np.array_equal(a, b), variant)
+
+
 @unittest.skipUnless(os.path.exists(os.path.join(CORPUS, "manifest.jsonl")), "no generated corpus")
 class CorpusTests(unittest.TestCase):
     """Over a generated corpus: sources.jsonl and manifest.jsonl."""
