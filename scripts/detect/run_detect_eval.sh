@@ -11,7 +11,10 @@
 #   (c) runs SpeechDSP: dspscore --timeline over the split's files, if a release binary exists
 #       ($DSPSCORE, default .build/release/dspscore; it is copied first so a rebuild during the run
 #       cannot change it, and never built here);
-#   (d) scores every timeline with score_detect.py into DIR/results/<split>/summary.md (+ .json).
+#   (d) scores every timeline with score_detect.py into DIR/results/<split>/summary.md (+ .json);
+#   (e) on val, also the music probe (music_probe.py: val's music-only files rendered twelve ways,
+#       written once to DIR/results/music-probe): SpeechDSP and Silero VAD over it, their false
+#       alarms per rendering and per music kind in DIR/results/val/music-probe.md.
 #
 # The test split is refused without --final: it is scored only for the final report of a model
 # whose every setting was chosen on val (issue #23), never to choose.
@@ -62,3 +65,20 @@ fi
 "$PYTHON" scripts/detect/score_detect.py "$OUT/labels.jsonl" --root "$DIR" "${systems[@]}" --detail \
   --markdown "$OUT/summary.md" --json "$OUT/summary.json"
 log "wrote $OUT/summary.md"
+
+if [[ $split == val ]]; then
+  PROBE=$DIR/results/music-probe
+  if [[ ! -f $PROBE/labels.jsonl ]]; then
+    nice -n 19 "$PYTHON" scripts/detect/music_probe.py --corpus "$DIR" --out "$PROBE" >&2
+  fi
+  (cd "$PROBE" && ls p | sed 's#^#p/#' > files.txt)
+  nice -n 19 "$PYTHON" scripts/detect/run_peers_detect.py --corpus "$PROBE" --split val --out "$PROBE/peers" --peers silero
+  probe=(silero="$PROBE/peers/silero.jsonl")
+  if [[ -n ${bin:-} ]]; then
+    (cd "$PROBE" && nice -n 19 "$bin" score --files-from files.txt --format jsonl --jobs 1 \
+       --analyses speech,music,speakers --timeline speechdsp.jsonl > speechdsp-records.jsonl)
+    probe=(speechdsp="$PROBE/speechdsp.jsonl" "${probe[@]}")
+  fi
+  "$PYTHON" scripts/detect/music_probe.py --summary "$PROBE" "${probe[@]}" > "$OUT/music-probe.md"
+  log "wrote $OUT/music-probe.md"
+fi
