@@ -127,6 +127,8 @@ def summary(args):
                 acc = rows.setdefault(group, {}).setdefault(name, [0, 0])
                 acc[0] += called
                 acc[1] += frames
+    order = ["all"] + ["variant " + v for v in VARIANTS] + sorted(g for g in rows if g.startswith("kind "))
+    rows = collections.OrderedDict((g, rows[g]) for g in order if g in rows)
     names = [n for n, _ in systems]
     print("| music probe: VAD false alarms, % of frames | " + " | ".join(names) + " |")
     print("|---|" + "---:|" * len(names))
