@@ -370,14 +370,22 @@ final class HarmonicSieve {
             c += 8
         }
         if let pitch {
-            for c in 0..<count where Self.nearSimpleRatio(c - pitch) { scores[c] = -.infinity }
+            for d in Self.simpleRatioSteps where (0..<count).contains(pitch + d) { scores[pitch + d] = -.infinity }
         }
-        var bestIndex = -1
-        var bestScore: Float = 0
-        for c in 0..<count where scores[c] > bestScore {
-            bestScore = scores[c]; bestIndex = c
+        // The first candidate with the highest score over 0 (-1 if none): the largest score
+        // eight lanes at a time (a lane takes a value only where it is greater, as the scalar
+        // scan does, so a NaN never wins), then the first candidate that holds it.
+        var lanes = SIMD8<Float>(repeating: 0)
+        c = 0
+        while c < count {
+            let v = UnsafeRawPointer(scores + c).loadUnaligned(as: SIMD8<Float>.self)
+            lanes.replace(with: v, where: v .> lanes)
+            c += 8
         }
-        guard bestIndex >= 0 else { return (-1, 0) }
+        let bestScore = lanes.max()
+        guard bestScore > 0 else { return (-1, 0) }
+        var bestIndex = 0
+        while scores[bestIndex] != bestScore { bestIndex += 1 }
         // Prefer a candidate an octave or more above scoring close to the best (rejects
         // sub-octaves, which hit the same harmonics plus empty bins).
         var chosen = bestIndex
@@ -388,11 +396,11 @@ final class HarmonicSieve {
         return (chosen, scores[chosen])
     }
 
-    /// Whether candidates `steps` 1/24-octave steps apart stand within ±1.4 steps (±4 %) of a
-    /// simple ratio: 1 (0), 3/2 and 2/3 (±14.04), 2 and 1/2 (±24), 3 and 1/3 (±38.04).
-    private static func nearSimpleRatio(_ steps: Int) -> Bool {
-        let d = abs(steps)
-        return d <= 1 || (13...15).contains(d) || (23...25).contains(d) || (37...39).contains(d)
+    /// The candidate steps (1/24 octave each) within ±1.4 steps (±4 %) of a simple ratio:
+    /// 1 (0), 3/2 and 2/3 (±14.04), 2 and 1/2 (±24), 3 and 1/3 (±38.04).
+    static let simpleRatioSteps: [Int] = (-39...39).filter { d in
+        let a = abs(d)
+        return a <= 1 || (13...15).contains(a) || (23...25).contains(a) || (37...39).contains(a)
     }
 }
 
