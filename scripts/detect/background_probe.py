@@ -23,7 +23,6 @@ run_peers_detect.py and `score_detect.py --by-noise-kind` read as they read the 
 Only val (for choosing) or train; the test split is for the final report and is refused.
 """
 import argparse
-import json
 import os
 import sys
 
@@ -34,7 +33,7 @@ for p in (HERE, os.path.join(HERE, "..", "eval"), os.path.join(HERE, "..", "scen
 import numpy as np  # noqa: E402
 import soundfile as sf  # noqa: E402
 
-import score  # noqa: E402
+import probelib  # noqa: E402
 from detectlib import conditions, noise  # noqa: E402
 
 BANDS = ("-35..-25dBFS", "-25..-15dBFS", "-15..-6dBFS")
@@ -48,16 +47,10 @@ def main(argv=None):
     ap.add_argument("--split", default="val", choices=("val", "train"))
     ap.add_argument("--seed", type=int, default=7)
     args = ap.parse_args(argv)
-    manifest = [json.loads(line) for line in open(os.path.join(args.corpus, "manifest.jsonl"), encoding="utf-8")]
-    labels = score.read_segments(os.path.join(args.corpus, "labels.jsonl"))
-    clean = [m for m in manifest if m["split"] == args.split and m["class"] == "clean" and m.get("band") in BANDS]
-    if not clean:
-        sys.exit(f"background_probe: no clean files of {args.split} in {args.corpus}")
+    clean, labels = probelib.split_sources(args.corpus, args.split, lambda m: m["class"] == "clean"
+                                           and m.get("band") in BANDS, "background_probe")
     rng = np.random.default_rng(args.seed)
-    os.makedirs(os.path.join(args.out, "p"), exist_ok=True)
-    count = 0
-    with open(os.path.join(args.out, "manifest.jsonl"), "w", encoding="utf-8") as mo, \
-            open(os.path.join(args.out, "labels.jsonl"), "w", encoding="utf-8") as lo:
+    with probelib.ProbeWriter(args.out) as out:
         for m in clean:
             x, fs = sf.read(os.path.join(args.corpus, m["audio_filepath"]), dtype="float64")
             segs = labels[m["audio_filepath"]]
@@ -73,15 +66,9 @@ def main(argv=None):
                     bg = noise.synthetic(kind, rng, len(x))
                     y = x + conditions._set_snr(power, bg, snr)   # the material's scaling
                     y *= min(1.0, 0.99 / np.max(np.abs(y)))
-                    rel = f"p/{count:05d}.flac"
-                    count += 1
-                    sf.write(os.path.join(args.out, rel), y.astype(np.float32), fs, subtype="PCM_24")
-                    cond = f"speech_noise/{snr:+d}dB"
-                    mo.write(json.dumps({"audio_filepath": rel, "split": args.split, "class": "speech_noise",
-                                         "condition": cond, "noise_kind": f"synthetic-{kind}", "snr_db": snr,
-                                         "clean": m["audio_filepath"]}) + "\n")
-                    for s in segs:
-                        lo.write(json.dumps(dict(s, audio_filepath=rel, condition=cond, split=args.split)) + "\n")
+                    out.add(y, fs, {"split": args.split, "class": "speech_noise", "condition": f"speech_noise/{snr:+d}dB",
+                                    "noise_kind": f"synthetic-{kind}", "snr_db": snr, "clean": m["audio_filepath"]}, segs)
+        count = out.count
     print(f"background_probe: {len(clean)} clean files of {args.split}, {count} mixtures in {args.out}")
     return 0
 

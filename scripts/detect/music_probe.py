@@ -76,33 +76,20 @@ def _render(x, variant, rng, fs):
 
 def build(args):
     import soundfile as sf  # noqa: E402
-    import score  # noqa: E402
-    manifest = [json.loads(line) for line in open(os.path.join(args.corpus, "manifest.jsonl"), encoding="utf-8")]
-    labels = score.read_segments(os.path.join(args.corpus, "labels.jsonl"))
-    music = [m for m in manifest if m["split"] == args.split and m["class"] == "music_only"]
-    if not music:
-        sys.exit(f"music_probe: no music_only files of {args.split} in {args.corpus}")
+    import probelib  # noqa: E402
+    music, labels = probelib.split_sources(args.corpus, args.split, lambda m: m["class"] == "music_only", "music_probe")
     rng = np.random.default_rng(args.seed)
-    os.makedirs(os.path.join(args.out, "p"), exist_ok=True)
-    count = 0
-    with open(os.path.join(args.out, "manifest.jsonl"), "w", encoding="utf-8") as mo, \
-            open(os.path.join(args.out, "labels.jsonl"), "w", encoding="utf-8") as lo:
+    with probelib.ProbeWriter(args.out) as out:
         for m in music:
             x, fs = sf.read(os.path.join(args.corpus, m["audio_filepath"]), dtype="float64")
             if x.ndim > 1:
                 x = x.mean(axis=1)
-            segs = labels[m["audio_filepath"]]
             kind = m["condition"].split("/", 1)[1]
             for variant in VARIANTS:
-                y = _render(x, variant, rng, fs)
-                rel = f"p/{count:05d}.flac"
-                count += 1
-                sf.write(os.path.join(args.out, rel), y.astype(np.float32), fs, subtype="PCM_24")
-                cond = f"music_probe/{variant}"
-                mo.write(json.dumps({"audio_filepath": rel, "split": args.split, "class": "music_only",
-                                     "condition": cond, "noise_kind": kind, "source": m["audio_filepath"]}) + "\n")
-                for s in segs:
-                    lo.write(json.dumps(dict(s, audio_filepath=rel, condition=cond, split=args.split)) + "\n")
+                out.add(_render(x, variant, rng, fs), fs, {
+                    "split": args.split, "class": "music_only", "condition": f"music_probe/{variant}",
+                    "noise_kind": kind, "source": m["audio_filepath"]}, labels[m["audio_filepath"]])
+        count = out.count
     print(f"music_probe: {len(music)} music-only files of {args.split}, {count} renders in {args.out}")
     return 0
 
