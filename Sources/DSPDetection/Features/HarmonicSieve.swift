@@ -369,9 +369,7 @@ final class HarmonicSieve {
             UnsafeMutableRawPointer(scores + c).storeBytes(of: sums / n, as: SIMD8<Float>.self)
             c += 8
         }
-        if let pitch {
-            for d in Self.simpleRatioSteps where (0..<count).contains(pitch + d) { scores[pitch + d] = -.infinity }
-        }
+        if let pitch { Self.excludeSimpleRatios(of: pitch, scores, count) }
         // The first candidate with the highest score over 0 (-1 if none): the largest score
         // eight lanes at a time (a lane takes a value only where it is greater, as the scalar
         // scan does, so a NaN never wins), then the first candidate that holds it.
@@ -396,11 +394,19 @@ final class HarmonicSieve {
         return (chosen, scores[chosen])
     }
 
-    /// The candidate steps (1/24 octave each) within ±1.4 steps (±4 %) of a simple ratio:
-    /// 1 (0), 3/2 and 2/3 (±14.04), 2 and 1/2 (±24), 3 and 1/3 (±38.04).
-    static let simpleRatioSteps: [Int] = (-39...39).filter { d in
-        let a = abs(d)
-        return a <= 1 || (13...15).contains(a) || (23...25).contains(a) || (37...39).contains(a)
+    /// Sets to −∞ the scores of the candidates `0 ..< count` that stand within ±1.4 steps (±4 %;
+    /// a step is 1/24 octave) of a simple ratio of candidate `pitch`: 1 (0), 3/2 and 2/3
+    /// (±14.04), 2 and 1/2 (±24), 3 and 1/3 (±38.04). Ranges only: nothing is allocated.
+    @inline(__always)
+    private static func excludeSimpleRatios(of pitch: Int, _ scores: UnsafeMutablePointer<Float>, _ count: Int) {
+        @inline(__always) func exclude(_ low: Int, _ high: Int) {
+            let from = max(0, low), to = min(count - 1, high)
+            if from <= to { for c in from...to { scores[c] = -.infinity } }
+        }
+        exclude(pitch - 1, pitch + 1)
+        exclude(pitch + 13, pitch + 15); exclude(pitch - 15, pitch - 13)
+        exclude(pitch + 23, pitch + 25); exclude(pitch - 25, pitch - 23)
+        exclude(pitch + 37, pitch + 39); exclude(pitch - 39, pitch - 37)
     }
 }
 
