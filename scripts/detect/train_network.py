@@ -33,7 +33,8 @@ Labels at hop centres and the shipped models' probabilities are train_models.py'
 Training: random crops of 512 (audible) hops of train files (512 steps: with `--stride S`, 512·S
 hops, every S-th), batches of 32, binary
 cross-entropy per head (non-speech hops weighted by --speech-negative-weight, several-talker
-hops by --multi-positive-weight, a train class's hops by --class-weights), AdamW with a one-cycle learning rate, STEPS steps, fixed
+hops by --multi-positive-weight, a train class's or condition's hops by --class-weights), AdamW with a one-cycle
+learning rate, STEPS steps, fixed
 seeds; a checkpoint every 100 steps (--work), from which an interrupted run resumes. Val: whole
 files; probabilities smoothed and segmented as the detector does (fit_models.smooth, Segmenter);
 the speech segmenter is the best on val of the detector's default and fit_models'
