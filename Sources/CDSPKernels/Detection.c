@@ -138,3 +138,130 @@ void cdsp_sieve_sums(const float *nearMax, const float *peaks, const int32_t *ha
 #endif
     sieve_sums_loads(nearMax, peaks, harmonics, halves, counts, groups, stride, sums);
 }
+
+// The pure-tone test's peaks (include/CDSPDetection.h): two passes over the band in two
+// independent chains of sixteen lanes, each lane keeping its largest bin and that bin's first
+// index (a later bin must be larger to replace it), merged lane by lane and then across the
+// lanes; the band's sum in the first pass; the windows' sums one bin after another. Adds and
+// comparisons only, in a fixed order: the same at every level.
+
+/// Lane-wise `mask ? a : b` for indices.
+CDSP_INLINE i8 select_i8(i8 mask, i8 a, i8 b) { return (a & mask) | (b & ~mask); }
+
+/// The largest of the lanes' maxima `m` and of `p[k ..< hi]` (bins outside `[a, b)`), and its
+/// first index (lane indices `mi`; the tail's bins come after every lane's); `*index` is left as
+/// it is when no value exceeds `floor`.
+CDSP_INLINE float tone_reduce(v8 m, i8 mi, const float *p, size_t k, size_t hi, size_t a, size_t b, float floor,
+                              size_t *index) {
+    float best = floor;
+    size_t at = *index;
+    for (int j = 0; j < 8; j++) {
+        if (m[j] > best || (m[j] == best && m[j] > floor && (size_t)mi[j] < at)) {
+            best = m[j];
+            at = (size_t)mi[j];
+        }
+    }
+    for (; k < hi; k++) {
+        if ((k < a || k >= b) && p[k] > best) {
+            best = p[k];
+            at = k;
+        }
+    }
+    *index = at;
+    return best;
+}
+
+/// Lane-wise `mask ? a : b` for indices.
+CDSP_INLINE i16 select_i16(i16 mask, i16 a, i16 b) { return (a & mask) | (b & ~mask); }
+
+/// Of two sets of lane maxima, lane by lane the larger (on a tie, the lower index).
+CDSP_INLINE void tone_merge(v8 *m, i8 *mi, v8 n, i8 ni) {
+    i8 take = (n > *m) | ((n == *m) & (ni < *mi));
+    *m = select8(take, n, *m);
+    *mi = select_i8(take, ni, *mi);
+}
+
+/// The low and high eight lanes of sixteen.
+CDSP_INLINE v8 low8(v16 v) { return __builtin_shufflevector(v, v, 0, 1, 2, 3, 4, 5, 6, 7); }
+CDSP_INLINE v8 high8(v16 v) { return __builtin_shufflevector(v, v, 8, 9, 10, 11, 12, 13, 14, 15); }
+CDSP_INLINE i8 low8i(i16 v) { return __builtin_shufflevector(v, v, 0, 1, 2, 3, 4, 5, 6, 7); }
+CDSP_INLINE i8 high8i(i16 v) { return __builtin_shufflevector(v, v, 8, 9, 10, 11, 12, 13, 14, 15); }
+
+/// Lane maxima and their first indices over `p[lo ..< k]`, bins in `[a, b)` left out, in
+/// blocks of 32 (two independent chains of sixteen lanes: a compare and a blend wait on the one
+/// before in a chain), then of 8; returns `k`, where the blocks stopped. `sum` gets the bins'
+/// sums as four chains of eight lanes would take them — bins `32j + 8c + l` into chain `c`,
+/// lane `l`, the 8-bin blocks after them into chain 0 — added `(c0 + c1) + (c2 + c3)`.
+CDSP_INLINE size_t tone_lanes(const float *p, size_t lo, size_t hi, size_t a, size_t b, v8 *sum, v8 *m, i8 *mi) {
+    const i16 iota = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+    const i16 from = iota * 0 + (int32_t)a, to = iota * 0 + (int32_t)b;
+    v16 m0 = splat16(-1.0f), m1 = m0;
+    i16 i0 = iota * 0 + (int32_t)hi, i1 = i0;
+    v16 s0 = splat16(0), s1 = s0;
+    size_t k = lo;
+#define TONE_LANE16(M, I, S, OFF)                                                  \
+    {                                                                              \
+        v16 x = ld16(p + k + OFF);                                                 \
+        i16 idx = iota + (int32_t)(k + OFF);                                       \
+        S = S + x;                                                                 \
+        i16 gt = (x > M) & ~((idx >= from) & (idx < to));                          \
+        M = select16(gt, x, M);                                                    \
+        I = select_i16(gt, idx, I);                                                \
+    }
+    for (; k + 32 <= hi; k += 32) {
+        TONE_LANE16(m0, i0, s0, 0)
+        TONE_LANE16(m1, i1, s1, 16)
+    }
+#undef TONE_LANE16
+    v8 c0 = low8(s0), c1 = high8(s0), c2 = low8(s1), c3 = high8(s1);
+    v8 n0 = low8(m0), n1 = high8(m0), n2 = low8(m1), n3 = high8(m1);
+    i8 j0 = low8i(i0), j1 = high8i(i0), j2 = low8i(i1), j3 = high8i(i1);
+    const i8 iota8 = {0, 1, 2, 3, 4, 5, 6, 7};
+    const i8 from8 = low8i(from), to8 = low8i(to);
+    for (; k + 8 <= hi; k += 8) {
+        v8 x = ld8(p + k);
+        i8 idx = iota8 + (int32_t)k;
+        c0 = c0 + x;
+        i8 gt = (x > n0) & ~((idx >= from8) & (idx < to8));
+        n0 = select8(gt, x, n0);
+        j0 = select_i8(gt, idx, j0);
+    }
+    tone_merge(&n0, &j0, n1, j1);
+    tone_merge(&n2, &j2, n3, j3);
+    tone_merge(&n0, &j0, n2, j2);
+    *sum = (c0 + c1) + (c2 + c3);
+    *m = n0;
+    *mi = j0;
+    return k;
+}
+
+CDSP_DISPATCH_V3_VOID(
+    cdsp_tone_peaks,
+    (const float *p, size_t lo, size_t hi, size_t halfWidth, float sums[3], size_t peaks[2]),
+    (p, lo, hi, halfWidth, sums, peaks)) {
+    v8 s, m;
+    i8 mi;
+    size_t k = tone_lanes(p, lo, hi, hi, hi, &s, &m, &mi);
+    float total = lanesum8(s);
+    for (size_t t = k; t < hi; t++) total += p[t];
+    size_t k1 = lo;
+    tone_reduce(m, mi, p, k, hi, hi, hi, -1.0f, &k1);
+    size_t a1 = k1 >= lo + halfWidth ? k1 - halfWidth : lo, b1 = k1 + halfWidth + 1 < hi ? k1 + halfWidth + 1 : hi;
+    float first = 0;
+    for (size_t t = a1; t < b1; t++) first += p[t];
+    // The second peak: the largest bin outside the first window.
+    k = tone_lanes(p, lo, hi, a1, b1, &s, &m, &mi);
+    size_t k2 = k1;
+    float second = 0;
+    if (tone_reduce(m, mi, p, k, hi, a1, b1, -1.0f, &k2) > -1.0f) {
+        size_t a2 = k2 >= lo + halfWidth ? k2 - halfWidth : lo, b2 = k2 + halfWidth + 1 < hi ? k2 + halfWidth + 1 : hi;
+        for (size_t t = a2; t < b2; t++) if (t < a1 || t >= b1) second += p[t];
+    } else {
+        k2 = k1;
+    }
+    sums[0] = total;
+    sums[1] = first;
+    sums[2] = second;
+    peaks[0] = k1;
+    peaks[1] = k2;
+}

@@ -13,19 +13,9 @@
 #endif
 
 #include "Dispatch.h"   // CDSP_DISPATCH_V3, CDSP_INLINE
-#include "Vectors.h"   // v8, ld8, splat8
+#include "Vectors.h"   // v8, v16, ld8, ld16, splat8, splat16
 
 size_t cdsp_model_group_rows(void) { return cdsp_dispatch_level() >= CDSP_LEVEL_AVX512 ? 16 : 8; }
-
-/// Sixteen floats from `p` (any alignment).
-CDSP_INLINE v16 ld16(const float *p) {
-    v16 v;
-    __builtin_memcpy(&v, p, sizeof v);
-    return v;
-}
-
-/// `x` in every one of sixteen lanes.
-CDSP_INLINE v16 splat16(float x) { return (v16){x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x}; }
 
 /// One group's pre-activations `p` (sixteen rows) to `pre`, the rows past `rows` dropped.
 CDSP_INLINE void model_rows_store16(v16 p, size_t g, size_t rows, float *pre) {

@@ -11,7 +11,7 @@
 #include "CDSPResampling.h"
 
 #include "Dispatch.h"   // CDSP_DISPATCH, CDSP_INLINE
-#include "Vectors.h"   // v8, v16, i8, ld8, st8, splat8
+#include "Vectors.h"   // v8, v16, i8, ld8, ld16, st8, splat8
 
 // Loops over a compile-time number of vectors are unrolled completely so that accumulator
 // arrays live in registers.
@@ -22,12 +22,6 @@
 #endif
 
 typedef float v4 __attribute__((vector_size(16)));
-
-CDSP_INLINE v16 ld16(const float *p) {
-    v16 v;
-    __builtin_memcpy(&v, p, sizeof v);
-    return v;
-}
 
 CDSP_INLINE v8 halves16(v16 a) {
     return __builtin_shufflevector(a, a, 0, 1, 2, 3, 4, 5, 6, 7)

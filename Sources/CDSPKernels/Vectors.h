@@ -9,6 +9,7 @@
 typedef float v8 __attribute__((vector_size(32)));
 typedef int32_t i8 __attribute__((vector_size(32)));
 typedef float v16 __attribute__((vector_size(64)));
+typedef int32_t i16 __attribute__((vector_size(64)));
 
 /// Eight floats from `p` (any alignment).
 CDSP_INLINE v8 ld8(const float *p) {
@@ -31,6 +32,16 @@ CDSP_INLINE float lanesum8(v8 v) {
     return s;
 }
 
+/// Sixteen floats from `p` (any alignment).
+CDSP_INLINE v16 ld16(const float *p) {
+    v16 v;
+    __builtin_memcpy(&v, p, sizeof v);
+    return v;
+}
+
+/// `x` in every one of sixteen lanes.
+CDSP_INLINE v16 splat16(float x) { return (v16){x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x}; }
+
 /// Lane-wise `mask ? a : b` (mask lanes all ones or all zeros).
 CDSP_INLINE v8 select8(i8 mask, v8 a, v8 b) {
     i8 ia, ib;
@@ -38,6 +49,17 @@ CDSP_INLINE v8 select8(i8 mask, v8 a, v8 b) {
     __builtin_memcpy(&ib, &b, sizeof ib);
     i8 r = (ia & mask) | (ib & ~mask);
     v8 out;
+    __builtin_memcpy(&out, &r, sizeof out);
+    return out;
+}
+
+/// Lane-wise `mask ? a : b` over sixteen lanes (mask lanes all ones or all zeros).
+CDSP_INLINE v16 select16(i16 mask, v16 a, v16 b) {
+    i16 ia, ib;
+    __builtin_memcpy(&ia, &a, sizeof ia);
+    __builtin_memcpy(&ib, &b, sizeof ib);
+    i16 r = (ia & mask) | (ib & ~mask);
+    v16 out;
     __builtin_memcpy(&out, &r, sizeof out);
     return out;
 }

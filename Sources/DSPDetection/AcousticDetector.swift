@@ -178,6 +178,15 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
         /// Whether the background-noise estimate reads a looped background by its period
         /// (``NoiseLevelEstimator/Configuration-swift.struct/loopedBackgrounds``). Default on.
         public var loopedBackgrounds: Bool
+        /// Whether a steady pure tone — test tones, beeps, sweeps, dial, ring-back and busy tones,
+        /// DTMF digits longer than 128 ms: one partial, or two that are not harmonics of one note,
+        /// holding 99 % of the power of the analysis band at a level steady within 1 dB from hop
+        /// to hop, for eight hops in a row — is kept out of voice activity, told by the spectrum
+        /// rather than by the models, which never heard such tones: from the eighth such hop on, the hop's voice-activity probability is taken as 0 before
+        /// smoothing (the blend's network's too), and a speech segment that the models decided on
+        /// the tone itself (opened on or after the run's first hop) closes at the hop's start; a
+        /// segment open before the run ends by its hangover. Music and multiple speakers are not gated. Default on.
+        public var gatesPureTones: Bool
 
         /// The documented defaults.
         public init() {
@@ -198,6 +207,7 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
             network = nil
             speechBlend = nil
             loopedBackgrounds = true
+            gatesPureTones = true
         }
     }
 
@@ -222,6 +232,11 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
     /// voice-activity output, which the frames in between read.
     private var blendPhase = 0
     private var heldNetworkSpeech: Float = 0
+    /// The pure-tone test and its run (``Configuration/gatesPureTones``).
+    private var toneGate: PureToneGate
+    /// Where the hop that opened the current speech segment starts (the decision, not the
+    /// back-dated start), sample position.
+    private var speechDecided: Int64 = 0
     /// Whether the music and multi-speaker cues (and the music model) run.
     private let fullCues: Bool
     private var speech: ActivitySegmenter
@@ -335,6 +350,8 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
         // a network may read any).
         fullCues = c.detectsMusic || c.detectsMultipleSpeakers || c.network != nil
         cues = CueTracker(analyzer: analyzer, music: fullCues, multipleSpeakers: fullCues)
+        toneGate = PureToneGate(bins: analyzer.analysisBins, binWidthHz: c.analysis.sampleRate / Double(c.analysis.windowLength),
+                                bands: analyzer.bandBinRanges)
         let rate = c.analysis.sampleRate
         speech = ActivitySegmenter(configuration: c.speechSegments, sampleRate: rate)
         music = ActivitySegmenter(configuration: c.musicSegments, sampleRate: rate)
@@ -510,6 +527,8 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
         speech.reset(); music.reset(); multiSpeaker.reset()
         speechProbability = 0; musicProbability = 0; multiSpeakerProbability = 0; networkSpeechProbability = 0
         blendPhase = 0; heldNetworkSpeech = 0
+        toneGate.reset()
+        speechDecided = 0
         samples = 0
         summary = DetectionSummary()
         noiseHistogram.update(repeating: 0)
@@ -577,7 +596,7 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
         let b = CompiledModel.batchLimit
         return ScratchWorkspace.bytes(Float.self, b * CueLane.count) + ScratchWorkspace.bytes(DetectionCues.self, b)
             + ScratchWorkspace.bytes(Float.self, 9 * b) + 2 * ScratchWorkspace.bytes(UnsafeMutablePointer<Float>.self, b)
-            + ScratchWorkspace.bytes(Int.self, b)
+            + ScratchWorkspace.bytes(Int.self, b) + ScratchWorkspace.bytes(Int64.self, b)
     }
 
     /// Detects a spectral batch's frames (one, or the four of a four-frame batch) and calls
@@ -604,20 +623,29 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
         let outputs = probabilities + 6 * count   // a network's three per sounding frame
         let lanes = scope.take(UnsafeMutablePointer<Float>.self, count: count)
         let sounding = scope.take(Int.self, count: count)   // the batch's non-silent frames
+        let toneSince = scope.take(Int64.self, count: count)   // where a gated frame's tone run starts; -1: not gated
+        let gatesTones = configuration.gatesPureTones
 
         var soundingCount = 0
+        var gate = toneGate   // a local copy for the batch: one access to the stored state, not one a hop
         for k in 0..<count {
             let c = cues.update(frames[k])
             frameCues[k] = c
             let x = laneBlock + k * CueLane.count
             CueLane.fill(x, features: frames[k].features, cues: c)
-            if c.levelDBFS >= configuration.silenceFloorDBFS {
+            let audible = c.levelDBFS >= configuration.silenceFloorDBFS
+            toneSince[k] = gatesTones
+                && gate.update(frames[k].powerSpectrum, bandPowers: frames[k].bandPowers, features: frames[k].features, levelDBFS: c.levelDBFS,
+                               hopStart: frames[k].features.index * Int64(analyzer.hopLength), sounding: audible && frames[k].features.isFinite)
+                ? gate.runStart : -1
+            if audible {
                 lanes[soundingCount] = x
                 sounding[soundingCount] = k
                 soundingCount += 1
             }
             pMusic[k] = 0; pSpeech[k] = 0; pMulti[k] = 0
         }
+        if gatesTones { toneGate = gate }
         // The network: all three probabilities at once, frame after frame (its state runs
         // through them in order).
         if let network {
@@ -669,6 +697,12 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
             speechNetwork.probabilities(lanes, count: soundingCount, into: out)
             for j in 0..<soundingCount { pSpeech[sounding[j]] = out[j] }
         }
+        if gatesTones {
+            for k in 0..<count where toneSince[k] >= 0 {
+                pSpeech[k] = 0
+                if blendNetwork != nil { blended[k] = 0 }
+            }
+        }
         var smoothedSpeech = speechProbability
         for k in 0..<count {
             smoothedSpeech = Self.smooth(smoothedSpeech, pSpeech[k], configuration.speechSmoothing)
@@ -701,7 +735,11 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
             multiSpeakerProbability = Self.smooth(multiSpeakerProbability, pMulti[k], configuration.multiSpeakerSmoothing)
 
             let speechStart = speech.activeStart, musicStart = music.activeStart, multiStart = multiSpeaker.activeStart
-            let speechChange = speech.update(probability: reportedSpeech, start: start, count: validCount)
+            // A steady tone closes the speech the models decided on it; speech open before it
+            // keeps its hangover.
+            let speechChange = toneSince[k] >= 0 && speech.isActive && speechDecided >= toneSince[k]
+                ? speech.close(at: start) : speech.update(probability: reportedSpeech, start: start, count: validCount)
+            if case .started = speechChange { speechDecided = start }
             let musicChange = music.update(probability: reportedMusic, start: start, count: validCount)
             let multiChange = multiSpeaker.update(probability: multiSpeakerProbability, start: start, count: validCount)
             var totals = summary

@@ -108,7 +108,11 @@ public final class SpectralAnalyzer: StreamingProcessor, @unchecked Sendable {
     let previousBandLevels: UnsafeMutableBufferPointer<Float>
     /// First bin of each band, `bandCount + 1` values (the last is one past the end).
     let bandBins: UnsafeMutableBufferPointer<Int>
-    let analysisBins: Range<Int>
+    /// The bins of ``Configuration-swift.struct/analysisBandHz`` that the flatness and the
+    /// entropy are taken over.
+    public let analysisBins: Range<Int>
+    /// The bins each band of ``bandEdgesHz`` sums (``SpectralFrame/bandPowers``), in order.
+    public var bandBinRanges: [Range<Int>] { (0..<bandBins.count - 1).map { bandBins[$0]..<bandBins[$0 + 1] } }
     let lagRange: ClosedRange<Int>
     var frameIndex: Int64 = 0
     /// Samples pushed this stream.

@@ -409,6 +409,41 @@ enum DetectionHarness {
         #expect(end == 4800 + 320)                            // end of last active frame + padding
     }
 
+    @Test("close(at:): ends the open segment at once, padded but not past the position; a no-op when closed")
+    func closeEndsAtOnce() {
+        var s = ActivitySegmenter(configuration: Self.config, sampleRate: 16_000)
+        // Opens after 5 frames (800 samples) of 0.9 from frame 10: start 1600 − 320.
+        var opened: ActivitySegmenter.Transition = .none
+        for i in 0..<20 {
+            let t = s.update(probability: i >= 10 ? 0.9 : 0, start: Int64(i) * 160, count: 160)
+            if t != .none { opened = t }
+        }
+        #expect(opened == .started(at: 1280) && s.isActive)
+        // Last active frame ends at 3200; its padding (320) would reach 3520: closing at 3360 cuts it there.
+        #expect(s.close(at: 3360) == .ended(at: 3360) && !s.isActive)
+        #expect(s.close(at: 4000) == .none)
+        // Closing far after the last active frame gives the hangover's end: last active end + padding.
+        var t = ActivitySegmenter(configuration: Self.config, sampleRate: 16_000)
+        for i in 0..<20 { _ = t.update(probability: i >= 10 ? 0.9 : 0, start: Int64(i) * 160, count: 160) }
+        for i in 20..<25 { _ = t.update(probability: 0, start: Int64(i) * 160, count: 160) }
+        #expect(t.close(at: 4000) == .ended(at: 3200 + 320))
+        // A run that was opening a segment is dropped: 4 active frames, close, 2 more do not open one.
+        var u = ActivitySegmenter(configuration: Self.config, sampleRate: 16_000)
+        for i in 0..<4 { _ = u.update(probability: 0.9, start: Int64(i) * 160, count: 160) }
+        #expect(u.close(at: 640) == .none)
+        for i in 4..<6 { #expect(u.update(probability: 0.9, start: Int64(i) * 160, count: 160) == .none) }
+        // The next segment never starts before the closed one's end.
+        var v = ActivitySegmenter(configuration: Self.config, sampleRate: 16_000)
+        for i in 0..<10 { _ = v.update(probability: 0.9, start: Int64(i) * 160, count: 160) }
+        #expect(v.close(at: 1600) == .ended(at: 1600))
+        var next: ActivitySegmenter.Transition = .none
+        for i in 10..<20 {
+            let t = v.update(probability: 0.9, start: Int64(i) * 160, count: 160)
+            if t != .none { next = t }
+        }
+        #expect(next == .started(at: 1600))   // back-dated to 1600 − 320, held at the closed segment's end
+    }
+
     @Test func shortBurstsAndShortGaps() {
         // A 40 ms burst (below the 50 ms minimum) never opens.
         #expect(Self.transitions([Float](repeating: 0.9, count: 4) + [Float](repeating: 0, count: 20)).isEmpty)

@@ -136,6 +136,19 @@ public struct ActivitySegmenter: Sendable {
         return .none
     }
 
+    /// Closes the open segment without waiting for its hangover, at sample position `position`
+    /// at the latest: it ends after its last active frame plus the padding, but not past
+    /// `position`. A run that was opening one is dropped. `.none` when no segment is open.
+    public mutating func close(at position: Int64) -> Transition {
+        runSamples = 0
+        guard isActive else { return .none }
+        isActive = false
+        let end = Swift.max(activeStart, Swift.min(lastActiveEnd + paddingSamples, position))
+        previousEnd = end
+        quietSamples = 0
+        return .ended(at: end)
+    }
+
     /// Ends the stream at sample position `end`: closes an open segment there, padded but not
     /// past the end of the stream.
     public mutating func finish(at end: Int64) -> Transition {
