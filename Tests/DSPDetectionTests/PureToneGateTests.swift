@@ -124,6 +124,11 @@ import TestSupport
         let flat = [Float](repeating: 1, count: 20)
         #expect(!flat.withUnsafeBufferPointer { gate.mayBeTonal($0) })
         #expect(gate.entropyBound < 0.6 && gate.flatnessBound < 0.02)
+        // Where the bands do not cover the tested band (a wider analysis band), the band bound
+        // could turn a tonal hop away, so it is not used.
+        let wide = try! SpectralAnalyzer(configuration: .init(analysisBandHz: 50...7900))
+        let wideGate = PureToneGate(bins: wide.analysisBins, binWidthHz: 16_000 / 1024, bands: wide.bandBinRanges)
+        #expect(flat.withUnsafeBufferPointer { wideGate.mayBeTonal($0) })
     }
 
     /// 16 kHz audio: `seconds` of silence-separated tone bursts, `tone(t)` while on.

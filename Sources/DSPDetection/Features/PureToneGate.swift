@@ -1,31 +1,32 @@
-// The detector's pure-tone test: steady tones are neither speech nor music.
+// The detector's pure-tone test: steady tones are not speech.
 internal import CDSPKernels
 import DSPSpectral
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// Tells a run of pure tones — one partial, or two that are not harmonics of one note: test
+/// Tells a steady pure tone — one partial, or two that are not harmonics of one note: test
 /// tones, beeps, sweeps, DTMF digits, dial, ring-back and busy tones — by the hop's power
-/// spectrum, so that ``AcousticDetector`` does not report them as speech or music.
+/// spectrum, so that ``AcousticDetector`` does not report it as speech
+/// (``AcousticDetector/Configuration-swift.struct/gatesPureTones``).
 ///
-/// A hop is *tonal* when, between 100 and 7000 Hz, at least ``shareThreshold`` (99 %) of its
-/// power lies within ``halfWidthHz`` (±78 Hz: the Hann window's main lobe and a sweep's glide
-/// over a 64 ms window) of its largest bin, or of that and the largest bin outside it when their
-/// frequencies are not within ``harmonicTolerance`` (3 %) of an integer ratio (a harmonic
-/// instrument's two strongest partials are; DTMF pairs, 350 + 440 Hz, 440 + 480 Hz and
-/// 480 + 620 Hz are not). From the ``minimumRun``-th tonal hop in a row on (the fifth: 80 ms),
-/// ``update(_:features:sounding:)`` answers true. Voiced speech always spreads more than 1 % of its power
-/// over further harmonics and formants; on the detection material's val split a numpy sketch of
-/// the test gates 425 of 185 368 audible hops (docs/detection.md, Fitting, "Pure tones by their
-/// spectrum").
+/// A hop is *tonal* when, over the analysis band (100–7000 Hz by default), at least
+/// ``shareThreshold`` (99 %) of its power lies within ``halfWidthHz`` (±78 Hz: the Hann window's
+/// main lobe and a slow sweep's glide over a 64 ms window) of its largest bin, or of that and the
+/// largest bin outside it when their frequencies are not within ``harmonicTolerance`` (3 %) of an
+/// integer ratio (a harmonic instrument's two strongest partials are; DTMF pairs, 350 + 440 Hz,
+/// 440 + 480 Hz and 480 + 620 Hz are not). A run counts tonal hops in a row, each within
+/// ``steadyStepDB`` (1 dB) of the level of the hop before (a tonal hop that steps further starts a
+/// new run); from the ``minimumRun``-th (the eighth: 128 ms) on,
+/// ``update(_:bandPowers:features:levelDBFS:hopStart:sounding:)`` answers true. Real voices can hold
+/// one partial at 99 % for a few hops (a held vowel of a high voice); they swell and fade, a tone
+/// holds its level (docs/detection.md, Fitting, "Pure tones by their spectrum").
 ///
-/// Per-stream state: the length of the current run. Tables: none. The band is the spectral
-/// analyzer's analysis band (``/DSPSpectral/SpectralAnalyzer/analysisBins``), over which it also
-/// takes the flatness and the entropy; a hop can pass the share test only if both lie under
-/// bounds that follow from it (``entropyBound`` and ``flatnessBound``, exact for a hop with 99 % of
-/// its power in at most 2·(2·half-width + 1) bins of the band), so the spectrum is read only for hops
-/// under both (about a quarter of the hops of clean speech).
+/// Per-stream state: the run's length, its first hop's position and the last hop's level. Tables:
+/// none. The spectrum is read only for hops under three bounds the share test implies:
+/// ``entropyBound`` and ``flatnessBound`` (the analyzer takes both over the same band, exact for a
+/// hop with 99 % of its power in at most 2·(2·half-width + 1) bins) and ``mayBeTonal(_:)`` on the
+/// band powers — about a fifth of clean speech's hops.
 struct PureToneGate {
     /// The share of the band's power the one or two windows must hold.
     static let shareThreshold: Float = 0.99
@@ -79,7 +80,10 @@ struct PureToneGate {
         for first in first..<Swift.max(first + 1, end - span + 1) {
             most = Swift.max(most, bands.filter { $0.overlaps(first..<(first + span)) }.count)
         }
-        touchedBands = 2 * Swift.max(1, most)
+        // The bound needs the bands to cover the tested band (they do by default: 80–7800 Hz
+        // against 100–7000 Hz); where a configuration leaves part of it out, it is not used.
+        let covered = (first..<end).allSatisfy { bin in bands.contains { $0.contains(bin) } }
+        touchedBands = covered ? 2 * Swift.max(1, most) : Int.max
         let k = Double(hi - lo), q = Double(Self.shareThreshold)
         let m = Swift.min(Double(4 * halfWidth + 2), k - 1)
         let entropy = (q * log(m / q) + (1 - q) * log((k - m) / (1 - q))) / log(k)
@@ -88,9 +92,9 @@ struct PureToneGate {
         flatnessBound = Float(Swift.min(1, flatness * 1.05))
     }
 
-    /// Reads one hop (its power spectrum, flatness and normalised spectral entropy, its level and
-    /// where it starts; `sounding` false for a silent or non-finite frame, which ends a run) and answers whether it
-    /// is the ``minimumRun``-th or a later steady tonal hop in a row. A tonal hop more than
+    /// Reads one hop (its power spectrum and band powers, flatness and normalised spectral entropy,
+    /// its level and where it starts; `sounding` false for a silent or non-finite frame, which ends
+    /// a run) and answers whether it is the ``minimumRun``-th or a later steady tonal hop in a row. A tonal hop more than
     /// ``steadyStepDB`` from the level of the hop before it starts a new run.
     mutating func update(_ spectrum: UnsafeBufferPointer<Float>, bandPowers: UnsafeBufferPointer<Float>,
                          features: SpectralFeatures, levelDBFS: Float, hopStart: Int64, sounding: Bool) -> Bool {
