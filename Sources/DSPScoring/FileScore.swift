@@ -180,7 +180,8 @@ public struct FileScore: Codable, Equatable, Sendable {
         public var analyses: String? = nil
         /// The scoring options that change results, comma-separated (`no_looped_backgrounds`:
         /// ``FileScorer/Configuration/loopedBackgrounds`` off; `speech_blend`:
-        /// ``FileScorer/Configuration/speechBlend`` on); absent when none was set.
+        /// ``FileScorer/Configuration/speechBlend`` on; `no_pure_tone_gate`:
+        /// ``FileScorer/Configuration/pureToneGate`` off); absent when none was set.
         /// (Records written before 2026-12-04 may say `looped_backgrounds`: it was then an option,
         /// and is now the default.)
         public var options: String? = nil
@@ -234,7 +235,7 @@ public struct FileScore: Codable, Equatable, Sendable {
             .text("analyses", \.analyses, absent: "in records written before the field existed",
                   "The analyses run, comma-separated (levels, loudness, speech, music, speakers, environment)."),
             .text("options", \.options, absent: "when no option that changes results was set",
-                  "Scoring options that change results, comma-separated: no_looped_backgrounds (the noise estimate does not read a looped background by its period, the default since 2026-12-04; older records may say looped_backgrounds, then an option), speech_blend (voice activity blends the fitted detection network into the speech model: --speech-blend)."),
+                  "Scoring options that change results, comma-separated: no_looped_backgrounds (the noise estimate does not read a looped background by its period, the default since 2026-12-04; older records may say looped_backgrounds, then an option), speech_blend (voice activity blends the fitted detection network into the speech model: --speech-blend), no_pure_tone_gate (steady pure tones are not kept out of voice activity, the default since 2026-12-06: --no-pure-tone-gate)."),
             .computed("config_hash", pattern: "^[0-9a-f]{16}$",
                       "64-bit FNV-1a of library, version, frame_length, clip_threshold, analyses and options: equal hashes, same configuration.",
                       \.configurationHash),

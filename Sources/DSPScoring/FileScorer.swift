@@ -85,12 +85,16 @@ public final class FileScorer {
         /// (``/DSPDetection/DefaultModels/speechBlend``, used when music or speakers are analysed
         /// too; records scored with it say so in ``FileScore/Provenance/options``). Default false.
         public var speechBlend: Bool = false
+        /// Whether steady pure tones are kept out of voice activity
+        /// (``/DSPDetection/AcousticDetector/Configuration-swift.struct/gatesPureTones``; records
+        /// scored without it say so in ``FileScore/Provenance/options``). Default true.
+        public var pureToneGate: Bool = true
 
         /// Creates a configuration.
         public init(
             frameLength: Int = 1024, clipThreshold: Float = 1.0, blockFrames: Int = 65_536,
             analyses: Analyses = .all, recordsSegments: Bool = false, loopedBackgrounds: Bool = true,
-            speechBlend: Bool = false
+            speechBlend: Bool = false, pureToneGate: Bool = true
         ) {
             self.frameLength = frameLength
             self.clipThreshold = clipThreshold
@@ -99,6 +103,7 @@ public final class FileScorer {
             self.recordsSegments = recordsSegments
             self.loopedBackgrounds = loopedBackgrounds
             self.speechBlend = speechBlend
+            self.pureToneGate = pureToneGate
         }
 
         /// The provenance records scored with these settings carry (its
@@ -117,6 +122,7 @@ public final class FileScorer {
             if speechBlend && analyses.detects && (analyses.contains(.music) || analyses.contains(.speakers)) {
                 names.append("speech_blend")
             }
+            if !pureToneGate && analyses.contains(.speech) { names.append("no_pure_tone_gate") }
             return names.isEmpty ? nil : names.joined(separator: ",")
         }
 
@@ -170,6 +176,7 @@ public final class FileScorer {
             detection.detectsMusic = configuration.analyses.contains(.music)
             detection.detectsMultipleSpeakers = configuration.analyses.contains(.speakers)
             detection.loopedBackgrounds = configuration.loopedBackgrounds
+            detection.gatesPureTones = configuration.pureToneGate
             detection.speechBlend = configuration.speechBlend ? DefaultModels.speechBlend : nil
             chain = try AnalysisChain(configuration: .init(
                 detector: detection, environment: configuration.analyses.contains(.environment) ? .init() : nil))

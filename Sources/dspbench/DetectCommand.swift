@@ -41,6 +41,9 @@ struct DetectCommand: ParsableCommand {
     @Flag(help: "Blend the fitted detection network into voice activity (DefaultModels.speechBlend, opt-in; docs/detection.md, Results).")
     var speechBlend = false
 
+    @Flag(inversion: .prefixedNo, help: "Keep steady pure tones out of voice activity (AcousticDetector.Configuration.gatesPureTones, the default; docs/detection.md, Pipeline); --no-pure-tone-gate measures the detector without it.")
+    var pureToneGate = true
+
     @OptionGroup var logging: LoggingOptions
 
     func run() throws {
@@ -57,6 +60,7 @@ struct DetectCommand: ParsableCommand {
         }
         var configuration = AcousticDetector.Configuration()
         if speechBlend { configuration.speechBlend = DefaultModels.speechBlend }
+        configuration.gatesPureTones = pureToneGate
         if let network {
             do {
                 configuration.network = try JSONDecoder().decode(DetectionNetwork.self, from: Data(contentsOf: URL(fileURLWithPath: network)))

@@ -126,6 +126,13 @@ struct Score: ParsableCommand {
         """)
     var speechBlend = false
 
+    @Flag(inversion: .prefixedNo, help: """
+        Keep steady pure tones (test tones, beeps, sweeps, dial, ring-back and busy tones, DTMF digits) out of voice \
+        activity, told by their spectrum (the default; docs/detection.md, Pipeline). Records scored with \
+        --no-pure-tone-gate carry provenance.options = no_pure_tone_gate.
+        """)
+    var pureToneGate = true
+
     @OptionGroup var logging: LoggingOptions
 
     /// The scorer's settings from the options.
@@ -133,7 +140,7 @@ struct Score: ParsableCommand {
         FileScorer.Configuration(
             frameLength: frameLength, clipThreshold: clipThreshold,
             analyses: FileScorer.Analyses(names: analyses) ?? .all, recordsSegments: timeline != nil || rttm != nil,
-            loopedBackgrounds: loopedBackgrounds, speechBlend: speechBlend)
+            loopedBackgrounds: loopedBackgrounds, speechBlend: speechBlend, pureToneGate: pureToneGate)
     }
 
     func validate() throws {

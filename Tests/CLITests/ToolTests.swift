@@ -178,6 +178,23 @@ struct ToolTests {
         #expect(detect.status == 0, "\(detect.stderr)")
     }
 
+    @Test("--no-pure-tone-gate: dspscore records say no_pure_tone_gate and the sweep's speech moves; dspbench detect takes it")
+    func pureToneGate() throws {
+        let audio = "TestAudio/sweep_log_20-20k_48k_f32.wav"
+        let gated = try Tool.run("dspscore", ["score", audio, "--format", "jsonl", "--quiet"])
+        let plain = try Tool.run("dspscore", ["score", audio, "--format", "jsonl", "--quiet", "--no-pure-tone-gate"])
+        #expect(gated.status == 0 && plain.status == 0, "\(plain.stderr)")
+        let a = try #require(try JSONSerialization.jsonObject(with: Data(gated.stdout.utf8)) as? [String: Any])
+        let b = try #require(try JSONSerialization.jsonObject(with: Data(plain.stdout.utf8)) as? [String: Any])
+        #expect((a["provenance"] as? [String: Any])?["options"] == nil)
+        #expect((b["provenance"] as? [String: Any])?["options"] as? String == "no_pure_tone_gate")
+        let ratio = { (record: [String: Any]) in (record["detection"] as? [String: Any])?["speech_ratio"] as? Double }
+        // The log sweep's slow part is a steady tone: less of it is speech with the gate.
+        #expect(ratio(a) != nil && ratio(b) != nil && ratio(a)! < ratio(b)!, "\(ratio(a) ?? -1) against \(ratio(b) ?? -1)")
+        let detect = try Tool.run("dspbench", ["detect", "--in", audio, "--repeats", "1", "--json", "--no-pure-tone-gate"])
+        #expect(detect.status == 0, "\(detect.stderr)")
+    }
+
     @Test("--version on every tool: the library version and the build's git revision", arguments: ["dspscore", "dspbench", "speechdsp-live"])
     func version(tool: String) throws {
         let run = try Tool.run(tool, ["--version"])

@@ -76,6 +76,11 @@ struct ProvenanceTests {
         #expect(both.options == "no_looped_backgrounds,speech_blend")
         let speechOnly = try FileScorer(configuration: .init(analyses: [.speech], speechBlend: true)).score(path: "/nonexistent.wav")
         #expect(speechOnly.provenance.options == nil)
+        // The pure-tone gate is on by default; scored without it, records that detect speech say so, last.
+        let ungated = try FileScorer(configuration: .init(loopedBackgrounds: false, pureToneGate: false)).score(path: "/nonexistent.wav").provenance
+        #expect(ungated.options == "no_looped_backgrounds,no_pure_tone_gate" && ungated.configurationHash != plain.configurationHash)
+        let musicOnly = try FileScorer(configuration: .init(analyses: [.music], pureToneGate: false)).score(path: "/nonexistent.wav")
+        #expect(musicOnly.provenance.options == nil)
     }
 
     @Test("merge refuses records scored with another configuration, naming both")
