@@ -179,13 +179,15 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
         /// (``NoiseLevelEstimator/Configuration-swift.struct/loopedBackgrounds``). Default on.
         public var loopedBackgrounds: Bool
         /// Whether a steady pure tone — test tones, beeps, sweeps, dial, ring-back and busy tones,
-        /// DTMF digits longer than 128 ms: one partial, or two that are not harmonics of one note,
-        /// holding 99 % of the power of the analysis band at a level steady within 1 dB from hop
-        /// to hop, for eight hops in a row — is kept out of voice activity, told by the spectrum
-        /// rather than by the models, which never heard such tones: from the eighth such hop on, the hop's voice-activity probability is taken as 0 before
+        /// DTMF digits that outlast the run: one partial, or two that are not harmonics of one
+        /// note, holding 99 % of the power of the analysis band at a level steady within 1 dB from
+        /// hop to hop, for eight hops in a row — is kept out of voice activity, told by the
+        /// spectrum rather than by the models, which never heard such tones (``PureToneGate``).
+        /// From the eighth such hop on, the hop's voice-activity probability is taken as 0 before
         /// smoothing (the blend's network's too), and a speech segment that the models decided on
         /// the tone itself (opened on or after the run's first hop) closes at the hop's start; a
-        /// segment open before the run ends by its hangover. Music and multiple speakers are not gated. Default on.
+        /// segment open before the run ends by its hangover. The music probability is not gated;
+        /// the multi-speaker model reads the gated voice activity, as it reads it always. Default on.
         public var gatesPureTones: Bool
 
         /// The documented defaults.

@@ -111,7 +111,8 @@ public final class SpectralAnalyzer: StreamingProcessor, @unchecked Sendable {
     /// The bins of ``Configuration-swift.struct/analysisBandHz`` that the flatness and the
     /// entropy are taken over.
     public let analysisBins: Range<Int>
-    /// The bins each band of ``bandEdgesHz`` sums (``SpectralFrame/bandPowers``), in order.
+    /// The bins each band of ``bandEdgesHz`` sums (``SpectralFrame/bandPowers``), in order (an
+    /// array made on each call: for setting up, not for a hop).
     public var bandBinRanges: [Range<Int>] { (0..<bandBins.count - 1).map { bandBins[$0]..<bandBins[$0 + 1] } }
     let lagRange: ClosedRange<Int>
     var frameIndex: Int64 = 0

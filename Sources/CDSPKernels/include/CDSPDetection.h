@@ -43,11 +43,13 @@ void cdsp_sieve_sums(const float *nearMax, const float *peaks, const int32_t *ha
 
 /// The pure-tone test's peaks over one frame's power spectrum `p[lo ..< hi]` (`lo < hi`).
 ///
-/// `sums[0]`: the band's power, `p[lo] + … + p[hi − 1]` (eight partial sums, then added left to
-/// right). `peaks[0]`: the first index of the band's largest bin; `sums[1]`: the sum of the bins
+/// `sums[0]`: the band's power, `p[lo] + … + p[hi − 1]` (four chains of eight lanes over blocks
+/// of 32 bins, the 8-bin blocks after them into the first chain, the chains added
+/// `(c0 + c1) + (c2 + c3)`, the lanes left to right, then the last bins one by one). `peaks[0]`: the first index of the band's largest bin; `sums[1]`: the sum of the bins
 /// within `halfWidth` of it (clipped to the band). `peaks[1]`: the first index of the largest bin
-/// outside that window, `peaks[0]` when the window covers the band; `sums[2]`: the sum of the bins within `halfWidth` of it that are in
-/// the band and outside the first window (0 when there is none). Comparisons and adds in a fixed
+/// outside that window, `peaks[0]` when the window covers the band; `sums[2]`: the sum of the
+/// bins within `halfWidth` of it that are in the band and outside the first window (0 when
+/// there is none). Comparisons and adds in a fixed
 /// order: every level gives the same bits. A NaN compares false (the caller skips non-finite
 /// frames).
 void cdsp_tone_peaks(const float *p, size_t lo, size_t hi, size_t halfWidth, float sums[3], size_t peaks[2]);

@@ -94,8 +94,9 @@ struct PureToneGate {
 
     /// Reads one hop (its power spectrum and band powers, flatness and normalised spectral entropy,
     /// its level and where it starts; `sounding` false for a silent or non-finite frame, which ends
-    /// a run) and answers whether it is the ``minimumRun``-th or a later steady tonal hop in a row. A tonal hop more than
-    /// ``steadyStepDB`` from the level of the hop before it starts a new run.
+    /// a run) and answers whether it is the ``minimumRun``-th or a later steady tonal hop in a
+    /// row. A tonal hop more than ``steadyStepDB`` from the level of the hop before it starts a
+    /// new run.
     mutating func update(_ spectrum: UnsafeBufferPointer<Float>, bandPowers: UnsafeBufferPointer<Float>,
                          features: SpectralFeatures, levelDBFS: Float, hopStart: Int64, sounding: Bool) -> Bool {
         guard sounding, features.entropy <= entropyBound, features.flatness <= flatnessBound, spectrum.count >= hi,
