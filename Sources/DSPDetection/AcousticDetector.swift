@@ -182,7 +182,7 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
         /// DTMF digits that outlast the run: one partial, or two that are not harmonics of one
         /// note, holding 99 % of the power of the analysis band at a level steady within 1 dB from
         /// hop to hop, for eight hops in a row — is kept out of voice activity, told by the
-        /// spectrum rather than by the models, which never heard such tones (``PureToneGate``).
+        /// spectrum rather than by the models, which never heard such tones (`PureToneGate`, internal).
         /// From the eighth such hop on, the hop's voice-activity probability is taken as 0 before
         /// smoothing (the blend's network's too), and a speech segment that the models decided on
         /// the tone itself (opened on or after the run's first hop) closes at the hop's start; a
