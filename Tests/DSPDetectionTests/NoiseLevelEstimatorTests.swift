@@ -360,6 +360,54 @@ struct NoiseLevelEstimatorTests {
         #expect(down <= 1, "quieter room read after \(down) s")
     }
 
+    /// A quiet room turning loud while someone speaks (the type's *A louder background*): the
+    /// noise rises 25 dB in the middle of the speech. Without the rule the histograms' old quiet
+    /// weight held the reading down for 2.9 s in both cases here. Gaussian (white) noise shows a
+    /// floor under this voice in 10 bands at the first checkpoint whose second is all after the
+    /// step, and is followed 1.4 s after it. Pink noise (`TestAudio/`'s 3 s recording, looped)
+    /// lies under the voice's upper bands and shows a floor in 4–6 bands at the next checkpoints,
+    /// under the 8 the rule asks for, until 2.5 s after the step: still followed after 2.9 s, a
+    /// known issue (the scene corpus's pink step under a quieter voice is followed after 1.0 s).
+    @Test("a louder background under speech is followed within two seconds",
+          arguments: ["gaussian", "noise_pink_48k_s24.flac"])
+    func louderUnderSpeech(kind: String) throws {
+        let dry = try AnalysisChainTests.mono16k("speech_en-us_16k.wav")
+        let speech = Array((dry + dry + dry).prefix(12 * 16_000))
+        let step = 6 * 16_000
+        var background: [Float]
+        if kind == "gaussian" {
+            background = Self.noise(count: speech.count, dBFS: 0, seed: 21)
+        } else {
+            let recording = try AnalysisChainTests.mono16k(kind)
+            background = (0..<speech.count).map { recording[$0 % recording.count] }
+            let scale = Float(Decibels.toAmplitude(-Self.level(background)))
+            background = background.map { $0 * scale }
+        }
+        let quiet = Float(Decibels.toAmplitude(-70)), loud = Float(Decibels.toAmplitude(-45))
+        let noise = (0..<speech.count).map { n in background[n] * (n < step ? quiet : loud) }
+        let mix = zip(speech, noise).map { $0 + $1 }
+        let before = Self.level(Array(noise[..<step])), after = Self.level(Array(noise[step...]))
+        // Every half second (31 hops), as the environment analyzer reads it.
+        let readings = try Self.levels(mix, every: 31)
+        let seconds = 31 * 0.016
+        let summary = "readings \(readings.map { ($0 * 10).rounded() / 10 }) for \(before) then \(after) dBFS"
+        let followed = readings.indices.first { Double($0 + 1) * seconds >= 6 && abs(Double(readings[$0]) - after) <= 3 }
+        let delay = followed.map { Double($0 + 1) * seconds - 6 }
+        let message = "followed after \(delay.map { "\($0) s" } ?? "never"); \(summary)"
+        #expect(delay != nil && delay! <= 3, "\(message)")
+        withKnownIssue("pink noise under this voice shows too few floors (see above)") {
+            #expect(delay != nil && delay! <= 2, "\(message)")
+        } when: { kind != "gaussian" }
+        // From 3 s to the step the quiet room is read (the speech starts at the first hop: until
+        // its first pauses the readings lie high), and once followed the loud one stays read.
+        for (i, r) in readings.enumerated() where Double(i + 1) * seconds >= 3 && Double(i + 1) * seconds < 6 {
+            #expect(abs(Double(r) - before) <= 3, "at \(Double(i + 1) * seconds) s: \(summary)")
+        }
+        if let followed {
+            for r in readings[followed...] { #expect(abs(Double(r) - after) <= 3, "\(summary)") }
+        }
+    }
+
     /// The band powers behind the last reading (`backgroundPower(bands:)`, what `AnalysisChain`
     /// gives the reverberation estimator as its decays' floor): over every band they sum to the
     /// level itself; none before a reading or over no band; under music (the music path

@@ -93,6 +93,22 @@ import DSPSpectral
 /// the field of more than ``holdSeconds`` of unbroken speech is read again
 /// (docs/scene-measures.md gives the figures).
 ///
+/// **A louder background.** When the room turns loud while someone speaks, the histograms'
+/// quiet weight holds the reading down until it falls under a tenth of the window (4–5 s at the
+/// defaults) and the speech hides the new level from the steady-level test. At each checkpoint
+/// a band has *risen* when every hop of its last ``steadySeconds`` lies more than ``riseDB``
+/// above its reading, and shows a *floor* when more than a quarter of those hops lie within
+/// ``floorSpreadDB`` of their least level: a new background under the foreground (a decaying
+/// reverberant field, or speech that fills the band, spreads its lowest hops wider). Where
+/// ``riseConsensus`` of the bands show a new background (a floor, or a steady level answering),
+/// no hop of the last ``steadySeconds`` was heard as music (probability at least
+/// ``quietMusicThreshold``: sustained notes hold floors too) and the music path is not blending
+/// in, each risen band forgets its histogram weight more
+/// than ``forgetMarginDB`` under that least level and holds its new reading at once. A louder
+/// background is then read 1–2 s after it starts where the speech leaves floors in enough
+/// bands; a band-limited one (a hum alone, or noise that lies under the voice's upper bands)
+/// waits for the window as before (docs/scene-measures.md gives the figures).
+///
 /// **Under music.** Sustained notes hold a band's level as steady as a background, so the
 /// histograms above read music as noise. Where the detector hears music (``update(_:musicProbability:)``
 /// with a probability of at least ``musicThreshold``, the smoothed probability of
@@ -274,6 +290,20 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
     /// held levels at one checkpoint for all of them to replace their held levels at once (a new
     /// broadband background).
     public static let holdConsensus: Float = 0.3
+    /// How far above a band's reading every hop of the last ``steadySeconds`` must lie for the
+    /// band to have *risen* (the type's *A louder background*), dB.
+    public static let riseDB: Float = 10
+    /// A risen band shows a *floor* when more than a quarter of the last ``steadySeconds``' hops
+    /// lie within this of their least level, dB (a new background under the foreground; a
+    /// decaying reverberant field or speech spreads its lowest hops wider).
+    public static let floorSpreadDB: Float = 3
+    /// The share of the bands that must show a new background at one checkpoint (a steady level
+    /// answering, or a risen band with a floor) before the risen bands forget what lies under
+    /// their last ``steadySeconds``.
+    public static let riseConsensus: Float = 0.25
+    /// How far under the least level of a risen band's last ``steadySeconds`` its forgotten
+    /// weight starts, dB.
+    public static let forgetMarginDB: Float = 3
 
     /// The settings, as validated.
     public let configuration: Configuration
@@ -310,6 +340,8 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
     private var quietCount = 0
     private var pendingIndex = 0
     private var pendingCount = 0
+    /// Hops since the last hop heard as music (``quietMusicThreshold``), capped at ``recentHops``.
+    private var hopsSinceMusic = 0
     /// Hops since the last hop with speech or music (or with no speech probability).
     private var hopsSinceForeground = 0
     /// Quiet hops in the ring since the last hop with speech or music.
@@ -376,6 +408,9 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
     private let readPowers: UnsafeMutableBufferPointer<Float>
     private let heldAge: UnsafeMutableBufferPointer<UInt8>
     private let heldRise: UnsafeMutableBufferPointer<UInt8>
+    /// Each band's least level over the last ``steadySeconds`` at a checkpoint where it has
+    /// risen (``riseDB``), NaN where not (scratch of ``holdReadings()``).
+    private let risenFloors: UnsafeMutableBufferPointer<Float>
     /// The hops between checkpoints (on average), and how many a held level counts for.
     private let holdCheckpointHops: Int
     private let holdHops: Int
@@ -448,6 +483,8 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
         heldAge.initialize(repeating: 0)
         heldRise = .allocate(capacity: bands)
         heldRise.initialize(repeating: 0)
+        risenFloors = .allocate(capacity: bands)
+        risenFloors.initialize(repeating: .nan)
         holdCheckpointHops = Swift.max(1, Int((Self.holdCheckpointSeconds / configuration.hopSeconds).rounded()))
         checkpointMilliHops = Swift.max(1, Int((Self.holdCheckpointSeconds / configuration.hopSeconds * 1000).rounded()))
         nextCheckpointMilliHops = checkpointMilliHops
@@ -461,7 +498,7 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
         histograms.deallocate()
         totals.deallocate(); levels.deallocate(); cumulative.deallocate(); carry.deallocate(); recent.deallocate()
         occupied.deallocate(); valleyScratch.deallocate(); valleys.deallocate()
-        quietHops.deallocate(); pendingHops.deallocate(); held.deallocate(); heldAge.deallocate(); heldRise.deallocate(); readPowers.deallocate()
+        quietHops.deallocate(); pendingHops.deallocate(); held.deallocate(); heldAge.deallocate(); heldRise.deallocate(); risenFloors.deallocate(); readPowers.deallocate()
         checkpointReadings.deallocate()
     }
 
@@ -524,6 +561,7 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
         }
         guard finite else { return }
         let isMusic = musicProbability >= Self.musicThreshold
+        if musicProbability >= Self.quietMusicThreshold { hopsSinceMusic = 0 } else if hopsSinceMusic < recentHops { hopsSinceMusic += 1 }
         if isMusic { medianBins(power, count: n) }
         // (Through `loop!`, not a binding: a binding took a reference count every hop.)
         if loop != nil, speechProbability.isNaN {
@@ -617,18 +655,46 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
     /// ``holdShare`` noise-only, not fluctuating): at once when it lies within
     /// ``holdMarginDB`` of the held level or rises with ``holdConsensus`` of the bands, else at
     /// the ``holdRiseCheckpoints``-th checkpoint in a row; forgets a held level older than
-    /// ``holdSeconds``. Called at fixed hops (``holdCheckpointSeconds``).
+    /// ``holdSeconds``. First, where the bands show a louder background (``riseConsensus``), the
+    /// risen bands forget the weight under their last ``steadySeconds`` (the type's *A louder
+    /// background*) and hold their new readings. Called at fixed hops
+    /// (``holdCheckpointSeconds``).
     private func holdReadings() {
         countUncounted()
         let bands = configuration.bandCount
-        // The hop's band levels are in the ring by now: `levels` holds each band's reading where
-        // it may be held, NaN where not.
         var steady = RingStatistics()
-        var rising = 0
+        // A new background shows as a steady level answering or as a risen band with a floor.
+        var evidence = 0
         for b in 0..<bands {
             if b % 8 == 0 { steady = ringMeans(from: b) }
             let reading = bandMedian(b, ring: &steady)
             checkpointReadings[b] = reading
+            risenFloors[b] = .nan
+            if reading.steady {
+                evidence += 1
+            } else if recentCount == recentHops, reading.level > Self.floorDB + 1 {
+                let (least, flat) = ringFloor(b)
+                if least > reading.level + Self.riseDB {
+                    risenFloors[b] = least
+                    if flat { evidence += 1 }
+                }
+            }
+        }
+        // Not with music about: sustained notes hold floors too (and where the music path blends
+        // in, it reads the valleys).
+        let underMusic = hopsSinceMusic < recentHops || (hopWeight > 0 && musicWeight / hopWeight > Self.musicShareLow)
+        let louder = Float(evidence) >= Self.riseConsensus * Float(bands) && !underMusic
+        if louder {
+            for b in 0..<bands where !risenFloors[b].isNaN {
+                forget(b, below: risenFloors[b] - Self.forgetMarginDB)
+                steady = ringMeans(from: b / 8 * 8)
+                checkpointReadings[b] = bandMedian(b, ring: &steady)
+            }
+        }
+        // `levels` holds each band's reading where it may be held, NaN where not.
+        var rising = 0
+        for b in 0..<bands {
+            let reading = checkpointReadings[b]
             let holdable = reading.share >= Self.holdShare && !reading.fluctuating
             levels[b] = holdable ? reading.level : .nan
             if holdable, reading.level > held[b] + Self.holdMarginDB, held[b] > Self.floorDB + 1 { rising += 1 }
@@ -638,7 +704,12 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
         for b in 0..<bands {
             let level = levels[b]
             if heldAge[b] < .max { heldAge[b] += 1 }
-            if !level.isNaN {
+            if louder, !risenFloors[b].isNaN {
+                // The louder background itself: its reading is held at once.
+                held[b] = checkpointReadings[b].level
+                heldAge[b] = 0
+                heldRise[b] = 0
+            } else if !level.isNaN {
                 if level > held[b] + Self.holdMarginDB, held[b] > Self.floorDB + 1, !together {
                     // A reverberant field passes in a band now and then; a new background stays.
                     if heldRise[b] < .max { heldRise[b] += 1 }
@@ -652,6 +723,39 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
                 if Int(heldAge[b]) * holdCheckpointHops > holdHops { held[b] = .infinity }
             }
         }
+    }
+
+    /// Band `b`'s least level over the last ``steadySeconds`` (the ring, full), and whether
+    /// more than a quarter of those hops lie within ``floorSpreadDB`` of it: a floor.
+    private func ringFloor(_ b: Int) -> (least: Float, flat: Bool) {
+        let bands = configuration.bandCount
+        var least = Float.infinity
+        for h in 0..<recentHops { least = Swift.min(least, recent[h * bands + b]) }
+        let top = least + Self.floorSpreadDB
+        var near = 0
+        for h in 0..<recentHops where recent[h * bands + b] <= top { near += 1 }
+        return (least, near > recentHops / 4)
+    }
+
+    /// Removes band `b`'s histogram weight in the bins below the one holding `level` (dB): what
+    /// a louder background left behind (the type's *A louder background*). The band's total and
+    /// occupied span are made anew from the bins that remain.
+    private func forget(_ b: Int, below level: Float) {
+        let row = b * Self.levelBins
+        let span = occupied[b]
+        guard span.low <= span.high else { return }
+        let cut = Swift.min(Self.levelBins, Swift.max(0, Int((level - Self.floorDB).rounded(.down))))
+        guard cut > Int(span.low) else { return }
+        for i in Int(span.low)..<Swift.min(cut, Int(span.high) + 1) { histograms[row + i] = 0 }
+        var low = Int32(Self.levelBins), high: Int32 = -1
+        var total: Float = 0
+        for i in Int(span.low)...Int(span.high) where histograms[row + i] > 0 {
+            if low == Int32(Self.levelBins) { low = Int32(i) }
+            high = Int32(i)
+            total += histograms[row + i]
+        }
+        occupied[b] = (low, high)
+        totals[b] = total
     }
 
     /// Counts the ``uncountedHops`` hops (oldest first) in the band histograms: each hop's
@@ -1156,6 +1260,7 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
         pendingIndex = 0
         pendingCount = 0
         hopsSinceForeground = 0
+        hopsSinceMusic = 0
         quietRun = 0
         hopsSinceBurst = Int.max / 2
         lastBurst = Int.min / 2
@@ -1188,6 +1293,7 @@ extension NoiseLevelEstimator: MemoryAccounting {
             + MemoryFootprint.bytes(recent) + MemoryFootprint.bytes(valleyScratch) + MemoryFootprint.bytes(valleys)
             + MemoryFootprint.bytes(quietHops) + MemoryFootprint.bytes(pendingHops)
             + MemoryFootprint.bytes(held) + MemoryFootprint.bytes(heldAge) + MemoryFootprint.bytes(heldRise)
+            + MemoryFootprint.bytes(risenFloors)
             + MemoryFootprint.bytes(readPowers) + MemoryFootprint.bytes(checkpointReadings) + (loop?.bytes ?? 0))
             + MemoryFootprint(sharedBytes: MemoryFootprint.bytes(network.pairs) + bandTables.allocatedBytes + (loop?.sharedBytes ?? 0))
     }
