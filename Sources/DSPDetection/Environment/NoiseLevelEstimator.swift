@@ -96,12 +96,12 @@ import DSPSpectral
 /// **A louder background.** When the room turns loud while someone speaks, the histograms'
 /// quiet weight holds the reading down until it falls under a tenth of the window (4–5 s at the
 /// defaults) and the speech hides the new level from the steady-level test. At each checkpoint
-/// a band has *risen* when every hop of its last ``steadySeconds`` lies more than ``riseDB``
+/// a band has *risen* when every hop of its last second lies more than ``riseDB``
 /// above its reading, and shows a *floor* when more than a quarter of those hops lie within
 /// ``floorSpreadDB`` of their least level: a new background under the foreground (a decaying
 /// reverberant field, or speech that fills the band, spreads its lowest hops wider). Where
 /// ``riseConsensus`` of the bands show a new background (a floor, or a steady level answering),
-/// no hop of the last ``steadySeconds`` was heard as music (probability at least
+/// no hop of the last second was heard as music (probability at least
 /// ``quietMusicThreshold``: sustained notes hold floors too) and the music path is not blending
 /// in, each risen band forgets its histogram weight more
 /// than ``forgetMarginDB`` under that least level and holds its new reading at once. A louder
@@ -290,18 +290,18 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
     /// held levels at one checkpoint for all of them to replace their held levels at once (a new
     /// broadband background).
     public static let holdConsensus: Float = 0.3
-    /// How far above a band's reading every hop of the last ``steadySeconds`` must lie for the
+    /// How far above a band's reading every hop of the last second must lie for the
     /// band to have *risen* (the type's *A louder background*), dB.
     public static let riseDB: Float = 10
-    /// A risen band shows a *floor* when more than a quarter of the last ``steadySeconds``' hops
+    /// A risen band shows a *floor* when more than a quarter of the last second's hops
     /// lie within this of their least level, dB (a new background under the foreground; a
     /// decaying reverberant field or speech spreads its lowest hops wider).
     public static let floorSpreadDB: Float = 3
     /// The share of the bands that must show a new background at one checkpoint (a steady level
     /// answering, or a risen band with a floor) before the risen bands forget what lies under
-    /// their last ``steadySeconds``.
+    /// their last second.
     public static let riseConsensus: Float = 0.25
-    /// How far under the least level of a risen band's last ``steadySeconds`` its forgotten
+    /// How far under the least level of a risen band's last second its forgotten
     /// weight starts, dB.
     public static let forgetMarginDB: Float = 3
 
