@@ -665,6 +665,7 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
         var steady = RingStatistics()
         // A new background shows as a steady level answering or as a risen band with a floor.
         var evidence = 0
+        var least = SIMD8<Float>(), leastFirst = -1
         for b in 0..<bands {
             if b % 8 == 0 { steady = ringMeans(from: b) }
             let reading = bandMedian(b, ring: &steady)
@@ -673,10 +674,14 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
             if reading.steady {
                 evidence += 1
             } else if recentCount == recentHops, reading.level > Self.floorDB + 1 {
-                let (least, flat) = ringFloor(b)
-                if least > reading.level + Self.riseDB {
-                    risenFloors[b] = least
-                    if flat { evidence += 1 }
+                if leastFirst != b / 8 * 8 {
+                    leastFirst = b / 8 * 8
+                    least = ringLeast(from: leastFirst)
+                }
+                let floor = least[b - leastFirst]
+                if floor > reading.level + Self.riseDB {
+                    risenFloors[b] = floor
+                    if ringHasFloor(b, at: floor) { evidence += 1 }
                 }
             }
         }
@@ -725,16 +730,33 @@ public final class NoiseLevelEstimator: StreamingProcessor, @unchecked Sendable 
         }
     }
 
-    /// Band `b`'s least level over the last ``steadySeconds`` (the ring, full), and whether
-    /// more than a quarter of those hops lie within ``floorSpreadDB`` of it: a floor.
-    private func ringFloor(_ b: Int) -> (least: Float, flat: Bool) {
+    /// The least level over the last ``steadySeconds`` (the ring, full) of bands `first` …
+    /// `first + 7` (+∞ in the lanes past the last band), eight bands a lane each.
+    private func ringLeast(from first: Int) -> SIMD8<Float> {
         let bands = configuration.bandCount
-        var least = Float.infinity
-        for h in 0..<recentHops { least = Swift.min(least, recent[h * bands + b]) }
-        let top = least + Self.floorSpreadDB
+        var least = SIMD8<Float>(repeating: .infinity)
+        if first + 8 <= bands {
+            let ring = UnsafeRawPointer(recent.baseAddress! + first)
+            for h in 0..<recentHops {
+                let level = ring.loadUnaligned(fromByteOffset: 4 * h * bands, as: SIMD8<Float>.self)
+                least.replace(with: level, where: level .< least)
+            }
+            return least
+        }
+        for lane in 0..<Swift.min(8, bands - first) {
+            for h in 0..<recentHops { least[lane] = Swift.min(least[lane], recent[h * bands + first + lane]) }
+        }
+        return least
+    }
+
+    /// Whether more than a quarter of band `b`'s hops over the last ``steadySeconds`` lie
+    /// within ``floorSpreadDB`` of `floor`, their least level: a floor.
+    private func ringHasFloor(_ b: Int, at floor: Float) -> Bool {
+        let bands = configuration.bandCount
+        let top = floor + Self.floorSpreadDB
         var near = 0
         for h in 0..<recentHops where recent[h * bands + b] <= top { near += 1 }
-        return (least, near > recentHops / 4)
+        return near > recentHops / 4
     }
 
     /// Removes band `b`'s histogram weight in the bins below the one holding `level` (dB): what
