@@ -182,8 +182,11 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
         /// DTMF digits that outlast the run: one partial, or two that are not harmonics of one
         /// note, holding 99 % of the power of the analysis band at a level steady within 1 dB from
         /// hop to hop, for eight hops in a row — is kept out of voice activity, told by the
-        /// spectrum rather than by the models, which never heard such tones (`PureToneGate`, internal).
-        /// From the eighth such hop on, the hop's voice-activity probability is taken as 0 before
+        /// spectrum rather than by the models, which never heard such tones (`PureToneGate`, internal);
+        /// and so is a sound whose spectrum holds still — a square or sawtooth wave, a buzzer, a
+        /// steady hum: every band of the analyzer's within 30 dB of the loudest within 1 dB of the
+        /// first hop's, for eight hops in a row (voices move their pitch, formants and level from hop
+        /// to hop). From the eighth such hop on, the hop's voice-activity probability is taken as 0 before
         /// smoothing (the blend's network's too), and a speech segment that the models decided on
         /// the tone itself (opened on or after the run's first hop) closes at the hop's start; a
         /// segment open before the run ends by its hangover. The music probability is not gated;
@@ -234,7 +237,7 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
     /// voice-activity output, which the frames in between read.
     private var blendPhase = 0
     private var heldNetworkSpeech: Float = 0
-    /// The pure-tone test and its run (``Configuration/gatesPureTones``).
+    /// The pure-tone and still-spectrum tests and their runs (``Configuration/gatesPureTones``).
     private var toneGate: PureToneGate
     /// Where the hop that opened the current speech segment starts (the decision, not the
     /// back-dated start), sample position.
@@ -639,7 +642,7 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
             toneSince[k] = gatesTones
                 && gate.update(frames[k].powerSpectrum, bandPowers: frames[k].bandPowers, features: frames[k].features, levelDBFS: c.levelDBFS,
                                hopStart: frames[k].features.index * Int64(analyzer.hopLength), sounding: audible && frames[k].features.isFinite)
-                ? gate.runStart : -1
+                ? gate.gatedSince : -1
             if audible {
                 lanes[soundingCount] = x
                 sounding[soundingCount] = k

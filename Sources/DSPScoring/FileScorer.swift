@@ -85,7 +85,7 @@ public final class FileScorer {
         /// (``/DSPDetection/DefaultModels/speechBlend``, used when music or speakers are analysed
         /// too; records scored with it say so in ``FileScore/Provenance/options``). Default false.
         public var speechBlend: Bool = false
-        /// Whether steady pure tones are kept out of voice activity
+        /// Whether steady pure tones, and sounds whose spectrum holds still, are kept out of voice activity
         /// (``/DSPDetection/AcousticDetector/Configuration-swift.struct/gatesPureTones``; records
         /// scored without it say so in ``FileScore/Provenance/options``). Default true.
         public var pureToneGate: Bool = true

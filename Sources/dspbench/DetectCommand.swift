@@ -41,7 +41,7 @@ struct DetectCommand: ParsableCommand {
     @Flag(help: "Blend the fitted detection network into voice activity (DefaultModels.speechBlend, opt-in; docs/detection.md, Results).")
     var speechBlend = false
 
-    @Flag(inversion: .prefixedNo, help: "Keep steady pure tones out of voice activity (AcousticDetector.Configuration.gatesPureTones, the default; docs/detection.md, Pipeline); --no-pure-tone-gate measures the detector without it.")
+    @Flag(inversion: .prefixedNo, help: "Keep steady pure tones and sounds whose spectrum holds still out of voice activity (AcousticDetector.Configuration.gatesPureTones, the default; docs/detection.md, Pipeline); --no-pure-tone-gate measures the detector without it.")
     var pureToneGate = true
 
     @OptionGroup var logging: LoggingOptions

@@ -127,8 +127,9 @@ struct Score: ParsableCommand {
     var speechBlend = false
 
     @Flag(inversion: .prefixedNo, help: """
-        Keep steady pure tones (test tones, beeps, sweeps, dial, ring-back and busy tones, DTMF digits) out of voice \
-        activity, told by their spectrum (the default; docs/detection.md, Pipeline). Records scored with \
+        Keep steady pure tones (test tones, beeps, sweeps, dial, ring-back and busy tones, DTMF digits) and sounds whose \
+        spectrum holds still (square waves, buzzers, hum) out of voice activity, told by their spectrum (the default; \
+        docs/detection.md, Pipeline). Records scored with \
         --no-pure-tone-gate carry provenance.options = no_pure_tone_gate.
         """)
     var pureToneGate = true

@@ -6,7 +6,8 @@ import TestSupport
 
 /// `PureToneGate` (the detector's pure-tone test) against its documented definition written out
 /// with plain loops in double precision, its prefilters against the bounds they claim, and the
-/// detector with the gate on real tones: no speech once a steady tone has lasted its eight hops.
+/// detector with the gate on real tones: no speech once a steady tone has lasted its eight hops;
+/// and the still run: steady sounds of many partials gated, voices never holding still that long.
 @Suite struct PureToneGateTests {
     /// The analyzer's geometry at 16 kHz: its analysis band and band layout.
     static let analyzer = try! SpectralAnalyzer(configuration: .init())
@@ -220,5 +221,65 @@ import TestSupport
         let newDetector = try AcousticDetector(configuration: .init())
         tone.withUnsafeBufferPointer { newDetector.process($0) { fresh.append($0) } }
         #expect(again.map(\.speechProbability) == fresh.map(\.speechProbability))
+    }
+
+    /// Steady sounds of many partials, which the share test does not take: `TestAudio/`'s 250 Hz
+    /// square wave (1 s; without the gate the models call 74 % of it speech), a 150 Hz sawtooth
+    /// (16 partials, 1/k) and a three-note chord of such tones, each 2 s at −12 dBFS.
+    static let stillSounds: [(String, [Float])] = {
+        func saw(_ f: Double, _ t: Double) -> Double { (1...16).reduce(0) { $0 + sin(2 * .pi * f * Double($1) * t) / Double($1) } }
+        let a = pow(10, -12.0 / 20) * 0.5
+        let sawtooth = (0..<32_000).map { Float(a * saw(150, Double($0) / 16_000)) }
+        let chord = (0..<32_000).map { n -> Float in
+            let t = Double(n) / 16_000
+            return Float(a / 2 * (saw(196, t) + saw(246.94, t) + saw(293.66, t)))
+        }
+        let square = try! AnalysisChainTests.mono16k("square_250_-6dBFS_16k.wav")
+        return [("square 250 Hz", square), ("sawtooth 150 Hz", sawtooth), ("chord of sawtooths", chord)]
+    }()
+
+    @Test("a spectrum that holds still is not speech from 256 ms in (the square wave is, without the gate); music untouched",
+          arguments: 0..<3)
+    func stillSoundsAreNotSpeech(_ index: Int) throws {
+        let (name, audio) = Self.stillSounds[index]
+        let detector = try AcousticDetector(configuration: .init())
+        var frames: [DetectionFrame] = []
+        audio.withUnsafeBufferPointer { detector.process($0) { frames.append($0) } }
+        var checked = 0
+        for f in frames where f.startSample >= 4096 && f.startSample + 1024 <= Int64(audio.count) {
+            checked += 1
+            #expect(!f.isSpeech, "\(name): speech at \(Double(f.startSample) / 16_000) s")
+        }
+        #expect(checked > 30)
+        var ungated = AcousticDetector.Configuration()
+        ungated.gatesPureTones = false
+        let plain = try AcousticDetector(configuration: ungated)
+        var plainFrames: [DetectionFrame] = []
+        audio.withUnsafeBufferPointer { plain.process($0) { plainFrames.append($0) } }
+        #expect(plainFrames.map(\.musicProbability) == frames.map(\.musicProbability), "\(name)")
+        if name.hasPrefix("square") { #expect(plainFrames.filter(\.isSpeech).count > frames.count / 2) }
+    }
+
+    @Test("voices never hold still for eight hops: the still run stays short over the bundled speech",
+          arguments: ["speech_en-us_16k.wav", "speech_de_16k.flac", "speech_es_16k.aiff", "speech_en-f3_16k.wav",
+                      "speech_overlap_16k.wav", "eval_clean_16k.flac", "eval_overlap_16k.flac", "eval_speech_-40dBFS_16k.flac",
+                      "speech_2ch_en-us_de_44k1.flac"])
+    func voicesDoNotHoldStill(file: String) throws {
+        let audio = try AnalysisChainTests.mono16k(file)
+        let analyzer = try SpectralAnalyzer(configuration: .init())
+        var gate = Self.gate
+        var longest = 0, sounding = 0
+        audio.withUnsafeBufferPointer { p in
+            analyzer.process(p) { frame in
+                let level = 10 * log10(Swift.max(frame.features.framePower, 1e-30))
+                let audible = level >= -70 && frame.features.isFinite
+                if audible { sounding += 1 }
+                _ = gate.update(frame.powerSpectrum, bandPowers: frame.bandPowers, features: frame.features, levelDBFS: level,
+                                hopStart: frame.features.index * 256, sounding: audible)
+                longest = Swift.max(longest, gate.stillRun)
+            }
+        }
+        #expect(sounding > 100)
+        #expect(longest < PureToneGate.minimumRun, "\(file): \(longest) hops in a row held still")
     }
 }

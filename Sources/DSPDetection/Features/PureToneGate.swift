@@ -1,4 +1,4 @@
-// The detector's pure-tone test: steady tones are not speech.
+// The detector's pure-tone test: steady tones, and sounds whose spectrum holds still, are not speech.
 internal import CDSPKernels
 import DSPSpectral
 #if canImport(Glibc)
@@ -22,8 +22,18 @@ import Glibc
 /// one partial at 99 % for a few hops (a held vowel of a high voice); they swell and fade, a tone
 /// holds its level (docs/detection.md, Fitting, "Pure tones by their spectrum").
 ///
-/// Per-stream state: the run's length, its first hop's position and the last hop's level. Tables:
-/// none. The spectrum is read only for hops under three bounds the share test implies:
+/// **A spectrum that holds still.** A steady sound of many partials (a square or sawtooth wave, a
+/// buzzer, a synthesizer's held chord) fails the share test, but it holds its whole spectrum, where
+/// a voice moves its pitch, formants and level from one hop to the next. A second run counts hops
+/// that *hold still*: in every band of ``/DSPSpectral/SpectralFrame/bandPowers`` within
+/// ``stillRangeDB`` (30 dB) of the loudest band of the run's first hop (in that hop or this one),
+/// the power lies within ``stillToleranceDB`` (±1 dB) of the first hop's. The run is anchored to its
+/// first hop, so a slow drift ends it; a hop that does not hold still starts a new run. From its
+/// ``minimumRun``-th hop on the gate answers true as for a tone (docs/detection.md, Fitting, "A
+/// spectrum that holds still").
+///
+/// Per-stream state: each run's length and its first hop's position, the last hop's level, and
+/// the still run's first band powers (at most 64 bands, inline). Tables: none. The spectrum is read only for hops under three bounds the share test implies:
 /// ``entropyBound`` and ``flatnessBound`` (the analyzer takes both over the same band, exact for a
 /// hop with 99 % of its power in at most 2·(2·half-width + 1) bins) and ``mayBeTonal(_:)`` on the
 /// band powers — about a fifth of clean speech's hops.
@@ -61,6 +71,22 @@ struct PureToneGate {
     private var previousLevel: Float = 0
     /// Where the run's first hop starts, sample position (meaningful while ``run`` > 0).
     private(set) var runStart: Int64 = 0
+    /// How far, dB, a band's power may lie from the still run's first hop's.
+    static let stillToleranceDB: Float = 1
+    /// The bands compared: those within this of the loudest band of the still run's first hop, dB.
+    static let stillRangeDB: Float = 30
+    private static let stillLow: Float = 0.794_328_234_724_281_5    // 10^(−1/10)
+    private static let stillHigh: Float = 1.258_925_411_794_167_3   // 10^(1/10)
+    private static let stillFloor: Float = 0.001        // 10^(−30/10)
+    /// Hops in a row that hold still (at most ``minimumRun``), where the run's first hop starts,
+    /// its band powers and the least power a band must have to be compared.
+    private(set) var stillRun = 0
+    private var stillStart: Int64 = 0
+    private var anchor = SIMD64<Float>()
+    private var anchorFloor: Float = 0
+    /// Where the run that made the last `true` answer starts: ``runStart`` for a tone, else the
+    /// still run's.
+    private(set) var gatedSince: Int64 = 0
 
     /// The test over `bins` (the analysis band) of a spectrum with bins `binWidthHz` Hz wide
     /// (at 16 kHz with a 1024-point FFT: 442 bins, windows of ±5).
@@ -94,11 +120,60 @@ struct PureToneGate {
 
     /// Reads one hop (its power spectrum and band powers, flatness and normalised spectral entropy,
     /// its level and where it starts; `sounding` false for a silent or non-finite frame, which ends
-    /// a run) and answers whether it is the ``minimumRun``-th or a later steady tonal hop in a
-    /// row. A tonal hop more than ``steadyStepDB`` from the level of the hop before it starts a
-    /// new run.
+    /// both runs) and answers whether it is the ``minimumRun``-th or a later steady tonal hop in a
+    /// row, or of hops that hold still (``gatedSince`` then tells where that run starts). A tonal
+    /// hop more than ``steadyStepDB`` from the level of the hop before it starts a new run.
     mutating func update(_ spectrum: UnsafeBufferPointer<Float>, bandPowers: UnsafeBufferPointer<Float>,
                          features: SpectralFeatures, levelDBFS: Float, hopStart: Int64, sounding: Bool) -> Bool {
+        let still = holdsStill(bandPowers, hopStart: hopStart, sounding: sounding)
+        let tonal = isSteadyTone(spectrum, bandPowers: bandPowers, features: features, levelDBFS: levelDBFS,
+                                 hopStart: hopStart, sounding: sounding)
+        if tonal { gatedSince = runStart } else if still { gatedSince = stillStart }
+        return tonal || still
+    }
+
+    /// The still run (the type's *A spectrum that holds still*): counts the hop and answers
+    /// whether the run has reached ``minimumRun``.
+    private mutating func holdsStill(_ bandPowers: UnsafeBufferPointer<Float>, hopStart: Int64, sounding: Bool) -> Bool {
+        let n = bandPowers.count
+        guard sounding, n <= 64 else {
+            stillRun = 0
+            return false
+        }
+        let floor = anchorFloor
+        let same = stillRun > 0 && withUnsafeBytes(of: &anchor) { raw in
+            let a = raw.assumingMemoryBound(to: Float.self)
+            for b in 0..<n {
+                let first = a[b], p = bandPowers[b]
+                if first < floor && p < floor { continue }
+                if !(p >= first * Self.stillLow && p <= first * Self.stillHigh) { return false }
+            }
+            return true
+        }
+        if same {
+            stillRun = Swift.min(stillRun + 1, Self.minimumRun)
+            return stillRun >= Self.minimumRun
+        }
+        // A new run from this hop (the bands past `n` are never read).
+        stillRun = 1
+        stillStart = hopStart
+        var peak: Float = 0
+        withUnsafeMutableBytes(of: &anchor) { raw in
+            let a = raw.assumingMemoryBound(to: Float.self)
+            for b in 0..<n {
+                let p = bandPowers[b]
+                a[b] = p
+                peak = Swift.max(peak, p)
+            }
+        }
+        anchorFloor = peak * Self.stillFloor
+        return stillRun >= Self.minimumRun
+    }
+
+    /// The tone run: counts the hop when it is a steady tonal one and answers whether the run has
+    /// reached ``minimumRun``.
+    private mutating func isSteadyTone(_ spectrum: UnsafeBufferPointer<Float>, bandPowers: UnsafeBufferPointer<Float>,
+                                       features: SpectralFeatures, levelDBFS: Float, hopStart: Int64, sounding: Bool) -> Bool {
         guard sounding, features.entropy <= entropyBound, features.flatness <= flatnessBound, spectrum.count >= hi,
               mayBeTonal(bandPowers), isTonal(spectrum.baseAddress!) else {
             run = 0
@@ -116,6 +191,9 @@ struct PureToneGate {
 
     /// Starts a new stream.
     mutating func reset() {
+        stillRun = 0
+        stillStart = 0
+        gatedSince = 0
         run = 0
         previousLevel = 0
         runStart = 0
