@@ -132,6 +132,16 @@ import TestSupport
         #expect(flat.withUnsafeBufferPointer { wideGate.mayBeTonal($0) })
     }
 
+    /// The frames of a new detector with the gate on or off over `audio` (16 kHz), in one push.
+    static func frames(_ audio: [Float], gated: Bool) throws -> [DetectionFrame] {
+        var configuration = AcousticDetector.Configuration()
+        configuration.gatesPureTones = gated
+        let detector = try AcousticDetector(configuration: configuration)
+        var frames: [DetectionFrame] = []
+        audio.withUnsafeBufferPointer { detector.process($0) { frames.append($0) } }
+        return frames
+    }
+
     /// 16 kHz audio: `seconds` of silence-separated tone bursts, `tone(t)` while on.
     static func bursts(on: Double, off: Double, count: Int, _ tone: (Double) -> Double) -> [Float] {
         var out: [Float] = []
@@ -158,10 +168,8 @@ import TestSupport
           arguments: 0..<5)
     func tonesAreNotSpeech(_ index: Int) throws {
         let (name, audio, on, off) = Self.tones[index]
-        let detector = try AcousticDetector(configuration: .init())
-        #expect(detector.configuration.gatesPureTones)
-        var frames: [DetectionFrame] = []
-        audio.withUnsafeBufferPointer { detector.process($0) { frames.append($0) } }
+        #expect(AcousticDetector.Configuration().gatesPureTones)
+        let frames = try Self.frames(audio, gated: true)
         let period = on + off
         var checked = 0
         for f in frames {
@@ -174,11 +182,7 @@ import TestSupport
         #expect(checked > 10)
         // The same detector without the gate reads the same frames otherwise: the music and
         // multi-speaker probabilities are not gated.
-        var ungated = AcousticDetector.Configuration()
-        ungated.gatesPureTones = false
-        let plain = try AcousticDetector(configuration: ungated)
-        var plainFrames: [DetectionFrame] = []
-        audio.withUnsafeBufferPointer { plain.process($0) { plainFrames.append($0) } }
+        let plainFrames = try Self.frames(audio, gated: false)
         #expect(plainFrames.map(\.musicProbability) == frames.map(\.musicProbability), "\(name)")
         // The ring-back is the tone the models call speech without the gate (in its second ring).
         if name.hasPrefix("ring-back") {
@@ -242,20 +246,14 @@ import TestSupport
           arguments: 0..<3)
     func stillSoundsAreNotSpeech(_ index: Int) throws {
         let (name, audio) = Self.stillSounds[index]
-        let detector = try AcousticDetector(configuration: .init())
-        var frames: [DetectionFrame] = []
-        audio.withUnsafeBufferPointer { detector.process($0) { frames.append($0) } }
+        let frames = try Self.frames(audio, gated: true)
         var checked = 0
         for f in frames where f.startSample >= 4096 && f.startSample + 1024 <= Int64(audio.count) {
             checked += 1
             #expect(!f.isSpeech, "\(name): speech at \(Double(f.startSample) / 16_000) s")
         }
         #expect(checked > 30)
-        var ungated = AcousticDetector.Configuration()
-        ungated.gatesPureTones = false
-        let plain = try AcousticDetector(configuration: ungated)
-        var plainFrames: [DetectionFrame] = []
-        audio.withUnsafeBufferPointer { plain.process($0) { plainFrames.append($0) } }
+        let plainFrames = try Self.frames(audio, gated: false)
         #expect(plainFrames.map(\.musicProbability) == frames.map(\.musicProbability), "\(name)")
         if name.hasPrefix("square") { #expect(plainFrames.filter(\.isSpeech).count > frames.count / 2) }
     }
