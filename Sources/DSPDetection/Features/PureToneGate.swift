@@ -1,5 +1,6 @@
 // The detector's pure-tone test: steady tones, and sounds whose spectrum holds still, are not speech.
 internal import CDSPKernels
+import DSPCore
 import DSPSpectral
 #if canImport(Glibc)
 import Glibc
@@ -33,7 +34,8 @@ import Glibc
 /// spectrum that holds still").
 ///
 /// Per-stream state: each run's length and its first hop's position, the last hop's level, and
-/// the still run's first band powers (at most 64 bands, inline). Tables: none. The spectrum is read only for hops under three bounds the share test implies:
+/// the still run's first band powers (at most 64 bands, inline). Tables: none. The spectrum is
+/// read only for hops under three bounds the share test implies:
 /// ``entropyBound`` and ``flatnessBound`` (the analyzer takes both over the same band, exact for a
 /// hop with 99 % of its power in at most 2·(2·half-width + 1) bins) and ``mayBeTonal(_:)`` on the
 /// band powers — about a fifth of clean speech's hops.
@@ -75,9 +77,10 @@ struct PureToneGate {
     static let stillToleranceDB: Float = 1
     /// The bands compared: those within this of the loudest band of the still run's first hop, dB.
     static let stillRangeDB: Float = 30
-    private static let stillLow: Float = 0.794_328_234_724_281_5    // 10^(−1/10)
-    private static let stillHigh: Float = 1.258_925_411_794_167_3   // 10^(1/10)
-    private static let stillFloor: Float = 0.001        // 10^(−30/10)
+    /// ``stillToleranceDB`` below and above, and ``stillRangeDB`` below, as power ratios.
+    private let stillLow: Float
+    private let stillHigh: Float
+    private let stillFloor: Float
     /// Hops in a row that hold still (at most ``minimumRun``), where the run's first hop starts,
     /// its band powers and the least power a band must have to be compared.
     private(set) var stillRun = 0
@@ -116,6 +119,9 @@ struct PureToneGate {
         entropyBound = Float(Swift.min(1, entropy + 0.002))
         let flatness = k * pow(q / m, m / k) * pow((1 - q) / (k - m), (k - m) / k)
         flatnessBound = Float(Swift.min(1, flatness * 1.05))
+        stillLow = Float(Decibels.toPower(Double(-Self.stillToleranceDB)))
+        stillHigh = Float(Decibels.toPower(Double(Self.stillToleranceDB)))
+        stillFloor = Float(Decibels.toPower(Double(-Self.stillRangeDB)))
     }
 
     /// Reads one hop (its power spectrum and band powers, flatness and normalised spectral entropy,
@@ -146,7 +152,7 @@ struct PureToneGate {
             for b in 0..<n {
                 let first = a[b], p = bandPowers[b]
                 if first < floor && p < floor { continue }
-                if !(p >= first * Self.stillLow && p <= first * Self.stillHigh) { return false }
+                if !(p >= first * stillLow && p <= first * stillHigh) { return false }
             }
             return true
         }
@@ -166,7 +172,7 @@ struct PureToneGate {
                 peak = Swift.max(peak, p)
             }
         }
-        anchorFloor = peak * Self.stillFloor
+        anchorFloor = peak * stillFloor
         return stillRun >= Self.minimumRun
     }
 
