@@ -1,0 +1,162 @@
+#!/usr/bin/env python3
+"""A probe of voice activity where a stream starts mid-utterance: one split's files cut so the
+stream opens on speech, as a push-to-talk client's does (issue #23, a diagnostic).
+
+    startup_probe.py --corpus .build-detect-full --out DIR [--split val] [--lead 0.2] [--seconds 3]
+
+Every file of the material starts with non-speech before its first utterance, so the detector's
+cues (a noise floor found by minimum statistics, one-second summaries, the frames 64 and 128 ms
+back) have heard the background when speech begins, and the models were fitted only on such
+starts. A service's stream often opens on the talker. For each file of the split whose labels
+hold a speech segment of at least 1.5 s starting at 0.5 s or later, the probe cuts the file
+`--lead` seconds after that segment's start (mid-word) and keeps `--seconds` seconds: the first
+frame of the stream is speech. Writes DIR/p/NNNNN.flac (24-bit), DIR/manifest.jsonl (the
+source's class and condition, `source`, `offset`) and DIR/labels.jsonl (the source's segments
+shifted and clipped to the cut), a corpus that dspscore, run_peers_detect.py and
+`score_detect.py` read as they read the material:
+
+    (cd DIR && ls p | sed 's#^#p/#' > files.txt && dspscore score --files-from files.txt \\
+        --format jsonl --analyses speech,music,speakers --timeline speechdsp.jsonl > records.jsonl)
+    run_peers_detect.py --corpus DIR --split val --out DIR/peers --peers silero
+
+Speech recall by time from the stream's start, for any number of timelines of the probe, and
+for timelines of the uncut material (`--full NAME=TIMELINE`, paths as in the material's labels:
+the same frames heard after the file's own lead-in):
+
+    startup_probe.py --summary DIR NAME=TIMELINE [...] [--full NAME=TIMELINE ...]
+
+Only val (for choosing) or train; the test split is for the final report and is refused.
+"""
+import argparse
+import collections
+import json
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+for p in (HERE, os.path.join(HERE, "..", "eval")):
+    sys.path.insert(0, p)
+
+import numpy as np  # noqa: E402
+
+# Windows from the stream's start, seconds: ten of 0.1 s, then wider ones.
+WINDOWS = [(i / 10, (i + 1) / 10) for i in range(10)] + [(1.0, 1.5), (1.5, 2.0), (2.0, 3.0)]
+STEP = 0.01  # the scorer's frame (score.py)
+
+
+def build(args):
+    import soundfile as sf  # noqa: E402
+    import probelib  # noqa: E402
+    rows, labels = probelib.split_sources(args.corpus, args.split, lambda m: True, "startup_probe")
+    count = 0
+    with probelib.ProbeWriter(args.out) as out:
+        for m in rows:
+            segs = labels[m["audio_filepath"]]
+            first = next((s for s in segs if s["speech"] and s["end"] - s["start"] >= 1.5 and s["start"] >= 0.5), None)
+            if first is None:
+                continue
+            info = sf.info(os.path.join(args.corpus, m["audio_filepath"]))
+            t0 = first["start"] + args.lead
+            if t0 + args.seconds > info.duration:
+                continue
+            x, fs = sf.read(os.path.join(args.corpus, m["audio_filepath"]), dtype="float64",
+                            start=int(round(t0 * info.samplerate)), frames=int(round(args.seconds * info.samplerate)))
+            if x.ndim > 1:
+                x = x.mean(axis=1)
+            cut = []
+            for s in segs:
+                a, b = max(s["start"], t0) - t0, min(s["end"], t0 + args.seconds) - t0
+                if b > a:
+                    cut.append(dict(s, start=round(a, 6), end=round(b, 6)))
+            out.add(x, fs, {"split": args.split, "class": m["class"], "condition": m["condition"],
+                            "source": m["audio_filepath"], "offset": round(t0, 6)}, cut)
+            count += 1
+    print(f"startup_probe: {count} files of {args.split} cut {args.lead} s into their first long utterance, "
+          f"{args.seconds} s each, in {args.out}")
+    return 0
+
+
+def _mask(segs, t0, t1, key="speech"):
+    """Frames (STEP) of [t0, t1) covered by the segments with `key` true."""
+    n = int(round((t1 - t0) / STEP))
+    t = t0 + (np.arange(n) + 0.5) * STEP
+    m = np.zeros(n, bool)
+    for s in segs:
+        if s.get(key):
+            m |= (t >= s["start"]) & (t < s["end"])
+    return m
+
+
+def counts(man, labels, systems):
+    """{window: {name: [speech frames called, speech frames, non-speech frames called,
+    non-speech frames]}} over the probe's files (manifest rows `man`, probe labels `labels`) for
+    `systems`, a list of (name, {path: segments}, uncut): an uncut system's timeline is of the
+    material's file (`source`), read `offset` seconds later."""
+    table = collections.OrderedDict((w, {}) for w in WINDOWS)
+    for name, hyp, full in systems:
+        for m in man:
+            key = os.path.normpath(m["source"] if full else m["audio_filepath"])
+            segs = hyp.get(key)
+            if segs is None:
+                raise KeyError(f"startup_probe: {name} has no timeline for {key}")
+            shift = m["offset"] if full else 0.0
+            for w in WINDOWS:
+                truth = _mask(labels[m["audio_filepath"]], *w)
+                called = _mask(segs, w[0] + shift, w[1] + shift)
+                acc = table[w].setdefault(name, [0, 0, 0, 0])
+                acc[0] += int((truth & called).sum())
+                acc[1] += int(truth.sum())
+                acc[2] += int((~truth & called).sum())
+                acc[3] += int((~truth).sum())
+    return table
+
+
+def summary(args):
+    """Speech recall (and frames called speech where the labels hold none) per window from the
+    stream's start, for each timeline of the probe and each of the uncut material."""
+    import score  # noqa: E402
+    man = [json.loads(line) for line in open(os.path.join(args.summary, "manifest.jsonl"), encoding="utf-8")]
+    labels = score.read_segments(os.path.join(args.summary, "labels.jsonl"))
+    systems = []
+    for spec, full in [(s, False) for s in args.timelines] + [(s, True) for s in args.full]:
+        name, tl = spec.split("=", 1)
+        hyp = {os.path.normpath(p): segs for p, segs in score.read_segments(tl).items()}
+        systems.append((name + (" (uncut)" if full else ""), hyp, full))
+    try:
+        table = counts(man, labels, systems)
+    except KeyError as e:
+        sys.exit(e.args[0])
+    names = [n for n, _, _ in systems]
+    print(f"| {len(man)} streams that open on speech: speech recall, % (false alarms, %) | " + " | ".join(names) + " |")
+    print("|---|" + "---:|" * len(names))
+    for (a, b), accs in table.items():
+        cells = []
+        for n in names:
+            tp, pos, fp, neg = accs[n]
+            # False alarms only where a window holds 1 s of non-speech frames over the files.
+            cells.append(f"{100 * tp / max(pos, 1):.1f}" + (f" ({100 * fp / neg:.1f})" if neg >= 100 else ""))
+        print(f"| {a:.1f}–{b:.1f} s | " + " | ".join(cells) + " |")
+    return 0
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--corpus", default=".build-detect-full")
+    ap.add_argument("--out")
+    ap.add_argument("--split", default="val", choices=("val", "train"))
+    ap.add_argument("--lead", type=float, default=0.2, help="seconds into the first long utterance the stream starts")
+    ap.add_argument("--seconds", type=float, default=3.0)
+    ap.add_argument("--summary", metavar="DIR", help="summarise timelines of a probe written before")
+    ap.add_argument("--full", action="append", default=[], metavar="NAME=TIMELINE",
+                    help="a timeline of the uncut material, scored on the same frames")
+    ap.add_argument("timelines", nargs="*", metavar="NAME=TIMELINE")
+    args = ap.parse_args(argv)
+    if args.summary:
+        return summary(args)
+    if not args.out:
+        ap.error("--out is required to write a probe")
+    return build(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

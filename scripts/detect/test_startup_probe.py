@@ -1,0 +1,46 @@
+"""Unit tests of startup_probe.py's counting (speech recall by time from a stream's start), on
+hand-made labels and timelines. Numpy only: scripts/test-python.sh runs them (CI).
+
+    python -m pytest scripts/detect/test_startup_probe.py
+"""
+import os
+import sys
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import startup_probe as sp  # noqa: E402
+
+
+class CountTests(unittest.TestCase):
+    # One probe file cut 2.0 s into its source: speech for its first 1.5 s, then none.
+    man = [{"audio_filepath": "p/00000.flac", "source": "val/clean/a.flac", "offset": 2.0}]
+    labels = {"p/00000.flac": [{"start": 0.0, "end": 1.5, "speech": True}, {"start": 1.5, "end": 3.0, "speech": False}]}
+
+    def test_recall_per_window(self):
+        # Called speech from 0.25 s to 2.5 s: nothing of the first two windows, half of the third.
+        hyp = {"p/00000.flac": [{"start": 0.25, "end": 2.5, "speech": True}]}
+        t = sp.counts(self.man, self.labels, [("s", hyp, False)])
+        self.assertEqual(t[(0.0, 0.1)]["s"], [0, 10, 0, 0])
+        self.assertEqual(t[(0.2, 0.3)]["s"], [5, 10, 0, 0])
+        self.assertEqual(t[(1.0, 1.5)]["s"], [50, 50, 0, 0])
+        # 1.5-2.0 s: no speech in the labels, all 50 frames called.
+        self.assertEqual(t[(1.5, 2.0)]["s"], [0, 0, 50, 50])
+        # 2.0-3.0 s: 50 of 100 non-speech frames called.
+        self.assertEqual(t[(2.0, 3.0)]["s"], [0, 0, 50, 100])
+
+    def test_uncut_timeline_is_read_at_the_offset(self):
+        # The source's timeline, 2.0 s later: speech called from 2.0 to 2.1 s of the source is the
+        # probe's first window.
+        hyp = {"val/clean/a.flac": [{"start": 2.0, "end": 2.1, "speech": True}]}
+        t = sp.counts(self.man, self.labels, [("u", hyp, True)])
+        self.assertEqual(t[(0.0, 0.1)]["u"], [10, 10, 0, 0])
+        self.assertEqual(t[(0.1, 0.2)]["u"], [0, 10, 0, 0])
+
+    def test_missing_timeline(self):
+        with self.assertRaises(KeyError):
+            sp.counts(self.man, self.labels, [("s", {}, False)])
+
+
+if __name__ == "__main__":
+    unittest.main()
