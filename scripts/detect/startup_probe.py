@@ -3,6 +3,8 @@
 stream opens on speech, as a push-to-talk client's does (issue #23, a diagnostic).
 
     startup_probe.py --corpus .build-detect-full --out DIR [--split val] [--lead 0.2] [--seconds 3]
+    startup_probe.py --corpus .build-detect-full --out DIR --split train --lead-range 0.05,0.5 \
+        --exclude-classes overlap_train      # K3's train cuts (train_models.py --startup DIR)
 
 Every file of the material starts with non-speech before its first utterance, so the detector's
 cues (a noise floor found by minimum statistics, one-second summaries, the frames 64 and 128 ms
@@ -25,12 +27,15 @@ the same frames heard after the file's own lead-in):
 
     startup_probe.py --summary DIR NAME=TIMELINE [...] [--full NAME=TIMELINE ...]
 
-Only val (for choosing) or train; the test split is for the final report and is refused.
+Only val (for choosing) or train (cuts to fit on: `train_models.py --startup DIR`); the test split
+is for the final report and is refused.
 """
 import argparse
 import collections
+import hashlib
 import json
 import os
+import shlex
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -44,19 +49,52 @@ WINDOWS = [(i / 10, (i + 1) / 10) for i in range(10)] + [(1.0, 1.5), (1.5, 2.0),
 STEP = 0.01  # the scorer's frame (score.py)
 
 
+def lead_of(path, lead, lead_range):
+    """Seconds into the first long utterance a stream of `path` starts: `lead`, or with
+    `lead_range` (low, high) a draw in it seeded by the path (the same for every run)."""
+    if lead_range is None:
+        return lead
+    low, high = lead_range
+    digest = hashlib.sha256(path.encode("utf-8")).digest()
+    return low + (high - low) * int.from_bytes(digest[:8], "big") / 2 ** 64
+
+
+def build_argv(args):
+    """The options that made a probe, as they would be typed."""
+    argv = ["--corpus", args.corpus, "--out", args.out, "--split", args.split, "--seconds", f"{args.seconds:g}",
+            "--open-on", args.open_on]
+    argv += ["--lead-range", args.lead_range] if args.lead_range else ["--lead", f"{args.lead:g}"]
+    return argv + (["--exclude-classes", args.exclude_classes] if args.exclude_classes else [])
+
+
+def opening(segs, open_on):
+    """Where a stream of a file with labels `segs` is cut before its lead: the start of its first
+    speech segment of at least 1.5 s from 0.5 s on (`speech`), or the first point from 0.5 s on
+    with 1.5 s of non-speech after it (`non-speech`: a stream that opens on its background, music
+    or effects, later than the file's own start); None when there is none."""
+    for s in segs:
+        if open_on == "speech" and s["speech"] and s["end"] - s["start"] >= 1.5 and s["start"] >= 0.5:
+            return s["start"]
+        if open_on == "non-speech" and not s["speech"] and s["end"] - max(s["start"], 0.5) >= 1.5:
+            return max(s["start"], 0.5)
+    return None
+
+
 def build(args):
     import soundfile as sf  # noqa: E402
     import probelib  # noqa: E402
-    rows, labels = probelib.split_sources(args.corpus, args.split, lambda m: True, "startup_probe")
+    skip = {c for c in args.exclude_classes.split(",") if c}
+    lead_range = tuple(float(v) for v in args.lead_range.split(",")) if args.lead_range else None
+    rows, labels = probelib.split_sources(args.corpus, args.split, lambda m: m["class"] not in skip, "startup_probe")
     count = 0
     with probelib.ProbeWriter(args.out) as out:
         for m in rows:
             segs = labels[m["audio_filepath"]]
-            first = next((s for s in segs if s["speech"] and s["end"] - s["start"] >= 1.5 and s["start"] >= 0.5), None)
-            if first is None:
+            start = opening(segs, args.open_on)
+            if start is None:
                 continue
             info = sf.info(os.path.join(args.corpus, m["audio_filepath"]))
-            t0 = first["start"] + args.lead
+            t0 = start + lead_of(m["audio_filepath"], args.lead, lead_range)
             if t0 + args.seconds > info.duration:
                 continue
             x, fs = sf.read(os.path.join(args.corpus, m["audio_filepath"]), dtype="float64",
@@ -71,7 +109,12 @@ def build(args):
             out.add(x, fs, {"split": args.split, "class": m["class"], "condition": m["condition"],
                             "source": m["audio_filepath"], "offset": round(t0, 6)}, cut)
             count += 1
-    print(f"startup_probe: {count} files of {args.split} cut {args.lead} s into their first long utterance, "
+    with open(os.path.join(args.out, "probe.json"), "w", encoding="utf-8") as f:
+        # How the probe was made (train_models.py --startup writes it into the models' header).
+        json.dump({"command": "scripts/detect/startup_probe.py " + " ".join(shlex.quote(a) for a in build_argv(args)),
+                   "files": count}, f)
+    what = "first long utterance" if args.open_on == "speech" else "first 1.5 s of non-speech from 0.5 s on"
+    print(f"startup_probe: {count} files of {args.split} cut {args.lead_range or args.lead} s into their {what}, "
           f"{args.seconds} s each, in {args.out}")
     return 0
 
@@ -145,6 +188,11 @@ def main(argv=None):
     ap.add_argument("--out")
     ap.add_argument("--split", default="val", choices=("val", "train"))
     ap.add_argument("--lead", type=float, default=0.2, help="seconds into the first long utterance the stream starts")
+    ap.add_argument("--lead-range", metavar="LOW,HIGH",
+                    help="instead of --lead, a draw in [LOW, HIGH) seconds per file, seeded by its path (train cuts)")
+    ap.add_argument("--open-on", choices=("speech", "non-speech"), default="speech",
+                    help="what the streams open on (non-speech: train cuts that teach a stream's start is not speech)")
+    ap.add_argument("--exclude-classes", default="", metavar="CLASS,...", help="the material's classes not cut")
     ap.add_argument("--seconds", type=float, default=3.0)
     ap.add_argument("--summary", metavar="DIR", help="summarise timelines of a probe written before")
     ap.add_argument("--full", action="append", default=[], metavar="NAME=TIMELINE",

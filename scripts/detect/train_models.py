@@ -93,6 +93,9 @@ MULTI_EXCLUDED = TRAIN_EXTRA_CLASSES + TRAIN_EFFECTS_CLASSES + TRAIN_STATIONARY_
 # 1.3.0's overlap_train (make_detect_corpus.py --train-overlap) is made for it.
 MULTI_ONLY = ()
 TRAIN_OVERLAP_CLASSES = ("overlap_train",)   # make_detect_corpus.py's TRAIN_OVERLAP
+# The class of --startup's files (train streams that open on speech), fitted on by the
+# voice-activity models only.
+STARTUP_CLASS = "startup"
 # Networks in the multi-speaker ensemble unless --multi-members says otherwise (fit_models.py's).
 MULTI_MEMBERS = fm.MULTI_ENSEMBLE
 
@@ -104,9 +107,12 @@ def file_sha(path):
     return h.hexdigest()
 
 
-def load(corpus, dspbench, splits, reuse):
+def load(corpus, dspbench, splits, reuse, frames_dir=None, condition=None, prefix=""):
+    """The frames of `corpus`'s files of `splits` ({key: columns}, keys `prefix` + path) and its
+    labels; `condition` replaces every file's class (a probe corpus fitted on as a class of its
+    own). Frame CSVs go to `frames_dir` (default CORPUS/results/frames)."""
     labels = fm.load_labels(os.path.join(corpus, "labels.jsonl"))
-    frames_dir = os.path.join(corpus, "results", "frames")
+    frames_dir = frames_dir or os.path.join(corpus, "results", "frames")
     os.makedirs(frames_dir, exist_ok=True)
     data, columns = {}, None
     rels = sorted(rel for rel, segs in labels.items() if segs[0]["split"] in splits)
@@ -126,10 +132,10 @@ def load(corpus, dspbench, splits, reuse):
         c["y_music"] = fm.label_at(segs, t, "music")
         c["y_multi"] = fm.label_at(segs, t, "multi_speaker")
         c["audible"] = np.nan_to_num(c["level_dbfs"], nan=-200) >= fm.SILENCE_DBFS
-        c["condition"] = segs[0]["condition"].split("/")[0]
+        c["condition"] = condition or segs[0]["condition"].split("/")[0]
         c["split"] = segs[0]["split"]
         c["label_segments"] = segs
-        data[rel] = c
+        data[prefix + rel] = c
         if (n + 1) % 200 == 0:
             print(f"  frames: {n + 1}/{len(rels)} files ({time.time() - start:.0f} s)", file=sys.stderr)
     return data, labels
@@ -163,12 +169,13 @@ def made_with_train_music(manifest):
 
 
 def provenance(corpus, manifest, scripts, train, val, details, setup="scripts/detect/setup.sh", options="",
-               train_multi=None):
+               train_multi=None, startup=None):
     """The generated DefaultModels.swift's header: how to regenerate it (the material made as the
     manifest says it was, `--train-extra`, `--train-overlap` and `--train-effects` included; the first of `scripts`
     is the training script run, with `options`: ` --flag value` pairs), the material's and the
     scripts' hashes, the train files (`train_multi`: the multi-speaker model's, when they differ)
-    and `details` (one comment line each)."""
+    and `details` (one comment line each); `startup`, the commands that cut the train streams
+    the fit read (`--startup`)."""
     script = hashlib.sha256()
     for path in scripts:
         script.update(open(path, "rb").read())
@@ -182,6 +189,7 @@ def provenance(corpus, manifest, scripts, train, val, details, setup="scripts/de
              + (" --train-effects" if made_with_train_effects(manifest) else "")
              + (" --train-stationary" if made_with_train_stationary(manifest) else "")
              + (" --train-music" if made_with_train_music(manifest) else ""),
+             *[f"  {command}" for command in startup or []],
              "  swift build -c release --product dspbench",
              f"  .venv-detect/bin/python scripts/detect/{name} --corpus .build-detect-full \\",
              f"      --swift Sources/DSPDetection/Models/DefaultModels.swift" + (" \\" if options else ""),
@@ -322,7 +330,8 @@ def describe(task):
 
 # The options that change the fit (the paths, --reuse and --dspbench do not).
 FIT_OPTIONS = ("seed", "lanes", "hidden", "speech_weights", "multi_members", "multi_exclude", "multi_only",
-               "multi_weights", "class_weights", "exclude", "music_exclude", "multi_hidden", "members")
+               "multi_weights", "class_weights", "exclude", "music_exclude", "multi_hidden", "members", "startup")
+
 
 
 def options(args):
@@ -361,6 +370,9 @@ def parser():
                     help="loss weight per train class for the music and voice-activity models, e.g. babble_only=0.5")
     ap.add_argument("--music-exclude", default="",
                     help="train classes the music model is not fitted on, e.g. effects_only (default none)")
+    ap.add_argument("--startup", metavar="DIR,...",
+                    help="train streams cut mid-file (startup_probe.py --split train --out DIR), "
+                         "fitted on by the voice-activity models as class `startup`")
     ap.add_argument("--exclude", default="",
                     help="train conditions (prefixes of labels.jsonl's condition, e.g. speech_loud/music) no model is fitted on")
     return ap
@@ -382,15 +394,22 @@ def main():
         sys.exit(f"train_models: {args.corpus} is incomplete: run make_detect_corpus.py first")
 
     data, labels = load(args.corpus, args.dspbench, ("train", "val"), args.reuse)
+    startup_dirs = [d for d in (args.startup or "").split(",") if d]
+    for n, folder in enumerate(startup_dirs):
+        # Train streams cut mid-file (startup_probe.py --split train): class `startup`, for the
+        # voice-activity fits only.
+        data.update(load(folder, args.dspbench, ("train",), args.reuse, frames_dir=os.path.join(folder, "frames"),
+                         condition=STARTUP_CLASS, prefix=f"startup{n}:")[0])
     excluded = tuple(p for p in args.exclude.split(",") if p)
     multi_only = {p for p in args.multi_only.split(",") if p}
     fitted = sorted(r for r, c in data.items() if c["split"] == "train"
                     and not any(c["label_segments"][0]["condition"].startswith(p) for p in excluded))
     train = [r for r in fitted if data[r]["condition"] not in multi_only]
     class_weights = {k: float(v) for k, v in (p.split("=") for p in args.class_weights.split(",") if p)}
-    multi_excluded = {p for p in args.multi_exclude.split(",") if p}
+    startup_only = {STARTUP_CLASS} if startup_dirs else set()
+    multi_excluded = {p for p in args.multi_exclude.split(",") if p} | startup_only
     sample_weight = frame_weights(data, train, class_weights)   # the voice-activity fits
-    music_excluded = {p for p in args.music_exclude.split(",") if p}
+    music_excluded = {p for p in args.music_exclude.split(",") if p} | startup_only
     train_music = [r for r in train if data[r]["condition"] not in music_excluded]
     music_weight = frame_weights(data, train_music, class_weights)
     train_multi = [r for r in fitted if data[r]["condition"] not in multi_excluded]
@@ -461,7 +480,9 @@ def main():
     if args.swift:
         with open(args.swift, "w") as f:
             f.write(provenance(args.corpus, manifest, (os.path.abspath(__file__), fm.__file__), train, val, options=options(args),
-                               train_multi=train_multi, details=[
+                               train_multi=train_multi,
+                               startup=[".venv-detect/bin/python " + json.load(open(os.path.join(d, "probe.json")))["command"]
+                                        for d in startup_dirs], details=[
                 f"first seed {args.seed}, {EPOCHS} epochs, lanes: {args.lanes},",
                 f"hidden widths from {hidden_grid}, non-speech weights from {speech_weights},",
                 f"multi-speaker model without the train classes {sorted(multi_excluded)}"
