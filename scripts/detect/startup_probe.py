@@ -112,7 +112,7 @@ def build(args):
     with open(os.path.join(args.out, "probe.json"), "w", encoding="utf-8") as f:
         # How the probe was made (train_models.py --startup writes it into the models' header).
         json.dump({"command": "scripts/detect/startup_probe.py " + " ".join(shlex.quote(a) for a in build_argv(args)),
-                   "files": count}, f)
+                   "open_on": args.open_on, "files": count}, f)
     what = "first long utterance" if args.open_on == "speech" else "first 1.5 s of non-speech from 0.5 s on"
     print(f"startup_probe: {count} files of {args.split} cut {args.lead_range or args.lead} s into their {what}, "
           f"{args.seconds} s each, in {args.out}")

@@ -1,5 +1,5 @@
-"""Unit tests of startup_probe.py's counting (speech recall by time from a stream's start), on
-hand-made labels and timelines. Numpy only: scripts/test-python.sh runs them (CI).
+"""Unit tests of startup_probe.py: its counting (speech recall by time from a stream's start) on
+hand-made labels and timelines, and where it cuts a stream. Numpy only: scripts/test-python.sh runs them (CI).
 
     python -m pytest scripts/detect/test_startup_probe.py
 """
@@ -40,6 +40,31 @@ class CountTests(unittest.TestCase):
     def test_missing_timeline(self):
         with self.assertRaises(KeyError):
             sp.counts(self.man, self.labels, [("s", {}, False)])
+
+
+class OpeningTests(unittest.TestCase):
+    segs = [{"start": 0.0, "end": 0.8, "speech": False}, {"start": 0.8, "end": 1.6, "speech": True},
+            {"start": 1.6, "end": 2.0, "speech": False}, {"start": 2.0, "end": 4.0, "speech": True},
+            {"start": 4.0, "end": 6.0, "speech": False}]
+
+    def test_speech_opening_is_the_first_long_utterance(self):
+        # 0.8-1.6 s is too short (0.8 s); 2.0-4.0 s is the first of 1.5 s or more.
+        self.assertEqual(sp.opening(self.segs, "speech"), 2.0)
+        self.assertIsNone(sp.opening([{"start": 0.2, "end": 3.0, "speech": True}], "speech"))  # before 0.5 s
+
+    def test_non_speech_opening(self):
+        # The lead-in (0-0.8 s) holds 0.3 s from 0.5 s on; 1.6-2.0 s too little; 4.0-6.0 s is it.
+        self.assertEqual(sp.opening(self.segs, "non-speech"), 4.0)
+        # Music alone from the file's start: 0.5 s in.
+        self.assertEqual(sp.opening([{"start": 0.0, "end": 10.0, "speech": False}], "non-speech"), 0.5)
+        self.assertIsNone(sp.opening([{"start": 0.0, "end": 1.9, "speech": False}], "non-speech"))
+
+    def test_lead(self):
+        self.assertEqual(sp.lead_of("a.flac", 0.2, None), 0.2)
+        a, b = sp.lead_of("a.flac", 0.2, (0.05, 0.5)), sp.lead_of("b.flac", 0.2, (0.05, 0.5))
+        self.assertTrue(0.05 <= a < 0.5 and 0.05 <= b < 0.5)
+        self.assertNotEqual(a, b)
+        self.assertEqual(a, sp.lead_of("a.flac", 0.2, (0.05, 0.5)))
 
 
 if __name__ == "__main__":

@@ -93,9 +93,9 @@ MULTI_EXCLUDED = TRAIN_EXTRA_CLASSES + TRAIN_EFFECTS_CLASSES + TRAIN_STATIONARY_
 # 1.3.0's overlap_train (make_detect_corpus.py --train-overlap) is made for it.
 MULTI_ONLY = ()
 TRAIN_OVERLAP_CLASSES = ("overlap_train",)   # make_detect_corpus.py's TRAIN_OVERLAP
-# The class of --startup's files (train streams that open on speech), fitted on by the
-# voice-activity models only.
-STARTUP_CLASS = "startup"
+# The classes of --startup's files (train streams cut mid-file) by what they open on, fitted on by
+# the voice-activity models only.
+STARTUP_CLASSES = {"speech": "startup", "non-speech": "startup_non_speech"}
 # Networks in the multi-speaker ensemble unless --multi-members says otherwise (fit_models.py's).
 MULTI_MEMBERS = fm.MULTI_ENSEMBLE
 
@@ -372,7 +372,7 @@ def parser():
                     help="train classes the music model is not fitted on, e.g. effects_only (default none)")
     ap.add_argument("--startup", metavar="DIR,...",
                     help="train streams cut mid-file (startup_probe.py --split train --out DIR), "
-                         "fitted on by the voice-activity models as class `startup`")
+                         "fitted on by the voice-activity models as class `startup` (streams that open on speech) or `startup_non_speech`")
     ap.add_argument("--exclude", default="",
                     help="train conditions (prefixes of labels.jsonl's condition, e.g. speech_loud/music) no model is fitted on")
     return ap
@@ -396,17 +396,18 @@ def main():
     data, labels = load(args.corpus, args.dspbench, ("train", "val"), args.reuse)
     startup_dirs = [d for d in (args.startup or "").split(",") if d]
     for n, folder in enumerate(startup_dirs):
-        # Train streams cut mid-file (startup_probe.py --split train): class `startup`, for the
-        # voice-activity fits only.
+        # Train streams cut mid-file (startup_probe.py --split train): class `startup` (those
+        # that open on speech) or `startup_non_speech`, for the voice-activity fits only.
+        opens = json.load(open(os.path.join(folder, "probe.json")))["open_on"]
         data.update(load(folder, args.dspbench, ("train",), args.reuse, frames_dir=os.path.join(folder, "frames"),
-                         condition=STARTUP_CLASS, prefix=f"startup{n}:")[0])
+                         condition=STARTUP_CLASSES[opens], prefix=f"startup{n}:")[0])
     excluded = tuple(p for p in args.exclude.split(",") if p)
     multi_only = {p for p in args.multi_only.split(",") if p}
     fitted = sorted(r for r, c in data.items() if c["split"] == "train"
                     and not any(c["label_segments"][0]["condition"].startswith(p) for p in excluded))
     train = [r for r in fitted if data[r]["condition"] not in multi_only]
     class_weights = {k: float(v) for k, v in (p.split("=") for p in args.class_weights.split(",") if p)}
-    startup_only = {STARTUP_CLASS} if startup_dirs else set()
+    startup_only = set(STARTUP_CLASSES.values()) if startup_dirs else set()
     multi_excluded = {p for p in args.multi_exclude.split(",") if p} | startup_only
     sample_weight = frame_weights(data, train, class_weights)   # the voice-activity fits
     music_excluded = {p for p in args.music_exclude.split(",") if p} | startup_only
