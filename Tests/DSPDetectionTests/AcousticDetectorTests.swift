@@ -206,7 +206,7 @@ enum DetectionHarness {
         #expect(!DefaultModels.standaloneSpeech.reads(.pulse) && !DefaultModels.standaloneSpeech.reads(.musicProbability))
         #expect(CueLane.allCases.count == CueLane.count)
         #expect(CueLane.bandSNRLanes.count == CueLane.bandLaneCount && CueLane.bandShapeLanes.count == CueLane.bandLaneCount)
-        #expect(CueLane.bandShapeLanes.upperBound == CueLane.count)
+        #expect(CueLane.bandShapeLanes.upperBound == CueLane.streamSeconds.rawValue && CueLane.streamSeconds.rawValue == CueLane.count - 1)
         #expect(Set(CueLane.allCases.map(\.name)).count == CueLane.count)
     }
 
@@ -335,6 +335,19 @@ enum DetectionHarness {
         lanes.withUnsafeMutableBufferPointer { CueLane.fill($0.baseAddress!, features: SpectralFeatures(), cues: c) }
         #expect(Array(lanes[CueLane.bandSNRLanes]) == (0..<20).map { c.bandSNRsDB[$0] })
         #expect(Array(lanes[CueLane.bandShapeLanes]) == (0..<20).map { c.bandShapeDB[$0] })
+    }
+
+    @Test func streamSecondsLaneCountsTheStreamUpToItsCap() {
+        // Lane 85: the hop's start in seconds from the stream's start, held at the cap after it.
+        var lanes = [Float](repeating: -1, count: CueLane.count)
+        for (time, expected) in [(0.0, Float(0)), (0.016, Float(0.016)), (1.5, Float(1.5)), (2.0, CueLane.streamSecondsCap),
+                                 (600.0, CueLane.streamSecondsCap)] {
+            var f = SpectralFeatures()
+            f.time = time
+            lanes.withUnsafeMutableBufferPointer { CueLane.fill($0.baseAddress!, features: f, cues: DetectionCues()) }
+            #expect(lanes[CueLane.streamSeconds.rawValue] == expected)
+        }
+        #expect(CueLane.streamSeconds.name == "stream_seconds" && CueLane.streamSeconds.isCue)
     }
 
     @Test func respondToSpeechUnderNoiseAndToDrums() throws {

@@ -51,18 +51,25 @@ import score  # noqa: E402
 # to 16 on val without the band lanes (85.67 against 86.39), so the default grid is 16 alone.
 HIDDEN_GRID = [16]
 # The lanes of CueLane in order (columns of `dspbench detect --frames` by name): the 43 cues,
-# the two probabilities, then the per-band SNRs and envelope of the first 20 bands.
+# the two probabilities, the per-band SNRs and envelope of the first 20 bands, then how far into
+# the stream the frame lies.
 BAND_LANES = [f"band_snr_db_{b}" for b in range(20)] + [f"band_shape_db_{b}" for b in range(20)]
-LANE_NAMES = fm.CUES + ["p_music_prev", "p_speech"] + BAND_LANES
+LANE_NAMES = fm.CUES + ["p_music_prev", "p_speech"] + BAND_LANES + ["stream_seconds"]
 MUSIC_PROBABILITY, SPEECH_PROBABILITY = 43, 44
+STREAM_SECONDS = 85   # CueLane.streamSeconds
 # What each model reads (--lanes): `cues`, the lanes the earlier models read; `bands`, those
-# and the band lanes 45-84. A model never reads a probability computed after it.
+# and the band lanes 45-84 (`bands-age` below adds lane 85 for voice activity). A model never reads
+# a probability computed after it.
 TASK_LANES = {
     "cues": {"music": list(range(43)), "speech": list(range(44)), "multi": list(range(45)),
              "standalone": list(fm.STANDALONE_LANES)},
     "bands": {"music": list(range(43)) + list(range(45, 85)), "speech": list(range(44)) + list(range(45, 85)),
               "multi": list(range(85)), "standalone": list(fm.STANDALONE_LANES) + list(range(45, 85))},
 }
+# `bands-age`: `bands`, with the voice-activity models also reading how far into the stream a
+# frame lies (lane 85, up to 2 s): a stream's first second reads its cues from a short history.
+TASK_LANES["bands-age"] = dict(TASK_LANES["bands"], speech=TASK_LANES["bands"]["speech"] + [STREAM_SECONDS],
+                               standalone=TASK_LANES["bands"]["standalone"] + [STREAM_SECONDS])
 LANES = TASK_LANES["bands"]
 # Passes over the training frames. The material is ~10x the evaluation corpus the earlier
 # script was tuned on (40 passes over 31 minutes); 12 passes over 3.6 h are more steps.

@@ -7,7 +7,10 @@ import DSPSpectral
 /// ``DetectionCues/earlierValues``); lane 43 is the previous frame's smoothed music probability
 /// and lane 44 the current smoothed speech probability; lanes 45–64 are the per-band SNRs
 /// (``DetectionCues/bandSNRsDB``) and lanes 65–84 the per-band spectral envelope
-/// (``DetectionCues/bandShapeDB``) of the first 20 analysis bands. The music model may read
+/// (``DetectionCues/bandShapeDB``) of the first 20 analysis bands; lane 85 is how far into the
+/// stream the frame's hop starts, in seconds up to ``streamSecondsCap`` (a stream's first second
+/// reads its cues from a short history: a noise floor from the first frames, summaries over a few
+/// frames, no earlier values). The music model may read
 /// every lane but 43 and 44, the voice-activity model every lane but 44, the multi-speaker model
 /// all of them (``ProbabilityModel/inputLanes``). The raw values go in; each model carries its
 /// own normalisation.
@@ -28,9 +31,12 @@ public enum CueLane: Int, CaseIterable, Sendable {
     case bandShape0, bandShape1, bandShape2, bandShape3, bandShape4, bandShape5, bandShape6, bandShape7, bandShape8
     case bandShape9, bandShape10, bandShape11, bandShape12, bandShape13, bandShape14, bandShape15, bandShape16
     case bandShape17, bandShape18, bandShape19
+    case streamSeconds
 
     /// Number of lanes.
-    public static let count = 85
+    public static let count = 86
+    /// How far into a stream ``streamSeconds`` counts, seconds: a frame later than this reads it.
+    public static let streamSecondsCap: Float = 2
     /// Analysis bands with a lane of their own (``bandSNR0``… and ``bandShape0``…): the
     /// first 20 of ``/DSPSpectral/SpectralAnalyzer/bandEdgesHz``.
     public static let bandLaneCount = 20
@@ -95,6 +101,7 @@ public enum CueLane: Int, CaseIterable, Sendable {
         case .zeroCrossingRate8: "zcr_lag8"
         case .musicProbability: "p_music_prev"
         case .speechProbability: "p_speech"
+        case .streamSeconds: "stream_seconds"
         default:
             Self.bandSNRLanes.contains(rawValue)
                 ? "band_snr_db_\(rawValue - Self.bandSNRLanes.lowerBound)"
@@ -141,5 +148,7 @@ public enum CueLane: Int, CaseIterable, Sendable {
             lanes[bandSNRLanes.lowerBound + b] = c.bandSNRsDB[b]
             lanes[bandShapeLanes.lowerBound + b] = c.bandShapeDB[b]
         }
+        lanes[streamSeconds.rawValue] = Swift.min(Float(f.time), streamSecondsCap)
     }
 }
+
