@@ -435,8 +435,10 @@ class TrainModelsLanes(unittest.TestCase):
         import re
         import train_models as tm
         swift = open(os.path.join(HERE, "..", "..", "Sources", "DSPDetection", "Models", "CueLane.swift")).read()
-        names = re.findall(r'case \.\w+: "(\w+)"', swift)      # lanes 0-44 in declaration order
-        self.assertEqual(tm.LANE_NAMES[:45], names)
+        names = re.findall(r'case \.\w+: "(\w+)"', swift)      # lanes 0-44 and 85 in declaration order
+        self.assertEqual(tm.LANE_NAMES[:45], names[:45])
+        self.assertEqual([tm.LANE_NAMES[tm.STREAM_SECONDS]], names[45:])
+        self.assertEqual(tm.STREAM_SECONDS, len(tm.LANE_NAMES) - 1)
         self.assertEqual(len(tm.LANE_NAMES), int(re.search(r"static let count = (\d+)", swift).group(1)))
         self.assertEqual(tm.LANE_NAMES[45], "band_snr_db_0")
         self.assertEqual(tm.LANE_NAMES[65], "band_shape_db_0")
