@@ -337,7 +337,8 @@ def describe(task):
 
 # The options that change the fit (the paths, --reuse and --dspbench do not).
 FIT_OPTIONS = ("seed", "lanes", "hidden", "speech_weights", "multi_members", "multi_exclude", "multi_only",
-               "multi_weights", "class_weights", "exclude", "music_exclude", "multi_hidden", "members", "startup")
+               "multi_weights", "class_weights", "exclude", "music_exclude", "multi_hidden", "members", "startup",
+               "startup_music")
 
 
 
@@ -380,6 +381,8 @@ def parser():
     ap.add_argument("--startup", metavar="DIR,...",
                     help="train streams cut mid-file (startup_probe.py --split train --out DIR), "
                          "fitted on by the voice-activity models as class `startup` (streams that open on speech) or `startup_non_speech`")
+    ap.add_argument("--startup-music", action="store_true",
+                    help="fit the music model on --startup's streams too (they are left out of it by default)")
     ap.add_argument("--exclude", default="",
                     help="train conditions (prefixes of labels.jsonl's condition, e.g. speech_loud/music) no model is fitted on")
     return ap
@@ -417,7 +420,7 @@ def main():
     startup_only = set(STARTUP_CLASSES.values()) if startup_dirs else set()
     multi_excluded = {p for p in args.multi_exclude.split(",") if p} | startup_only
     sample_weight = frame_weights(data, train, class_weights)   # the voice-activity fits
-    music_excluded = {p for p in args.music_exclude.split(",") if p} | startup_only
+    music_excluded = {p for p in args.music_exclude.split(",") if p} | (set() if args.startup_music else startup_only)
     train_music = [r for r in train if data[r]["condition"] not in music_excluded]
     music_weight = frame_weights(data, train_music, class_weights)
     train_multi = [r for r in fitted if data[r]["condition"] not in multi_excluded]

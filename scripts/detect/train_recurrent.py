@@ -265,6 +265,9 @@ def main():
                     help="loss weight per train class for the music and voice-activity models, e.g. babble_only=0.25")
     ap.add_argument("--exclude", default="",
                     help="train conditions (prefixes) no model is fitted on, as train_models.py's --exclude")
+    ap.add_argument("--startup", metavar="DIR,...",
+                    help="train streams cut mid-file (startup_probe.py --split train), as train_models.py's --startup; "
+                         "with --keep, the music GRU is fitted on them")
     ap.add_argument("--keep", metavar="SWIFT",
                     help="fit the music GRU only (--hidden chosen on val music F1) and keep the voice-activity, "
                          "multi-speaker and voice-alone models and the speech segmenter of this generated "
@@ -286,6 +289,11 @@ def main():
             data = pickle.load(f)
     else:
         data, _ = tm.load(args.corpus, args.dspbench, ("train", "val"), args.reuse)
+        for n, folder in enumerate(d for d in (args.startup or "").split(",") if d):
+            # Train streams cut mid-file, as train_models.py --startup reads them (the music fit only).
+            opens = json.load(open(os.path.join(folder, "probe.json")))["open_on"]
+            data.update(tm.load(folder, args.dspbench, ("train",), args.reuse, frames_dir=os.path.join(folder, "frames"),
+                                condition=tm.STARTUP_CLASSES[opens], prefix=f"startup{n}:")[0])
         if args.cache:
             with open(args.cache, "wb") as f:
                 pickle.dump(data, f)
@@ -295,7 +303,7 @@ def main():
     # (Written out here rather than moved into a function of train_models.py: that file's bytes
     # are part of the script hash the shipped DefaultModels.swift header records.)
     multi_only = {p for p in args.multi_only.split(",") if p}
-    multi_excluded = {p for p in args.multi_exclude.split(",") if p}
+    multi_excluded = {p for p in args.multi_exclude.split(",") if p} | set(tm.STARTUP_CLASSES.values())
     class_weights = {k: float(v) for k, v in (p.split("=") for p in args.class_weights.split(",") if p)}
     excluded = tuple(p for p in args.exclude.split(",") if p)
     fitted = sorted(r for r, c in data.items() if c["split"] == "train"
@@ -416,10 +424,17 @@ def main():
                         + (f" --class-weights {args.class_weights}" if args.class_weights else "")
                         + (f" --exclude {args.exclude}" if args.exclude else "")
                         + (f" --music-stride {args.music_stride}" if args.music_stride > 1 else "")
-                        + f" --threads {args.threads}",
-                train_multi=train_multi))
+                        + f" --threads {args.threads}"
+                        + (f" --startup {args.startup}" if args.startup else ""),
+                train_multi=train_multi, startup=startup_commands(args)))
             f.write(tm.models_source((music, speech, multi, standalone), speech_segments, summary=f": {kinds}"))
         print(f"wrote {args.swift}", file=sys.stderr)
+
+
+def startup_commands(args):
+    """The commands that cut --startup's streams (probe.json of each folder), for the header."""
+    return [".venv-detect/bin/python " + json.load(open(os.path.join(d, "probe.json")))["command"]
+            for d in (args.startup or "").split(",") if d]
 
 
 def write_kept(args, manifest, train, val, report, music, kept_header, kept_source):
@@ -439,7 +454,9 @@ def write_kept(args, manifest, train, val, report, music, kept_header, kept_sour
                 + (f" --multi-only {args.multi_only}" if args.multi_only else "")
                 + (f" --class-weights {args.class_weights}" if args.class_weights else "")
                 + (f" --exclude {args.exclude}" if args.exclude else "")
-                + " --keep Sources/DSPDetection/Models/DefaultModels.swift")
+                + (f" --startup {args.startup}" if args.startup else "")
+                + " --keep Sources/DSPDetection/Models/DefaultModels.swift",
+        startup=startup_commands(args))
     lines = header.rstrip("\n").split("\n")
     lines += ["//", KEPT_MARKER, "// from the fit that made them (run its command first, then the one above); its header was:"]
     lines += kept_header
