@@ -148,6 +148,23 @@ def load(corpus, dspbench, splits, reuse, frames_dir=None, condition=None, prefi
     return data, labels
 
 
+def load_startup(folders, dspbench, reuse):
+    """The frames of train streams cut mid-file (`folders`, each made by `startup_probe.py --split
+    train`, its `probe.json` saying what the streams open on), keyed `startup<n>:` + path, with the
+    class STARTUP_CLASSES gives them."""
+    data = {}
+    for n, folder in enumerate(folders):
+        opens = json.load(open(os.path.join(folder, "probe.json")))["open_on"]
+        data.update(load(folder, dspbench, ("train",), reuse, frames_dir=os.path.join(folder, "frames"),
+                         condition=STARTUP_CLASSES[opens], prefix=f"startup{n}:")[0])
+    return data
+
+
+def startup_commands(folders):
+    """The commands that cut the streams of `folders` (their `probe.json`), for a header."""
+    return [".venv-detect/bin/python " + json.load(open(os.path.join(d, "probe.json")))["command"] for d in folders]
+
+
 def made_with_train_extra(manifest):
     """Whether the material was made with `make_detect_corpus.py --train-extra`: its manifest says
     so, or (manifests written before generator 1.1.0's scripts recorded it) it holds a train-only
@@ -341,7 +358,6 @@ FIT_OPTIONS = ("seed", "lanes", "hidden", "speech_weights", "multi_members", "mu
                "startup_music")
 
 
-
 def options(args):
     """The options of this run that change the fit, as they would be typed (` --flag value` each;
     those at their parser default left out): the header's regeneration command."""
@@ -404,13 +420,10 @@ def main():
         sys.exit(f"train_models: {args.corpus} is incomplete: run make_detect_corpus.py first")
 
     data, labels = load(args.corpus, args.dspbench, ("train", "val"), args.reuse)
+    # Train streams cut mid-file: for the voice-activity fits only (and the music fit with
+    # --startup-music).
     startup_dirs = [d for d in (args.startup or "").split(",") if d]
-    for n, folder in enumerate(startup_dirs):
-        # Train streams cut mid-file (startup_probe.py --split train): class `startup` (those
-        # that open on speech) or `startup_non_speech`, for the voice-activity fits only.
-        opens = json.load(open(os.path.join(folder, "probe.json")))["open_on"]
-        data.update(load(folder, args.dspbench, ("train",), args.reuse, frames_dir=os.path.join(folder, "frames"),
-                         condition=STARTUP_CLASSES[opens], prefix=f"startup{n}:")[0])
+    data.update(load_startup(startup_dirs, args.dspbench, args.reuse))
     excluded = tuple(p for p in args.exclude.split(",") if p)
     multi_only = {p for p in args.multi_only.split(",") if p}
     fitted = sorted(r for r, c in data.items() if c["split"] == "train"
@@ -492,8 +505,7 @@ def main():
         with open(args.swift, "w") as f:
             f.write(provenance(args.corpus, manifest, (os.path.abspath(__file__), fm.__file__), train, val, options=options(args),
                                train_multi=train_multi,
-                               startup=[".venv-detect/bin/python " + json.load(open(os.path.join(d, "probe.json")))["command"]
-                                        for d in startup_dirs], details=[
+                               startup=startup_commands(startup_dirs), details=[
                 f"first seed {args.seed}, {EPOCHS} epochs, lanes: {args.lanes},",
                 f"hidden widths from {hidden_grid}, non-speech weights from {speech_weights},",
                 f"multi-speaker model without the train classes {sorted(multi_excluded)}"

@@ -289,11 +289,8 @@ def main():
             data = pickle.load(f)
     else:
         data, _ = tm.load(args.corpus, args.dspbench, ("train", "val"), args.reuse)
-        for n, folder in enumerate(d for d in (args.startup or "").split(",") if d):
-            # Train streams cut mid-file, as train_models.py --startup reads them (the music fit only).
-            opens = json.load(open(os.path.join(folder, "probe.json")))["open_on"]
-            data.update(tm.load(folder, args.dspbench, ("train",), args.reuse, frames_dir=os.path.join(folder, "frames"),
-                                condition=tm.STARTUP_CLASSES[opens], prefix=f"startup{n}:")[0])
+        # Train streams cut mid-file, as train_models.py --startup reads them.
+        data.update(tm.load_startup(startup_dirs(args), args.dspbench, args.reuse))
         if args.cache:
             with open(args.cache, "wb") as f:
                 pickle.dump(data, f)
@@ -426,15 +423,14 @@ def main():
                         + (f" --music-stride {args.music_stride}" if args.music_stride > 1 else "")
                         + f" --threads {args.threads}"
                         + (f" --startup {args.startup}" if args.startup else ""),
-                train_multi=train_multi, startup=startup_commands(args)))
+                train_multi=train_multi, startup=tm.startup_commands(startup_dirs(args))))
             f.write(tm.models_source((music, speech, multi, standalone), speech_segments, summary=f": {kinds}"))
         print(f"wrote {args.swift}", file=sys.stderr)
 
 
-def startup_commands(args):
-    """The commands that cut --startup's streams (probe.json of each folder), for the header."""
-    return [".venv-detect/bin/python " + json.load(open(os.path.join(d, "probe.json")))["command"]
-            for d in (args.startup or "").split(",") if d]
+def startup_dirs(args):
+    """--startup's folders."""
+    return [d for d in (args.startup or "").split(",") if d]
 
 
 def write_kept(args, manifest, train, val, report, music, kept_header, kept_source):
@@ -456,7 +452,7 @@ def write_kept(args, manifest, train, val, report, music, kept_header, kept_sour
                 + (f" --exclude {args.exclude}" if args.exclude else "")
                 + (f" --startup {args.startup}" if args.startup else "")
                 + " --keep Sources/DSPDetection/Models/DefaultModels.swift",
-        startup=startup_commands(args))
+        startup=tm.startup_commands(startup_dirs(args)))
     lines = header.rstrip("\n").split("\n")
     lines += ["//", KEPT_MARKER, "// from the fit that made them (run its command first, then the one above); its header was:"]
     lines += kept_header

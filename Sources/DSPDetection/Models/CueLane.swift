@@ -151,4 +151,3 @@ public enum CueLane: Int, CaseIterable, Sendable {
         lanes[streamSeconds.rawValue] = Swift.min(Float(f.time), streamSecondsCap)
     }
 }
-
