@@ -64,19 +64,23 @@ def build_argv(args):
     argv = ["--corpus", args.corpus, "--out", args.out, "--split", args.split, "--seconds", f"{args.seconds:g}",
             "--open-on", args.open_on]
     argv += ["--lead-range", args.lead_range] if args.lead_range else ["--lead", f"{args.lead:g}"]
+    argv += ["--after", f"{args.after:g}"] if args.after else []
+    argv += ["--only-classes", args.only_classes] if args.only_classes else []
     return argv + (["--exclude-classes", args.exclude_classes] if args.exclude_classes else [])
 
 
-def opening(segs, open_on):
+def opening(segs, open_on, after=0.0):
     """Where a stream of a file with labels `segs` is cut before its lead: the start of its first
-    speech segment of at least 1.5 s from 0.5 s on (`speech`), or the first point from 0.5 s on
-    with 1.5 s of non-speech after it (`non-speech`: a stream that opens on its background, music
-    or effects, later than the file's own start); None when there is none."""
+    speech segment of at least 1.5 s from `earliest` = 0.5 s + `after` on (`speech`), or the first
+    point from `earliest` on with 1.5 s of non-speech after it (`non-speech`: a stream that opens
+    on its background, music or effects, later than the file's own start); None when there is
+    none. `after` > 0 cuts a second stream further into the same file."""
+    earliest = 0.5 + after
     for s in segs:
-        if open_on == "speech" and s["speech"] and s["end"] - s["start"] >= 1.5 and s["start"] >= 0.5:
+        if open_on == "speech" and s["speech"] and s["end"] - s["start"] >= 1.5 and s["start"] >= earliest:
             return s["start"]
-        if open_on == "non-speech" and not s["speech"] and s["end"] - max(s["start"], 0.5) >= 1.5:
-            return max(s["start"], 0.5)
+        if open_on == "non-speech" and not s["speech"] and s["end"] - max(s["start"], earliest) >= 1.5:
+            return max(s["start"], earliest)
     return None
 
 
@@ -84,13 +88,16 @@ def build(args):
     import soundfile as sf  # noqa: E402
     import probelib  # noqa: E402
     skip = {c for c in args.exclude_classes.split(",") if c}
+    only = {c for c in args.only_classes.split(",") if c}
     lead_range = tuple(float(v) for v in args.lead_range.split(",")) if args.lead_range else None
-    rows, labels = probelib.split_sources(args.corpus, args.split, lambda m: m["class"] not in skip, "startup_probe")
+    rows, labels = probelib.split_sources(args.corpus, args.split,
+                                          lambda m: m["class"] not in skip and (not only or m["class"] in only),
+                                          "startup_probe")
     count = 0
     with probelib.ProbeWriter(args.out) as out:
         for m in rows:
             segs = labels[m["audio_filepath"]]
-            start = opening(segs, args.open_on)
+            start = opening(segs, args.open_on, args.after)
             if start is None:
                 continue
             info = sf.info(os.path.join(args.corpus, m["audio_filepath"]))
@@ -113,7 +120,7 @@ def build(args):
         # How the probe was made (train_models.py --startup writes it into the models' header).
         json.dump({"command": "scripts/detect/startup_probe.py " + " ".join(shlex.quote(a) for a in build_argv(args)),
                    "open_on": args.open_on, "files": count}, f)
-    what = "first long utterance" if args.open_on == "speech" else "first 1.5 s of non-speech from 0.5 s on"
+    what = ("first long utterance" if args.open_on == "speech" else "first 1.5 s of non-speech") + f" from {0.5 + args.after:g} s on"
     print(f"startup_probe: {count} files of {args.split} cut {args.lead_range or args.lead} s into their {what}, "
           f"{args.seconds} s each, in {args.out}")
     return 0
@@ -193,6 +200,9 @@ def main(argv=None):
     ap.add_argument("--open-on", choices=("speech", "non-speech"), default="speech",
                     help="what the streams open on (non-speech: train cuts that teach a stream's start is not speech)")
     ap.add_argument("--exclude-classes", default="", metavar="CLASS,...", help="the material's classes not cut")
+    ap.add_argument("--only-classes", default="", metavar="CLASS,...", help="cut only these classes of the material")
+    ap.add_argument("--after", type=float, default=0.0, metavar="SECONDS",
+                    help="look for the opening this much later than 0.5 s (a further stream from the same files)")
     ap.add_argument("--seconds", type=float, default=3.0)
     ap.add_argument("--summary", metavar="DIR", help="summarise timelines of a probe written before")
     ap.add_argument("--full", action="append", default=[], metavar="NAME=TIMELINE",

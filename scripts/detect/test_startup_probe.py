@@ -59,6 +59,12 @@ class OpeningTests(unittest.TestCase):
         self.assertEqual(sp.opening([{"start": 0.0, "end": 10.0, "speech": False}], "non-speech"), 0.5)
         self.assertIsNone(sp.opening([{"start": 0.0, "end": 1.9, "speech": False}], "non-speech"))
 
+    def test_a_further_opening(self):
+        # --after 3.5: music from 4.0 s on; speech: 2.0-4.0 s starts before 4.0 s, none after.
+        self.assertEqual(sp.opening([{"start": 0.0, "end": 10.0, "speech": False}], "non-speech", 3.5), 4.0)
+        self.assertIsNone(sp.opening(self.segs, "speech", 3.5))
+        self.assertIsNone(sp.opening(self.segs, "non-speech", 4.6))  # 5.1-6.0 s is under 1.5 s
+
     def test_lead(self):
         self.assertEqual(sp.lead_of("a.flac", 0.2, None), 0.2)
         a, b = sp.lead_of("a.flac", 0.2, (0.05, 0.5)), sp.lead_of("b.flac", 0.2, (0.05, 0.5))
