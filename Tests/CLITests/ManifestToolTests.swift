@@ -8,14 +8,15 @@ import Testing
 /// records keyed by path and line.
 @Suite("dspscore with manifests", .serialized)
 struct ManifestToolTests {
-    let work: URL = {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("manifest-cli-\(UUID().uuidString)")
+    let work: TemporaryDirectory
+
+    init() throws {
+        work = try TemporaryDirectory(prefix: "manifest-cli")
         for folder in ["a", "b"] {
-            try! FileManager.default.createDirectory(at: url.appendingPathComponent(folder), withIntermediateDirectories: true)
-            try! FileManager.default.copyItem(atPath: TestAudio.path("speech_de_16k.flac"), toPath: url.appendingPathComponent("\(folder)/utt_1.flac").path)
+            try FileManager.default.createDirectory(at: work.url(folder), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: TestAudio.path("speech_de_16k.flac"), toPath: work.path("\(folder)/utt_1.flac"))
         }
-        return url
-    }()
+    }
 
     static let lines = [
         #"{"audio_filepath": "a/utt_1.flac", "offset": 0, "duration": 1.5, "text": "eins", "meta": {"speaker": 3, "tags": ["x", null]}}"#,
@@ -26,7 +27,7 @@ struct ManifestToolTests {
 
     /// The manifest, gzipped by gzip(1).
     func manifest() throws -> String {
-        let plain = work.appendingPathComponent("m.jsonl")
+        let plain = work.url("m.jsonl")
         try (Self.lines.joined(separator: "\n") + "\n").write(to: plain, atomically: true, encoding: .utf8)
         let gzip = Process()
         gzip.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -39,9 +40,8 @@ struct ManifestToolTests {
 
     @Test("records carry their lines and paths as written; RTTM ids a/utt_1 and b/utt_1; CSV carries the line")
     func records() throws {
-        defer { try? FileManager.default.removeItem(at: work) }
         let manifest = try manifest()
-        let rttm = work.appendingPathComponent("out.rttm").path
+        let rttm = work.path("out.rttm")
         let run = try Tool.run("dspscore", ["--manifest", manifest, "--format", "jsonl", "--analyses", "levels,loudness,speech", "--rttm", rttm, "--quiet"])
         #expect(run.status == 0, "\(run.stderr)")
         let records = jsonLines(run.stdout)
@@ -66,16 +66,15 @@ struct ManifestToolTests {
 
     @Test("--resume keeps both segments of one file; shards merge back into the whole run")
     func resumeShardMerge() throws {
-        defer { try? FileManager.default.removeItem(at: work) }
         let manifest = try manifest()
         let common = ["--manifest", manifest, "--format", "jsonl", "--analyses", "levels,loudness", "--quiet"]
-        let full = work.appendingPathComponent("full.jsonl").path
+        let full = work.path("full.jsonl")
         #expect(try Tool.run("dspscore", common + ["--output", full]).status == 0)
         let whole = try String(contentsOfFile: full, encoding: .utf8)
         #expect(whole.split(separator: "\n").count == 4)
 
         // Resume over a file holding only the first segment: the second is scored, the first kept.
-        let partial = work.appendingPathComponent("partial.jsonl").path
+        let partial = work.path("partial.jsonl")
         try (String(whole.split(separator: "\n")[0]) + "\n").write(toFile: partial, atomically: true, encoding: .utf8)
         let resumed = try Tool.run("dspscore", common + ["--output", partial, "--resume", "--log-level", "info"])
         #expect(resumed.status == 0)
@@ -84,7 +83,7 @@ struct ManifestToolTests {
 
         var shards: [String] = []
         for index in 0..<2 {
-            let path = work.appendingPathComponent("shard\(index).jsonl").path
+            let path = work.path("shard\(index).jsonl")
             #expect(try Tool.run("dspscore", common + ["--shard", "\(index)/2", "--output", path]).status == 0)
             shards.append(path)
         }

@@ -131,11 +131,9 @@ struct ToolTests {
             .appendingPathComponent("../DSPDetectionTests/Goldens/network-reference.json")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: golden)) as? [String: Any])
         var network = try #require(object["network"] as? [String: Any])
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("network-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = try TemporaryDirectory(prefix: "network")
         func write(_ value: Any, _ name: String) throws -> String {
-            let url = directory.appendingPathComponent(name)
+            let url = directory.url(name)
             try JSONSerialization.data(withJSONObject: value).write(to: url)
             return url.path
         }
@@ -151,7 +149,7 @@ struct ToolTests {
                 || String(describing: withNetwork["music_ratio"]) != String(describing: withModels["music_ratio"]),
                 "the network decides: \(withNetwork) against \(withModels)")
 
-        let missing = try Tool.run("dspbench", ["detect", "--in", audio, "--network", directory.appendingPathComponent("none.json").path])
+        let missing = try Tool.run("dspbench", ["detect", "--in", audio, "--network", directory.path("none.json")])
         #expect(missing.status == 2 && missing.stderr.contains("none.json"), "\(missing.stderr)")
         let garbled = try write(["inputLanes": [1, 2]], "garbled.json")
         let notDecoded = try Tool.run("dspbench", ["detect", "--in", audio, "--network", garbled])
@@ -206,15 +204,14 @@ struct ToolTests {
 
     @Test("dspscore convert: a folder mirrored, bad files reported, the rest converted, exit 1")
     func convert() throws {
-        let work = FileManager.default.temporaryDirectory.appendingPathComponent("convert-cli-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: work) }
-        let input = work.appendingPathComponent("in")
+        let work = try TemporaryDirectory(prefix: "convert-cli")
+        let input = work.url("in")
         try FileManager.default.createDirectory(at: input.appendingPathComponent("sub"), withIntermediateDirectories: true)
         try FileManager.default.copyItem(
             atPath: TestAudio.path("speech_2ch_en-us_de_44k1.flac"), toPath: input.appendingPathComponent("sub/stereo.flac").path)
         try FileManager.default.copyItem(atPath: TestAudio.path("speech_de_48k.flac"), toPath: input.appendingPathComponent("de.flac").path)
         try Data("not audio".utf8).write(to: input.appendingPathComponent("broken.wav"))
-        let output = work.appendingPathComponent("out")
+        let output = work.url("out")
 
         let run = try Tool.run("dspscore", ["convert", input.path, "--output-dir", output.path, "--jobs", "2"])
         #expect(run.status == 1)

@@ -55,18 +55,17 @@ struct GitRevisionGeneratorTests {
     /// Builds the files `layout` lists (path → content) in a fresh folder, runs the generator
     /// on `package` inside it, and returns the commit it wrote.
     static func commit(_ layout: [String: String], package: String = "pkg") throws -> String {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("gitrev-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: root) }
-        try FileManager.default.createDirectory(at: root.appendingPathComponent(package), withIntermediateDirectories: true)
+        let root = try TemporaryDirectory(prefix: "gitrev")
+        try FileManager.default.createDirectory(at: root.url(package), withIntermediateDirectories: true)
         for (path, content) in layout {
-            let url = root.appendingPathComponent(path)
+            let url = root.url(path)
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(content.utf8).write(to: url)
         }
-        let output = root.appendingPathComponent("GitRevision.swift")
+        let output = root.url("GitRevision.swift")
         let process = Process()
         process.executableURL = try generator()
-        process.arguments = [root.appendingPathComponent(package).path, output.path]
+        process.arguments = [root.path(package), output.path]
         try process.run()
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)

@@ -9,7 +9,7 @@ struct AudioFileErrorTests {
 
     @Test("A missing file is .notFound, naming the path")
     func missing() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "DSPIOTests")
         let path = directory.path("absent.wav")
         let error = expectError(.notFound) { _ = try AudioFileReader(path: path) }
         #expect(error?.path == path)
@@ -18,14 +18,14 @@ struct AudioFileErrorTests {
 
     @Test("A 0-byte file is .empty")
     func empty() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "DSPIOTests")
         let path = try directory.write("empty.wav", bytes: [])
         expectError(.empty) { _ = try AudioFileReader(path: path) }
     }
 
     @Test("A directory is .isDirectory, for reading and writing")
     func directoryPath() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "DSPIOTests")
         let path = directory.url.path
         expectError(.isDirectory) { _ = try AudioFileReader(path: path) }
         expectError(.isDirectory) {
@@ -36,7 +36,7 @@ struct AudioFileErrorTests {
     @Test("An unreadable file is .permissionDenied",
           .enabled(if: geteuid() != 0, "running as root, which bypasses file permissions"))
     func permissionDenied() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "DSPIOTests")
         let path = try writeAudio(directory.path("locked.wav"), [0.5], format: .wavPCM16)
         try FileManager.default.setAttributes([.posixPermissions: 0o000], ofItemAtPath: path)
         expectError(.permissionDenied) { _ = try AudioFileReader(path: path) }
@@ -46,7 +46,7 @@ struct AudioFileErrorTests {
 
     @Test("Random bytes named .wav are .corrupt")
     func randomBytes() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "DSPIOTests")
         var generator = SplitMix64(seed: 0x5EED_0B17E5)  // seeded: the same sizes in every run
         var bytes = (0..<4096).map { _ in UInt8.random(in: 0...255, using: &generator) }
         bytes[0] = 0x00  // make sure no container signature appears by chance
@@ -56,7 +56,7 @@ struct AudioFileErrorTests {
 
     @Test("A text file is .unsupportedFormat; named .wav it is .corrupt")
     func textFile() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "DSPIOTests")
         let text = Array(String(repeating: "This is not audio.\n", count: 100).utf8)
         let plain = try directory.write("notes.txt", bytes: text)
         let error = expectError(.unsupportedFormat) { _ = try AudioFileReader(path: plain) }
@@ -67,7 +67,7 @@ struct AudioFileErrorTests {
 
     @Test("A RIFF header claiming 65535, 1025 or 0 channels is .corrupt")
     func hostileChannels() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "DSPIOTests")
         for channels in [65535, 1025, 0] {
             let path = try directory.write(
                 "ch\(channels).wav",
@@ -78,7 +78,7 @@ struct AudioFileErrorTests {
 
     @Test("A RIFF header claiming a sample rate of 0 or 2 GHz is .corrupt")
     func hostileRates() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "DSPIOTests")
         for rate in [0, 2_000_000_000] {
             let path = try directory.write(
                 "rate\(rate).wav",
@@ -89,7 +89,7 @@ struct AudioFileErrorTests {
 
     @Test("A tiny file claiming a 4 GB data chunk is .truncated, or 50 frames when reading what is there")
     func hostileDataSize() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "DSPIOTests")
         let path = try directory.write(
             "huge.wav",
             bytes: WAVBuilder.file(
@@ -104,7 +104,7 @@ struct AudioFileErrorTests {
 
     @Test("A FLAC header claiming 2^36 frames on a small file is .truncated at the end of the audio")
     func hostileFLACLength() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "DSPIOTests")
         let samples = testSignal(count: 10_000)
         let path = try writeAudio(directory.path("honest.flac"), samples, format: .flacPCM16)
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
@@ -140,7 +140,7 @@ struct AudioFileErrorTests {
 
     @Test("A WAV cut mid-data is .truncated; under .readAvailable it reads the whole frames present")
     func wavCutInData() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "DSPIOTests")
         let samples = testSignal(count: 2 * 8000)
         let path = try writeAudio(directory.path("full.wav"), samples, format: .wavPCM16, channelCount: 2)
         let full = try readAll(path)
@@ -157,7 +157,7 @@ struct AudioFileErrorTests {
 
     @Test("A WAV cut inside its header is .truncated", arguments: [4, 6, 20, 30, 43])
     func wavCutInHeader(keep: Int) throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "DSPIOTests")
         let path = try writeAudio(directory.path("full.wav"), testSignal(count: 1000), format: .wavPCM16)
         let cut = try directory.truncatedCopy(of: path, to: "cut.wav", keeping: keep)
         expectError(.truncated) { _ = try AudioFileReader(path: cut) }
@@ -165,7 +165,7 @@ struct AudioFileErrorTests {
 
     @Test("A WAV holding its header and no data at all is .truncated")
     func wavHeaderOnly() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "DSPIOTests")
         let path = try writeAudio(directory.path("full.wav"), testSignal(count: 1000), format: .wavPCM16)
         let cut = try directory.truncatedCopy(of: path, to: "cut.wav", keeping: 44)
         expectError(.truncated) { _ = try AudioFileReader(path: cut) }
@@ -178,7 +178,7 @@ struct AudioFileErrorTests {
         AudioFileFormat(container: .rf64, encoding: .float32), AudioFileFormat(container: .wavex, encoding: .pcm24),
     ])
     func otherContainersCut(format: AudioFileFormat) throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "DSPIOTests")
         let samples = testSignal(count: 2 * 10_000)
         let path = try writeAudio(directory.path("full"), samples, format: format, channelCount: 2)
         let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
@@ -194,7 +194,7 @@ struct AudioFileErrorTests {
 
     @Test("Streaming placeholder data sizes are not truncation", arguments: [UInt32(0xFFFF_FFFF), 0x7FFF_F000, 0x7FFF_FFFF])
     func placeholders(size: UInt32) throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "DSPIOTests")
         let values = (0..<500).map { Int16($0 * 13 - 3000) }
         let path = try directory.write(
             "stream.wav",
@@ -207,7 +207,7 @@ struct AudioFileErrorTests {
 
     @Test("A metadata chunk cut off after complete audio is not truncation")
     func cutTrailingChunk() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "DSPIOTests")
         let values: [Int16] = [100, -200, 300, -400]
         let wav = WAVBuilder.file(channels: 1, sampleRate: 16_000, bitsPerSample: 16, payload: WAVBuilder.pcm16(values))
         let path = try directory.write("tail.wav", bytes: wav + Array("LIST".utf8) + [0x10, 0, 0])
@@ -218,7 +218,7 @@ struct AudioFileErrorTests {
 
     @Test("A WAV whose data size is 0 reads as 0 frames (libsndfile's behaviour)")
     func zeroDataSize() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "DSPIOTests")
         let path = try directory.write(
             "zero.wav",
             bytes: WAVBuilder.file(channels: 1, sampleRate: 16_000, bitsPerSample: 16, payload: WAVBuilder.pcm16([1, 2, 3, 4]), dataSize: 0))
@@ -228,7 +228,7 @@ struct AudioFileErrorTests {
 
     @Test("A FLAC cut mid-stream raises .corrupt after the frames decoded so far")
     func flacCut() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "DSPIOTests")
         let samples = testSignal(count: 160_000)
         let path = try writeAudio(directory.path("full.flac"), samples, format: .flacPCM16)
         let full = try readAll(path)
@@ -257,7 +257,7 @@ struct AudioFileErrorTests {
 
     @Test("An Ogg/Vorbis file cut mid-stream is .truncated")
     func oggCut() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "DSPIOTests")
         let samples = testSignal(count: 160_000)
         let path = try writeAudio(directory.path("full.ogg"), samples, format: .oggVorbis)
         let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
@@ -270,7 +270,7 @@ struct AudioFileErrorTests {
 
     @Test("The header log is available for diagnostics")
     func headerLog() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "DSPIOTests")
         let path = try writeAudio(directory.path("x.wav"), [0.5], format: .wavPCM16)
         let reader = try AudioFileReader(path: path)
         #expect(reader.headerLog.contains("WAVE"))
@@ -280,7 +280,7 @@ struct AudioFileErrorTests {
 
     @Test("The writer refuses bad parameters, formats and paths by kind")
     func writerErrors() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "DSPIOTests")
         let path = directory.path("out.wav")
         expectError(.invalidParameters) { _ = try AudioFileWriter(path: path, format: .wavPCM16, sampleRate: 0, channelCount: 1) }
         expectError(.invalidParameters) { _ = try AudioFileWriter(path: path, format: .wavPCM16, sampleRate: 16_000, channelCount: 0) }

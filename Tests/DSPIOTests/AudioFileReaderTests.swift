@@ -7,7 +7,7 @@ import TestSupport
 struct AudioFileReaderTests {
     @Test("Block reading equals whole-file reading, for any block size", arguments: [AudioFileFormat.wavPCM16, .flacPCM16, .wavFloat32])
     func blockInvariance(format: AudioFileFormat) throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "DSPIOTests")
         let samples = testSignal(count: 2 * 30_011)
         let path = try writeAudio(directory.path("blocks"), samples, format: format, channelCount: 2)
         let whole = try readAll(path, blockFrames: 30_011)
@@ -34,7 +34,7 @@ struct AudioFileReaderTests {
 
     @Test("readFrames counts frames, read counts samples, both return 0 at the end")
     func counts() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "DSPIOTests")
         let path = try writeAudio(directory.path("c.wav"), testSignal(count: 3 * 1000), format: .wavFloat32, channelCount: 3)
         let reader = try AudioFileReader(path: path)
         let buffer = UnsafeMutableBufferPointer<Float>.allocate(capacity: 3 * 600)
@@ -50,7 +50,7 @@ struct AudioFileReaderTests {
 
     @Test("seek(toFrame:) repositions reading; out-of-range frames are refused", arguments: [AudioFileFormat.wavPCM16, .flacPCM24])
     func seeking(format: AudioFileFormat) throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "DSPIOTests")
         let samples = testSignal(count: 2 * 20_000)
         let path = try writeAudio(directory.path("seek"), samples, format: format, channelCount: 2)
         let whole = try readAll(path)
@@ -66,7 +66,7 @@ struct AudioFileReaderTests {
 
     @Test("close() ends the handle: reads and seeks throw .closed, closing twice is harmless")
     func closing() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "DSPIOTests")
         let path = try writeAudio(directory.path("x.wav"), [0.5, 0.25], format: .wavPCM16)
         let reader = try AudioFileReader(path: path)
         reader.close()
@@ -86,7 +86,7 @@ struct AudioFileReaderTests {
 
     @Test("An empty but valid file has zero frames")
     func zeroFrames() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "DSPIOTests")
         let path = try writeAudio(directory.path("none.wav"), [], format: .wavPCM16, sampleRate: 16_000, channelCount: 2)
         let reader = try AudioFileReader(path: path)
         #expect(reader.frameCount == 0)
@@ -96,7 +96,7 @@ struct AudioFileReaderTests {
 
     @Test("A FLAC stream without a total sample count is counted by decoding")
     func unknownLengthFLAC() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "DSPIOTests")
         let samples = testSignal(count: 25_000)
         let path = try writeAudio(directory.path("known.flac"), samples, format: .flacPCM16)
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
@@ -112,7 +112,7 @@ struct AudioFileReaderTests {
 
     @Test("Streaming a 10-minute FLAC through a fixed block keeps memory flat")
     func constantMemory() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "DSPIOTests")
         let sampleRate = 16_000
         let frames = 10 * 60 * sampleRate
         let path = directory.path("long.flac")

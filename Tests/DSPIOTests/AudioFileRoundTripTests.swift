@@ -2,12 +2,13 @@ import DSPIO
 import Foundation
 import DSPCore
 import Testing
+import TestSupport
 
 @Suite("Round trips and sample values")
 struct AudioFileRoundTripTests {
     @Test("Float32 WAV round trip is bit-exact, edge values included")
     func float32BitExact() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "DSPIOTests")
         let edges: [Float] = [
             0, -0.0, 1, -1, 1.5, -2.75, .greatestFiniteMagnitude, -.greatestFiniteMagnitude,
             .leastNonzeroMagnitude, -.leastNormalMagnitude, .infinity, -.infinity, .nan, 1e-30,
@@ -25,7 +26,7 @@ struct AudioFileRoundTripTests {
 
     @Test("Int16 sample v reads as exactly Float(v) / 32768, for all 65536 values")
     func int16Normalisation() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "DSPIOTests")
         let values = (Int(Int16.min)...Int(Int16.max)).map { Int16($0) }
         let path = try directory.write(
             "all16.wav",
@@ -41,7 +42,7 @@ struct AudioFileRoundTripTests {
     @Test("16-bit reads widen exactly at any block size and channel count (every vector/tail split of the in-place kernel)",
           arguments: [1, 3])
     func int16AnyBlock(channels: Int) throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "DSPIOTests")
         var state: UInt64 = 0x16B1
         let values = (0..<(4099 * channels)).map { _ -> Int16 in
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
@@ -59,7 +60,7 @@ struct AudioFileRoundTripTests {
 
     @Test("Int24 sample v reads as exactly Float(v) / 8388608")
     func int24Normalisation() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "DSPIOTests")
         let values: [Int32] = [-8_388_608, -8_388_607, -65536, -1, 0, 1, 255, 256, 65535, 4_194_304, 8_388_607]
         let path = try directory.write(
             "some24.wav",
@@ -75,7 +76,7 @@ struct AudioFileRoundTripTests {
         (AudioFileFormat(container: .rf64, encoding: .pcm16), 16), (AudioFileFormat(container: .caf, encoding: .pcm24), 24),
     ])
     func pcmExact(format: AudioFileFormat, bits: Int) throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "DSPIOTests")
         let scale = Float(1 << (bits - 1))
         let maximum = Int(scale) - 1
         // Every 16-bit value; for 24 bits a stride through the range plus both ends.
@@ -92,7 +93,7 @@ struct AudioFileRoundTripTests {
 
     @Test("Multichannel frames stay interleaved in order", arguments: [AudioFileFormat.wavPCM16, .flacPCM24, .wavFloat32])
     func interleaving(format: AudioFileFormat) throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "DSPIOTests")
         let channels = 3
         let frames = 5000
         var samples = [Float](repeating: 0, count: frames * channels)
@@ -116,7 +117,7 @@ struct AudioFileRoundTripTests {
           arguments: [AudioFileFormat.wavPCM16, .flacPCM16, AudioFileFormat(container: .aiff, encoding: .pcm16),
                       AudioFileFormat(container: .w64, encoding: .pcm16)])
     func pcm16Conversion(format: AudioFileFormat) throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "DSPIOTests")
         let input: [Float] = [1.5, -1.5, 1, -1, 0.5, 1.5, 2.5, -0.5, -1.5, 0.51, 32766.5, 32767.5, 1e9, -1e9]
             .enumerated().map { index, value in index < 4 ? value : value / 32768 } + [.infinity, -.infinity, .nan]
         let nearestEven: [Float] = [32767, -32768, 32767, -32768, 0, 2, 2, 0, -2, 1, 32766, 32767, 32767, -32768, 32767, -32768, 0]
@@ -131,7 +132,7 @@ struct AudioFileRoundTripTests {
 
     @Test("PCM16 writing converts long buffers block by block, interleaved channels intact")
     func pcm16Blocks() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "DSPIOTests")
         let frames = 10_001
         let samples = (0..<frames * 3).map { Float(($0 * 7919) % 65536 - 32768) / 32768 }
         let path = try writeAudio(directory.path("blocks.wav"), samples, format: .wavPCM16, channelCount: 3)
@@ -144,7 +145,7 @@ struct AudioFileRoundTripTests {
     @Test("PCM16 reads are exact for every block size and channel count (in-place widening)",
           arguments: [AudioFileFormat.wavPCM16, .flacPCM16])
     func pcm16InPlaceWidening(format: AudioFileFormat) throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "DSPIOTests")
         for channels in 1...3 {
             let frames = 1_003
             let values = (0..<frames * channels).map { Int16(truncatingIfNeeded: ($0 * 7919 + channels) % 65536 - 32768) }
@@ -161,7 +162,7 @@ struct AudioFileRoundTripTests {
 
     @Test("Ogg/Vorbis written by libsndfile reads back with its length and content")
     func oggVorbis() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "DSPIOTests")
         let frames = 48_000
         let samples = (0..<frames).map { Float(0.5 * sin(2 * Double.pi * 440 * Double($0) / 48_000)) }
         let path = try writeAudio(directory.path("tone.ogg"), samples, format: .oggVorbis, sampleRate: 48_000)
@@ -185,7 +186,7 @@ struct AudioFileRoundTripTests {
           arguments: [AudioFileFormat.Encoding.pcmS8, .pcmU8, .ulaw, .alaw], [1, 2, 3])
     func aiffOddByteCount(encoding: AudioFileFormat.Encoding, channels: Int) throws {
         let format = AudioFileFormat(container: .aiff, encoding: encoding)
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "DSPIOTests")
         // 1001 frames: an odd sample count for 1 and 3 channels (the repaired case), even for 2.
         let frames = 1001
         let samples = (0..<frames * channels).map { Float(($0 * 37) % 255 - 127) / 128 }
@@ -223,7 +224,7 @@ struct AudioFileRoundTripTests {
             ("ulaw.wav", ["-e", "u-law"], AudioFileFormat(container: .wav, encoding: .ulaw)),
           ])
     func soxFiles(name: String, options: [String], format: AudioFileFormat) throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "DSPIOTests")
         let path = directory.path(name)
         try Tool.sox.run(["-n", "-r", "22050", "-c", "2"] + options + [path, "synth", "0.5", "sine", "440", "sine", "1234", "gain", "-3"])
         let raw = directory.path("decoded.f32")
@@ -239,7 +240,7 @@ struct AudioFileRoundTripTests {
     @Test("A FLAC file from the flac encoder decodes to the WAV it was made from",
           .enabled(if: Tool.flac.isAvailable, "flac is not installed"))
     func flacEncoder() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "DSPIOTests")
         let samples = testSignal(count: 40_000)
         let wav = try writeAudio(directory.path("source.wav"), samples, format: .wavPCM16, channelCount: 2)
         let flac = directory.path("encoded.flac")
@@ -252,7 +253,7 @@ struct AudioFileRoundTripTests {
     @Test("An Ogg/Vorbis file from oggenc opens with the source's length",
           .enabled(if: Tool.oggenc.isAvailable, "oggenc is not installed"))
     func oggencFile() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "DSPIOTests")
         let wav = try writeAudio(directory.path("source.wav"), testSignal(count: 64_000), format: .wavPCM16, sampleRate: 32_000, channelCount: 2)
         let ogg = directory.path("encoded.ogg")
         try Tool.oggenc.run(["-Q", "-o", ogg, wav])
@@ -279,7 +280,7 @@ struct AudioFileRoundTripTests {
     ])
     func integerSamplesAreFinite(format: AudioFileFormat, integer: Bool) throws {
         #expect(format.encoding.hasIntegerSamples == integer)
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "DSPIOTests")
         let specials: [Float] = [.nan, .infinity, -.infinity, 2, -2, 1, -1, 0.5, .greatestFiniteMagnitude]
         let samples = specials + testSignal(count: 1010 - specials.count)
         let path = try writeAudio(directory.path("x." + (format.container == .flac ? "flac" : format.container == .aiff ? "aiff" : "wav")), samples, format: format, channelCount: 1)
@@ -300,7 +301,7 @@ struct AudioFileRoundTripTests {
             (AudioFileFormat(container: .ogg, encoding: .vorbis), "ogg"),
         ]
         let specials: [Float] = [.nan, .infinity, -.infinity, 1e30, -1e30, 2, -2, .nan, .greatestFiniteMagnitude, 1, -1, 0.5]
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "DSPIOTests")
         var tested = 0
         for (format, ext) in formats {
             let rate = format.encoding == .gsm610 ? 8_000 : 16_000

@@ -2,6 +2,7 @@ import DSPCore
 import DSPIO
 import Foundation
 import Testing
+import TestSupport
 
 @Suite("AudioFileWriter.write(Int16): samples stored as they are")
 struct AudioFileWriterInt16Tests {
@@ -12,7 +13,7 @@ struct AudioFileWriterInt16Tests {
         AudioFileFormat.wavPCM16, .flacPCM16, AudioFileFormat(container: .aiff, encoding: .pcm16),
     ])
     func pcm16(format: AudioFileFormat) throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "DSPIOTests")
         let path = directory.path("all16")
         let writer = try AudioFileWriter(path: path, format: format, sampleRate: 16_000, channelCount: 2)
         try Self.values.withUnsafeBufferPointer { all in
@@ -34,7 +35,7 @@ struct AudioFileWriterInt16Tests {
 
     @Test("a float file is given k / 32768, not k (libsndfile's own short path would store k)")
     func float32() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "DSPIOTests")
         let path = directory.path("float.wav")
         let writer = try AudioFileWriter(path: path, format: .wavFloat32, sampleRate: 8000, channelCount: 1)
         try Self.values.withUnsafeBufferPointer { try writer.write($0) }
@@ -44,7 +45,7 @@ struct AudioFileWriterInt16Tests {
 
     @Test("a partial frame and a closed file are refused")
     func refusals() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "DSPIOTests")
         let writer = try AudioFileWriter(path: directory.path("x.wav"), format: .wavPCM16, sampleRate: 8000, channelCount: 2)
         let three: [Int16] = [1, 2, 3]
         #expect(throws: AudioFileError.self) { try three.withUnsafeBufferPointer { try writer.write($0) } }

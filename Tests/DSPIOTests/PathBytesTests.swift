@@ -1,6 +1,7 @@
 import DSPIO
 import Foundation
 import Testing
+import TestSupport
 
 /// File names as bytes: the escaping round-trips every byte string, and files whose names are
 /// not UTF-8 open.
@@ -47,7 +48,7 @@ struct PathBytesTests {
 
     @Test("A file whose name is not UTF-8 opens, reads and is written by its escaped path")
     func openHostileNames() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "DSPIOTests")
         let wav = WAVBuilder.file(channels: 1, sampleRate: 8_000, bitsPerSample: 16, payload: WAVBuilder.pcm16([1, -2, 3, 16384]))
         // `path("")` has no trailing separator: the names go inside the directory, which removes them.
         let inside = Array(directory.url.path.utf8) + [UInt8(ascii: "/")]

@@ -2,38 +2,6 @@ import DSPIO
 import Foundation
 import Testing
 
-/// A fresh directory under the system temporary directory, removed when released.
-final class TemporaryDirectory {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("DSPIOTests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(at: url)
-    }
-
-    /// The path of `name` inside the directory.
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-
-    /// Writes `bytes` to `name` and returns its path.
-    @discardableResult
-    func write(_ name: String, bytes: [UInt8]) throws -> String {
-        let path = path(name)
-        try Data(bytes).write(to: URL(fileURLWithPath: path))
-        return path
-    }
-
-    /// Writes a copy of the first `count` bytes of `source` to `name`.
-    @discardableResult
-    func truncatedCopy(of source: String, to name: String, keeping count: Int) throws -> String {
-        let bytes = try Data(contentsOf: URL(fileURLWithPath: source))
-        return try write(name, bytes: Array(bytes.prefix(count)))
-    }
-}
-
 /// Builds canonical WAV files byte by byte, independently of libsndfile, so that headers can lie.
 enum WAVBuilder {
     /// A RIFF/WAVE file: `fmt ` (PCM = 1 or IEEE float = 3) then `data` with `payload`.

@@ -1,6 +1,7 @@
 import DSPScoring
 import Foundation
 import Testing
+import TestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -43,16 +44,10 @@ func peakResidentBytes() -> Int {
 
 @Suite("Bad files: every kind gets an error record, nothing crashes, hangs or balloons")
 struct BadFileTests {
-    let directory: URL = {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("dspscore-badfiles-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }()
+    let directory: TemporaryDirectory
 
-    func write(_ name: String, _ data: Data) -> String {
-        let url = directory.appendingPathComponent(name)
-        #expect(FileManager.default.createFile(atPath: url.path, contents: data))
-        return url.path
+    init() throws {
+        directory = try TemporaryDirectory(prefix: "dspscore-badfiles")
     }
 
     @Test("short files are scored with what can be measured: levels from one sample on, loudness from 400 ms, detection from 64 ms; no audio is empty")
@@ -65,7 +60,7 @@ struct BadFileTests {
             let detection = scorer.minimumFrames(sampleRate: rate)
             let loudness = scorer.minimumLoudnessFrames(sampleRate: rate)
             for frames in [1, 2, detection - 1, detection, loudness - 1, loudness] {
-                let path = write("short_\(rate)_\(frames).wav", HostileWAV.file(channels: 1, sampleRate: rate, payload: HostileWAV.pcm16(frames: frames)))
+                let path = try directory.write("short_\(rate)_\(frames).wav", bytes: HostileWAV.file(channels: 1, sampleRate: rate, payload: HostileWAV.pcm16(frames: frames)))
                 let record = scorer.score(path: path)
                 #expect(record.status == .ok && record.frames == frames, "\(path): \(String(describing: record.error))")
                 #expect(record.duration == Double(frames) / Double(rate))
@@ -87,7 +82,7 @@ struct BadFileTests {
         }
         // Levels only: a one-sample file is simply scored.
         let levelsOnly = try FileScorer(configuration: .init(frameLength: 2048, analyses: .levels))
-        let file = write("one.wav", HostileWAV.file(channels: 1, sampleRate: 16_000, payload: HostileWAV.pcm16(frames: 1)))
+        let file = try directory.write("one.wav", bytes: HostileWAV.file(channels: 1, sampleRate: 16_000, payload: HostileWAV.pcm16(frames: 1)))
         let one = levelsOnly.score(path: file)
         #expect(one.status == .ok && one.notMeasured == nil && one.levels != nil)
         // Loudness alone on a file too short for it: nothing asked for can be measured.
@@ -96,14 +91,14 @@ struct BadFileTests {
         #expect(unsupported.status == .error && unsupported.error?.kind == "unsupported", "\(String(describing: unsupported.error))")
         #expect(unsupported.error?.message.contains("loudness: too_short") == true)
         // A valid header with no audio.
-        let none = write("noaudio.wav", HostileWAV.file(channels: 1, sampleRate: 16_000, payload: []))
+        let none = try directory.write("noaudio.wav", bytes: HostileWAV.file(channels: 1, sampleRate: 16_000, payload: []))
         let record = scorer.score(path: none)
         #expect(record.error?.kind == "empty" && record.error?.message.contains("0 frames") == true, "\(String(describing: record.error))")
     }
 
     @Test("unreadable: permission denied, even when the tests run as root")
     func permissionDenied() throws {
-        let path = write("locked.wav", try Data(contentsOf: testAudio.appendingPathComponent("speech_en-us_16k.wav")))
+        let path = try directory.write("locked.wav", bytes: Data(contentsOf: testAudio.appendingPathComponent("speech_en-us_16k.wav")))
         #expect(chmod(path, 0) == 0)
         defer { chmod(path, 0o644) }
         // Root bypasses file modes. Linux keeps a per-thread file-system uid (setfsuid(2)): with it
@@ -132,7 +127,7 @@ struct BadFileTests {
 
     @Test("unreadable: a FIFO, a character device and a directory are refused at once, not waited on")
     func notRegularFiles() throws {
-        let fifo = directory.appendingPathComponent("pipe.wav").path
+        let fifo = directory.path("pipe.wav")
         #expect(mkfifo(fifo, 0o644) == 0)
         // If the scorer did open the FIFO it would block until a writer came: this writer comes
         // after 5 s so that a regression fails (too slow, wrong kind) instead of hanging the run.
@@ -184,7 +179,7 @@ struct BadFileTests {
         ]
         let before = peakResidentBytes()
         for testCase in cases {
-            let path = write(testCase.name + ".wav", testCase.data)
+            let path = try directory.write(testCase.name + ".wav", bytes: testCase.data)
             let start = Date()
             let record = scorer.score(path: path)
             #expect(Date().timeIntervalSince(start) < 20, "\(testCase.name) took too long")

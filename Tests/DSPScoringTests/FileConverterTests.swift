@@ -5,17 +5,6 @@ import Foundation
 import TestSupport
 import Testing
 
-/// A scratch folder per test, removed at the end.
-private final class Scratch {
-    let path: String
-    init() throws {
-        path = FileManager.default.temporaryDirectory.appendingPathComponent("convert-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-    func file(_ name: String) -> String { (path as NSString).appendingPathComponent(name) }
-}
-
 /// Writes interleaved float samples as a Float32 WAV.
 private func writeFloatWAV(_ path: String, _ samples: [Float], rate: Int, channels: Int = 1) throws {
     let writer = try AudioFileWriter(path: path, format: .wavFloat32, sampleRate: rate, channelCount: channels)
@@ -59,14 +48,14 @@ struct FileConverterTests {
         (44_100, 2, 44_101), (48_000, 1, 48_001), (8_000, 1, 8_001), (16_000, 1, 16_003), (22_050, 2, 1), (44_100, 1, 7),
     ])
     func exactLength(rate: Int, channels: Int, frames: Int) throws {
-        let scratch = try Scratch()
-        let input = scratch.file("in.wav")
+        let scratch = try TemporaryDirectory(prefix: "convert")
+        let input = scratch.path("in.wav")
         try writeFloatWAV(input, testSignal(count: frames * channels).map { $0 * 0.5 }, rate: rate, channels: channels)
-        let result = try FileConverter().convert(input, to: scratch.file("out.wav"))
+        let result = try FileConverter().convert(input, to: scratch.path("out.wav"))
         #expect(result.status == .ok, "\(String(describing: result.error))")
         let expected = Int((Double(frames) * 16_000 / Double(rate)).rounded())
         #expect(result.outputFrames == expected)
-        let output = try readAll(scratch.file("out.wav"))
+        let output = try readAll(scratch.path("out.wav"))
         #expect(output.samples.count == expected)
         #expect(output.rate == 16_000 && output.channels == 1)
         #expect(output.format == .wavPCM16)
@@ -74,13 +63,13 @@ struct FileConverterTests {
 
     @Test("a 1 kHz sine at 48 kHz comes out as the same sine at 16 kHz (ideal sine, delay trimmed)")
     func sineOracle() throws {
-        let scratch = try Scratch()
-        let input = scratch.file("sine48k.wav")
+        let scratch = try TemporaryDirectory(prefix: "convert")
+        let input = scratch.path("sine48k.wav")
         let amplitude = 0.5
         try writeFloatWAV(input, sine(frequency: 1000, amplitude: amplitude, rate: 48_000, frames: 48_000), rate: 48_000)
-        let result = try FileConverter().convert(input, to: scratch.file("sine16k.wav"))
+        let result = try FileConverter().convert(input, to: scratch.path("sine16k.wav"))
         #expect(result.status == .ok)
-        let output = try readAll(scratch.file("sine16k.wav")).samples
+        let output = try readAll(scratch.path("sine16k.wav")).samples
         #expect(output.count == 16_000)
         // Output sample n is input time n / 16000: the ideal is the same sine sampled at 16 kHz,
         // scaled by the resampler's passband gain at 1 kHz, which its specification holds within
@@ -102,13 +91,13 @@ struct FileConverterTests {
 
     @Test("TestAudio's −20 dBFS 1 kHz sine at 48 kHz keeps its level and frequency at 16 kHz")
     func bundledSine() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory(prefix: "convert")
         let path = TestAudio.path("sine_1k_-20dBFS_48k_f32.wav")
-        let result = try FileConverter().convert(path, to: scratch.file("out.flac"))
+        let result = try FileConverter().convert(path, to: scratch.path("out.flac"))
         let input = try readAll(path)
         #expect(result.status == .ok)
         #expect(result.outputFrames == (input.samples.count * 16_000 + 24_000) / 48_000)
-        let output = try readAll(scratch.file("out.flac")).samples
+        let output = try readAll(scratch.path("out.flac")).samples
         func rmsDB(_ x: ArraySlice<Float>) -> Double {
             10 * log10(x.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(x.count))
         }
@@ -121,8 +110,8 @@ struct FileConverterTests {
 
     @Test("stereo is mixed to the mean of its channels; one channel or all can be chosen")
     func channels() throws {
-        let scratch = try Scratch()
-        let input = scratch.file("stereo.wav")
+        let scratch = try TemporaryDirectory(prefix: "convert")
+        let input = scratch.path("stereo.wav")
         let frames = 16_000
         let left = sine(frequency: 440, amplitude: 0.5, rate: 16_000, frames: frames)
         let right = sine(frequency: 440, amplitude: 0.25, rate: 16_000, frames: frames, phase: .pi)
@@ -136,37 +125,37 @@ struct FileConverterTests {
             let worst = zip(got, want).map { abs($0 - $1) }.max() ?? 0
             #expect(worst <= 0.5 / 32768 + 1e-9, what)
         }
-        _ = try FileConverter().convert(input, to: scratch.file("mix.wav"))
-        expectClose(try readAll(scratch.file("mix.wav")).samples, (0..<frames).map { (left[$0] + right[$0]) / 2 }, "downmix")
+        _ = try FileConverter().convert(input, to: scratch.path("mix.wav"))
+        expectClose(try readAll(scratch.path("mix.wav")).samples, (0..<frames).map { (left[$0] + right[$0]) / 2 }, "downmix")
 
-        _ = try FileConverter(configuration: .init(channels: .channel(1))).convert(input, to: scratch.file("right.wav"))
-        expectClose(try readAll(scratch.file("right.wav")).samples, right, "channel 2")
+        _ = try FileConverter(configuration: .init(channels: .channel(1))).convert(input, to: scratch.path("right.wav"))
+        expectClose(try readAll(scratch.path("right.wav")).samples, right, "channel 2")
 
-        let kept = try FileConverter(configuration: .init(channels: .keep)).convert(input, to: scratch.file("both.wav"))
+        let kept = try FileConverter(configuration: .init(channels: .keep)).convert(input, to: scratch.path("both.wav"))
         #expect(kept.outputChannels == 2)
-        let both = try readAll(scratch.file("both.wav"))
+        let both = try readAll(scratch.path("both.wav"))
         #expect(both.channels == 2)
         expectClose(both.samples, interleaved, "keep")
 
         // 44.1 kHz stereo kept: each channel resampled, exact length.
-        let input44 = scratch.file("stereo44.wav")
+        let input44 = scratch.path("stereo44.wav")
         try writeFloatWAV(input44, testSignal(count: 2 * 44_100).map { $0 * 0.5 }, rate: 44_100, channels: 2)
-        let kept44 = try FileConverter(configuration: .init(channels: .keep)).convert(input44, to: scratch.file("both16.wav"))
+        let kept44 = try FileConverter(configuration: .init(channels: .keep)).convert(input44, to: scratch.path("both16.wav"))
         #expect(kept44.status == .ok && kept44.outputFrames == 16_000)
-        #expect(try readAll(scratch.file("both16.wav")).samples.count == 32_000)
+        #expect(try readAll(scratch.path("both16.wav")).samples.count == 32_000)
 
-        let missing = try FileConverter(configuration: .init(channels: .channel(2))).convert(input, to: scratch.file("third.wav"))
+        let missing = try FileConverter(configuration: .init(channels: .channel(2))).convert(input, to: scratch.path("third.wav"))
         #expect(missing.status == .error && missing.error?.kind == "unsupported")
         #expect(missing.error?.message.contains("no channel 2 in a 2-channel file") == true)
     }
 
     @Test("how the file is cut into blocks does not change a byte of the output", arguments: [FileConverter.Configuration.Container.wav, .flac])
     func chunking(container: FileConverter.Configuration.Container) throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory(prefix: "convert")
         let path = TestAudio.path("speech_2ch_en-us_de_44k1.flac")
         var outputs: [Data] = []
         for (i, blockFrames) in [256, 4097, 65_536, 1 << 20].enumerated() {
-            let out = scratch.file("out\(i).\(container.fileExtension)")
+            let out = scratch.path("out\(i).\(container.fileExtension)")
             let result = try FileConverter(configuration: .init(container: container, dither: .triangular(seed: 3), blockFrames: blockFrames))
                 .convert(path, to: out)
             #expect(result.status == .ok)
@@ -178,15 +167,15 @@ struct FileConverterTests {
 
     @Test("TPDF dither moves each sample by at most one step, and is the same on every run")
     func dither() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory(prefix: "convert")
         let path = TestAudio.path("speech_en-us_16k.wav")
-        _ = try FileConverter().convert(path, to: scratch.file("plain.wav"))
+        _ = try FileConverter().convert(path, to: scratch.path("plain.wav"))
         let tpdf = FileConverter.Configuration(dither: .triangular(seed: 9))
-        _ = try FileConverter(configuration: tpdf).convert(path, to: scratch.file("d1.wav"))
-        _ = try FileConverter(configuration: tpdf).convert(path, to: scratch.file("d2.wav"))
-        let plain = try readAll(scratch.file("plain.wav")).samples
-        let d1 = try readAll(scratch.file("d1.wav")).samples
-        #expect(d1 == (try readAll(scratch.file("d2.wav")).samples))
+        _ = try FileConverter(configuration: tpdf).convert(path, to: scratch.path("d1.wav"))
+        _ = try FileConverter(configuration: tpdf).convert(path, to: scratch.path("d2.wav"))
+        let plain = try readAll(scratch.path("plain.wav")).samples
+        let d1 = try readAll(scratch.path("d1.wav")).samples
+        #expect(d1 == (try readAll(scratch.path("d2.wav")).samples))
         #expect(plain == (try readAll(path)).samples, "16 kHz mono 16-bit in: the samples pass unchanged")
         #expect(zip(plain, d1).allSatisfy { abs($0 - $1) * 32768 <= 1 })
         #expect(zip(plain, d1).contains { $0 != $1 })
@@ -194,21 +183,21 @@ struct FileConverterTests {
 
     @Test("files that cannot be read or written get an error kind; the input is never written over")
     func errors() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory(prefix: "convert")
         let converter = try FileConverter()
-        let missing = converter.convert(scratch.file("missing.wav"), to: scratch.file("a.wav"))
+        let missing = converter.convert(scratch.path("missing.wav"), to: scratch.path("a.wav"))
         #expect(missing.status == .error && missing.error?.kind == "not_found")
 
-        let text = scratch.file("text.wav")
+        let text = scratch.path("text.wav")
         try Data("this is not audio at all, just some text in a file".utf8).write(to: URL(fileURLWithPath: text))
-        let garbage = converter.convert(text, to: scratch.file("b.wav"))
+        let garbage = converter.convert(text, to: scratch.path("b.wav"))
         #expect(garbage.status == .error)
         #expect(["corrupt", "unsupported_format"].contains(garbage.error?.kind ?? ""))
 
-        let folder = converter.convert(scratch.path, to: scratch.file("c.wav"))
+        let folder = converter.convert(scratch.path, to: scratch.path("c.wav"))
         #expect(folder.status == .error)
 
-        let input = scratch.file("in.wav")
+        let input = scratch.path("in.wav")
         try writeFloatWAV(input, testSignal(count: 1600), rate: 16_000)
         let inputBytes = try Data(contentsOf: URL(fileURLWithPath: input))
         for overwrite in [false, true] {
@@ -217,41 +206,41 @@ struct FileConverterTests {
             let viaDots = converter.convert(input, to: scratch.path + "/./in.wav", overwrite: overwrite)
             #expect(viaDots.error?.kind == "same_file")
         }
-        try FileManager.default.createSymbolicLink(atPath: scratch.file("link.wav"), withDestinationPath: input)
-        #expect(converter.convert(input, to: scratch.file("link.wav"), overwrite: true).error?.kind == "same_file")
+        try FileManager.default.createSymbolicLink(atPath: scratch.path("link.wav"), withDestinationPath: input)
+        #expect(converter.convert(input, to: scratch.path("link.wav"), overwrite: true).error?.kind == "same_file")
         #expect(try Data(contentsOf: URL(fileURLWithPath: input)) == inputBytes)
 
-        let first = converter.convert(input, to: scratch.file("deep/er/out.wav"))
+        let first = converter.convert(input, to: scratch.path("deep/er/out.wav"))
         #expect(first.status == .ok, "\(String(describing: first.error))")
-        let again = converter.convert(input, to: scratch.file("deep/er/out.wav"))
+        let again = converter.convert(input, to: scratch.path("deep/er/out.wav"))
         #expect(again.status == .error && again.error?.kind == "output_exists")
-        #expect(converter.convert(input, to: scratch.file("deep/er/out.wav"), overwrite: true).status == .ok)
-        #expect(!FileManager.default.fileExists(atPath: scratch.file("deep/er/out.wav.partial")))
+        #expect(converter.convert(input, to: scratch.path("deep/er/out.wav"), overwrite: true).status == .ok)
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("deep/er/out.wav.partial")))
 
-        let empty = scratch.file("empty.wav")
+        let empty = scratch.path("empty.wav")
         try writeFloatWAV(empty, [], rate: 16_000)
-        #expect(converter.convert(empty, to: scratch.file("e.wav")).error?.kind == "empty")
-        #expect(!FileManager.default.fileExists(atPath: scratch.file("e.wav")))
+        #expect(converter.convert(empty, to: scratch.path("e.wav")).error?.kind == "empty")
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("e.wav")))
 
-        let slow = scratch.file("slow.wav")
+        let slow = scratch.path("slow.wav")
         try writeFloatWAV(slow, testSignal(count: 800), rate: 800)
-        let refused = converter.convert(slow, to: scratch.file("s.wav"))
+        let refused = converter.convert(slow, to: scratch.path("s.wav"))
         #expect(refused.error?.kind == "unsupported")
-        #expect(!FileManager.default.fileExists(atPath: scratch.file("s.wav")))
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("s.wav")))
     }
 
     @Test("a batch goes on past bad files, results in input order whatever the jobs")
     func batch() throws {
-        let scratch = try Scratch()
-        let bad = scratch.file("bad.wav")
+        let scratch = try TemporaryDirectory(prefix: "convert")
+        let bad = scratch.path("bad.wav")
         try Data("not audio".utf8).write(to: URL(fileURLWithPath: bad))
         let inputs = [
-            TestAudio.path("speech_de_48k.flac"), bad, TestAudio.path("noise_white_16k.wav"), scratch.file("missing.flac"),
+            TestAudio.path("speech_de_48k.flac"), bad, TestAudio.path("noise_white_16k.wav"), scratch.path("missing.flac"),
             TestAudio.path("speech_es_48k.w64"),
         ]
         var runs: [[FileConverter.Result]] = []
         for jobs in [1, 3] {
-            var plan = inputs.enumerated().map { FileConverter.PlannedFile(input: $1, output: scratch.file("j\(jobs)/\($0).wav")) }
+            var plan = inputs.enumerated().map { FileConverter.PlannedFile(input: $1, output: scratch.path("j\(jobs)/\($0).wav")) }
             // A sixth file that would write the first one's output: reported in its place, not converted.
             plan.insert(FileConverter.PlannedFile(input: inputs[4], output: plan[0].output, conflictsWith: inputs[0]), at: 2)
             var results: [FileConverter.Result] = []
@@ -273,8 +262,8 @@ struct FileConverterTests {
 
     @Test("outputs mirror the input tree, with the container's extension; two inputs for one output conflict")
     func plan() throws {
-        let scratch = try Scratch()
-        let root = scratch.file("corpus")
+        let scratch = try TemporaryDirectory(prefix: "convert")
+        let root = scratch.path("corpus")
         for name in ["a/x.flac", "a/x.ogg", "b/c/y.wav", "z.aiff", "notes.txt"] {
             let path = (root as NSString).appendingPathComponent(name)
             try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)

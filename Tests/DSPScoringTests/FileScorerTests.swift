@@ -207,30 +207,30 @@ struct FileScorerTests {
 
 @Suite("FileScorer on bad input")
 struct FileScorerErrorTests {
-    let directory: URL = {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("dspscore-tests-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }()
+    let directory: TemporaryDirectory
+
+    init() throws {
+        directory = try TemporaryDirectory(prefix: "dspscore-tests")
+    }
 
     @Test("missing, empty, corrupt, text and truncated files get error records with kinds")
     func errorRecords() throws {
-        let empty = directory.appendingPathComponent("empty.wav")
+        let empty = directory.url("empty.wav")
         #expect(FileManager.default.createFile(atPath: empty.path, contents: Data()))
-        let corrupt = directory.appendingPathComponent("corrupt.wav")
+        let corrupt = directory.url("corrupt.wav")
         var bytes = [UInt8](repeating: 0, count: 4096)
         var state: UInt32 = 7
         for i in bytes.indices { state = state &* 1_103_515_245 &+ 12345; bytes[i] = UInt8(truncatingIfNeeded: state >> 16) }
         #expect(FileManager.default.createFile(atPath: corrupt.path, contents: Data(bytes)))
-        let text = directory.appendingPathComponent("notes.txt")
+        let text = directory.url("notes.txt")
         try "hello".write(to: text, atomically: true, encoding: .utf8)
-        let truncated = directory.appendingPathComponent("truncated.wav")
+        let truncated = directory.url("truncated.wav")
         let whole = try Data(contentsOf: testAudio.appendingPathComponent("speech_en-us_16k.wav"))
         try whole.prefix(whole.count / 2).write(to: truncated)
 
         let scorer = try FileScorer()
         let cases: [(URL, String)] = [
-            (directory.appendingPathComponent("missing.wav"), "not_found"), (empty, "empty"),
+            (directory.url("missing.wav"), "not_found"), (empty, "empty"),
             (corrupt, "corrupt"), (text, "unsupported_format"), (truncated, "truncated"),
         ]
         for (url, kind) in cases {
@@ -256,10 +256,10 @@ struct FileScorerErrorTests {
 
     @Test("directories expand recursively by extension, sorted; files pass through")
     func discovery() throws {
-        let nested = directory.appendingPathComponent("a/b")
+        let nested = directory.url("a/b")
         try FileManager.default.createDirectory(at: nested, withIntermediateDirectories: true)
         for name in ["z.wav", "a/y.FLAC", "a/b/x.ogg", "a/b/readme.md"] {
-            #expect(FileManager.default.createFile(atPath: directory.appendingPathComponent(name).path, contents: Data([1])))
+            #expect(FileManager.default.createFile(atPath: directory.path(name), contents: Data([1])))
         }
         let found = AudioFileDiscovery.expand([directory.path, "/nonexistent/file.wav"])
         #expect(found.map { ($0 as NSString).lastPathComponent } == ["x.ogg", "y.FLAC", "z.wav", "file.wav"])  // a/b/x < a/y < z

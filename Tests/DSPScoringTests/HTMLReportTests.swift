@@ -1,6 +1,7 @@
 import DSPScoring
 import Foundation
 import Testing
+import TestSupport
 
 #if canImport(FoundationXML)
 import FoundationXML
@@ -39,11 +40,11 @@ private final class PageParser: NSObject, XMLParserDelegate {
 
 @Suite("dspscore report: the HTML page")
 struct HTMLReportTests {
-    let directory: URL = {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("dspscore-report-tests-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }()
+    let directory: TemporaryDirectory
+
+    init() throws {
+        directory = try TemporaryDirectory(prefix: "dspscore-report-tests")
+    }
 
     /// The path with markup characters in its name (a real copy of a TestAudio file).
     static let hostileName = #"a<b>&"c'd <script>.wav"#
@@ -51,13 +52,13 @@ struct HTMLReportTests {
     /// Records of every TestAudio file, a hostile-named copy, and two failures, as JSON Lines,
     /// with levels and loudness only (the detection sections are tested with their own values).
     func records() throws -> [String] {
-        let hostile = directory.appendingPathComponent(Self.hostileName)
+        let hostile = directory.url(Self.hostileName)
         try? FileManager.default.removeItem(at: hostile)
         try FileManager.default.copyItem(at: testAudio.appendingPathComponent("speech_clipped_16k.wav"), to: hostile)
-        let empty = directory.appendingPathComponent("empty & <void>.wav")
+        let empty = directory.url("empty & <void>.wav")
         #expect(FileManager.default.createFile(atPath: empty.path, contents: Data()))
         let scorer = try FileScorer(configuration: .init(analyses: [.levels, .loudness]))
-        let paths = testAudioFiles() + [hostile.path, empty.path, directory.appendingPathComponent("missing.wav").path]
+        let paths = testAudioFiles() + [hostile.path, empty.path, directory.path("missing.wav")]
         return paths.map { ScoreFormatting.jsonLine(scorer.score(path: $0)) }
     }
 

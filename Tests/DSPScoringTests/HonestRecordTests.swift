@@ -8,16 +8,10 @@ import TestSupport
 /// clipping counted at the format's own rails. Real files, made here as bytes.
 @Suite("Honest records: no silent null, no dropped analysis, clipping at the rails")
 struct HonestRecordTests {
-    let directory: URL = {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("dspscore-honest-\(UUID().uuidString)")
-        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }()
+    let directory: TemporaryDirectory
 
-    func write(_ name: String, _ data: Data) -> String {
-        let url = directory.appendingPathComponent(name)
-        #expect(FileManager.default.createFile(atPath: url.path, contents: data))
-        return url.path
+    init() throws {
+        directory = try TemporaryDirectory(prefix: "dspscore-honest")
     }
 
     /// A float32 WAV (format tag 3) of `samples`.
@@ -59,7 +53,7 @@ struct HonestRecordTests {
     func hugeSample() throws {
         var samples = (0..<16_000).map { Float(sin(Double($0) * 0.1) * 0.1) }
         samples[8000] = 1e20
-        let path = write("huge.wav", Self.floatWAV(samples))
+        let path = try directory.write("huge.wav", bytes: Self.floatWAV(samples))
         let record = try FileScorer().score(path: path)
         Self.checkHonest(record, samples: samples, "huge")
         #expect(record.status == .ok, "\(String(describing: record.error))")
@@ -84,7 +78,7 @@ struct HonestRecordTests {
             }
             if index == 0 { samples = samples.map { _ in .nan } }
             if index == 1 { samples = Array(repeating: 0, count: 8000) }  // 0.5 s: long enough for loudness
-            let path = write("corrupt_\(index).wav", Self.floatWAV(samples))
+            let path = try directory.write("corrupt_\(index).wav", bytes: Self.floatWAV(samples))
             let record = scorer.score(path: path)
             Self.checkHonest(record, samples: samples, "corrupt_\(index)")
             if index == 0 {
@@ -100,11 +94,11 @@ struct HonestRecordTests {
     @Test("a rate an analysis does not take says so: 4 kHz has no loudness, 900 kHz no detection, each with its reason")
     func unsupportedRates() throws {
         let scorer = try FileScorer()
-        let low = write("4k.wav", HostileWAV.file(channels: 1, sampleRate: 4_000, payload: HostileWAV.pcm16(frames: 8_000)))
+        let low = try directory.write("4k.wav", bytes: HostileWAV.file(channels: 1, sampleRate: 4_000, payload: HostileWAV.pcm16(frames: 8_000)))
         let record = scorer.score(path: low)
         #expect(record.status == .ok && record.loudness == nil && record.notMeasured?.loudness == "unsupported_sample_rate")
         #expect(record.levels != nil)
-        let high = write("900k.wav", HostileWAV.file(channels: 1, sampleRate: 900_000, payload: HostileWAV.pcm16(frames: 900_000)))
+        let high = try directory.write("900k.wav", bytes: HostileWAV.file(channels: 1, sampleRate: 900_000, payload: HostileWAV.pcm16(frames: 900_000)))
         let fast = scorer.score(path: high)
         #expect(fast.status == .ok && fast.levels != nil, "\(String(describing: fast.error))")
         #expect((fast.detection == nil) == (fast.notMeasured?.detection == "unsupported_sample_rate"), "\(String(describing: fast.notMeasured))")
@@ -152,7 +146,7 @@ struct HonestRecordTests {
         }
         let expected = codes.filter { $0 == top || $0 == bottom }.count
         #expect(expected == 20_000)
-        let path = write("rails_\(bits).wav", HostileWAV.file(channels: 1, sampleRate: 16_000, bitsPerSample: bits, payload: Self.pcm(codes, bits: bits)))
+        let path = try directory.write("rails_\(bits).wav", bytes: HostileWAV.file(channels: 1, sampleRate: 16_000, bitsPerSample: bits, payload: Self.pcm(codes, bits: bits)))
         let record = try FileScorer().score(path: path)
         #expect(record.status == .ok, "\(String(describing: record.error))")
         if bits == 32 {
@@ -163,7 +157,7 @@ struct HonestRecordTests {
         }
         // A float file's clipping is unchanged: |x| >= 1.
         let floats = codes.map { Float(Double($0) / Double(Int64(1) << (bits - 1))) }
-        let floatRecord = try FileScorer().score(path: write("rails_float_\(bits).wav", Self.floatWAV(floats)))
+        let floatRecord = try FileScorer().score(path: directory.write("rails_float_\(bits).wav", bytes: Self.floatWAV(floats)))
         #expect(floatRecord.levels?.clippedSamples == floats.filter { abs($0) >= 1 }.count)
     }
 }

@@ -9,12 +9,14 @@ import TestSupport
 /// carried verbatim, paths as written, gzip, records keyed so segments of one file stay apart.
 @Suite("Manifests: NeMo and Lhotse lines, segments, pass-through, keys")
 struct ManifestScoringTests {
-    let directory: URL = {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("dspscore-manifest-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: url.appendingPathComponent("a"), withIntermediateDirectories: true)
-        try! FileManager.default.createDirectory(at: url.appendingPathComponent("b"), withIntermediateDirectories: true)
-        return url
-    }()
+    let directory: TemporaryDirectory
+
+    init() throws {
+        directory = try TemporaryDirectory(prefix: "dspscore-manifest")
+        for folder in ["a", "b"] {
+            try FileManager.default.createDirectory(at: directory.url(folder), withIntermediateDirectories: true)
+        }
+    }
 
     /// Small blocks, so that segments start and end inside blocks and span several.
     static let configuration = FileScorer.Configuration(blockFrames: 4096, recordsSegments: true)
@@ -48,7 +50,7 @@ struct ManifestScoringTests {
         let (offset, duration) = (0.731, 2.113)
         let start = Int((offset * Double(source.sampleRate)).rounded())
         let count = Int((duration * Double(source.sampleRate)).rounded())
-        let cut = directory.appendingPathComponent("cut.\(container == .wav ? "wav" : "flac")").path
+        let cut = directory.path("cut.\(container == .wav ? "wav" : "flac")")
         let channels = source.channelCount
         try Self.write(Array(source.samples[(start * channels)..<((start + count) * channels)]), to: cut, container: container,
                        rate: source.sampleRate, channels: channels)
@@ -76,7 +78,7 @@ struct ManifestScoringTests {
         let (start, duration) = (1.5, 3.25)
         let first = Int((start * Double(rate)).rounded()), count = Int((duration * Double(rate)).rounded())
         let channel1 = (first..<(first + count)).map { source.samples[$0 * 2 + 1] }
-        let mono = directory.appendingPathComponent("channel1.flac").path
+        let mono = directory.path("channel1.flac")
         try Self.write(channel1, to: mono, container: .flac, rate: rate, channels: 1)
 
         let line = Self.lhotseCut(id: "cut-1", start: start, duration: duration, channel: "1", source: TestAudio.path(name), rate: rate,
@@ -143,10 +145,10 @@ struct ManifestScoringTests {
         for name in ["a/rec.wav", "b/stereo.flac"] {
             try FileManager.default.copyItem(
                 atPath: TestAudio.path(name.hasPrefix("a") ? "speech_en-us_16k.wav" : "speech_2ch_en-us_de_44k1.flac"),
-                toPath: directory.appendingPathComponent(name).path)
+                toPath: directory.path(name))
         }
-        let monoFrames = try AudioFileReader(path: directory.appendingPathComponent("a/rec.wav").path).frameCount
-        let stereoFrames = try AudioFileReader(path: directory.appendingPathComponent("b/stereo.flac").path).frameCount
+        let monoFrames = try AudioFileReader(path: directory.path("a/rec.wav")).frameCount
+        let stereoFrames = try AudioFileReader(path: directory.path("b/stereo.flac")).frameCount
         let lines = [
             Self.lhotseRecording(id: "rec-a", source: "a/rec.wav", rate: 16_000, frames: monoFrames, channels: [0]),
             Self.lhotseCut(id: "cut-b", start: 0.5, duration: 2.0, channel: "0", source: "b/stereo.flac", rate: 44_100, frames: stereoFrames),
@@ -165,7 +167,7 @@ struct ManifestScoringTests {
             "{\"id\": \"mix\", \"tracks\": [], \"type\": \"MixedCut\"}",
         ]
         let text = lines.joined(separator: "\n") + "\n"
-        let plain = directory.appendingPathComponent("cuts.jsonl")
+        let plain = directory.url("cuts.jsonl")
         try text.write(to: plain, atomically: true, encoding: .utf8)
         let gzip = Process()
         gzip.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -173,7 +175,7 @@ struct ManifestScoringTests {
         try gzip.run()
         gzip.waitUntilExit()
         #expect(gzip.terminationStatus == 0)
-        let compressed = try [UInt8](Data(contentsOf: directory.appendingPathComponent("cuts.jsonl.gz")))
+        let compressed = try [UInt8](Data(contentsOf: directory.url("cuts.jsonl.gz")))
         #expect(Gzip.isCompressed(compressed))
         #expect(try Gzip.decompress(compressed) == Array(text.utf8))
         #expect(throws: Gzip.DecodingError.self) { try Gzip.decompress(Array(compressed.dropLast(12))) }
@@ -185,7 +187,7 @@ struct ManifestScoringTests {
         #expect(fromPlain == fromGzip)
         #expect(fromPlain.count == lines.count)
         #expect(fromPlain.map(\.audioFilepath).prefix(4) == ["a/rec.wav", "b/stereo.flac", "b/stereo.flac", "a/rec.wav"])
-        #expect(fromPlain[0].path == directory.appendingPathComponent("a/rec.wav").path && fromPlain[0].segment == nil)
+        #expect(fromPlain[0].path == directory.path("a/rec.wav") && fromPlain[0].segment == nil)
         #expect(fromPlain[1].segment == .init(offset: 0.5, duration: 2.0, fileChannels: [0]))
         #expect(fromPlain[2].segment == .init(offset: 0.5, duration: 2.0, fileChannels: nil))
         #expect(fromPlain[3].segment == .init(offset: 0.25, duration: 1.0, fileChannels: nil))
@@ -237,7 +239,7 @@ struct ManifestScoringTests {
 
     @Test("every field of a line is carried verbatim, nested JSON included; the path is recorded as written")
     func passThrough() throws {
-        try FileManager.default.copyItem(atPath: TestAudio.path("speech_en-us_16k.wav"), toPath: directory.appendingPathComponent("a/utt 1.wav").path)
+        try FileManager.default.copyItem(atPath: TestAudio.path("speech_en-us_16k.wav"), toPath: directory.path("a/utt 1.wav"))
         let line = #"""
             {"text": "caf\u00e9 \"quoted\" / ok", "audio_filepath": "./a/../a/utt 1.wav", "duration": 1.50, "offset": 0, "lang": "fr", "score": 1e-3, "big": 12345678901234567890, "nested": {"z": [1, {"deep": null}, true], "a": {}}, "empty": [], "id": "utt-1"}
             """#
@@ -306,7 +308,7 @@ struct ManifestScoringTests {
     func rttmIDs() throws {
         for folder in ["a", "b"] {
             try FileManager.default.copyItem(
-                atPath: TestAudio.path("speech_de_16k.flac"), toPath: directory.appendingPathComponent("\(folder)/utt_1.flac").path)
+                atPath: TestAudio.path("speech_de_16k.flac"), toPath: directory.path("\(folder)/utt_1.flac"))
         }
         let found = AudioFileDiscovery.expand([directory.path])
         let scorer = try FileScorer(configuration: .init(analyses: .speech, recordsSegments: true))

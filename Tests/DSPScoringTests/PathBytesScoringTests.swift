@@ -2,6 +2,7 @@ import DSPIO
 import DSPScoring
 import Foundation
 import Testing
+import TestSupport
 
 /// Files whose names are not UTF-8 are found, scored, recorded losslessly, and recognised by
 /// resume and merge; names that differ only in Unicode normalization stay two files.
@@ -20,9 +21,9 @@ struct PathBytesScoringTests {
 
     @Test("Directory walk → score → JSON → resume and merge, for names that are not UTF-8")
     func endToEnd() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("PathBytes-\(UUID().uuidString)").path
+        let temporary = try TemporaryDirectory(prefix: "PathBytes")
+        let root = temporary.path
         try FileManager.default.createDirectory(atPath: root + "/sub", withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: root) }
         var tone = [UInt8]()
         for i in 0..<16_000 {
             let v = Int16(8000 * sin(Double(i) * 2 * .pi * 440 / 16_000))
@@ -70,8 +71,8 @@ struct PathBytesScoringTests {
 
     @Test("The directory walk finds what FileManager finds, for UTF-8 names")
     func walkMatchesFileManager() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("Walk-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: root) }
+        let temporary = try TemporaryDirectory(prefix: "Walk")
+        let root = temporary.path
         let manager = FileManager.default
         for directory in ["a/b/c", "a/.hidden", "d"] {
             try manager.createDirectory(atPath: root + "/" + directory, withIntermediateDirectories: true)

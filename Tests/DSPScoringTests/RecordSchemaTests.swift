@@ -75,11 +75,9 @@ struct RecordSchemaTests {
     func validatesAgainstSchema() throws {
         var rng = SplitMix64(seed: 0x5C4E_3A)
         let records = try Self.realRecords() + (0..<200).map { _ in Self.fullRecord(&rng) }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("record-schema-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let schema = directory.appendingPathComponent("schema.json")
-        let lines = directory.appendingPathComponent("records.jsonl")
+        let directory = try TemporaryDirectory(prefix: "record-schema")
+        let schema = directory.url("schema.json")
+        let lines = directory.url("records.jsonl")
         try FileScore.jsonSchema.write(to: schema, atomically: true, encoding: .utf8)
         try (records.map(ScoreFormatting.jsonLine).joined(separator: "\n") + "\n").write(to: lines, atomically: true, encoding: .utf8)
         let script = """

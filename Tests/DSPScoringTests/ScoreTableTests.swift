@@ -117,10 +117,8 @@ struct ScoreTableTests {
 
     @Test("rows of real files: a short file's loudness is —, a missing file an error row")
     func realFiles() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("table-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let short = directory + "/short.wav"
+        let directory = try TemporaryDirectory(prefix: "table")
+        let short = directory.path("short.wav")
         let writer = try AudioFileWriter(path: short, format: .wavPCM16, sampleRate: 16_000, channelCount: 1)
         try testSignal(count: 3200).withUnsafeBufferPointer { try writer.write($0) }  // 0.2 s: no 400 ms block
         try writer.close()
@@ -136,7 +134,7 @@ struct ScoreTableTests {
         #expect(Double(speech[4]).map { $0 > 50 } == true, "speech % \(speech[4])")
         #expect(speech[8] == "ok")
 
-        let missing = cells(ScoreFormatting.tableRow(scorer.score(path: directory + "/missing.wav")))
+        let missing = cells(ScoreFormatting.tableRow(scorer.score(path: directory.path("missing.wav"))))
         #expect(missing[1] == "—")
         #expect(missing[8].hasPrefix("error: not_found"))
     }

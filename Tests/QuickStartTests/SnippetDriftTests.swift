@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The repository's root, from this file's path.
 private let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -116,10 +117,8 @@ struct SnippetDriftTests {
 /// the manifest and checks every `.product(name:package:)` against the dependencies' identities
 /// (no network, no build). Returns SwiftPM's exit status and error output.
 func dumpPackage(_ manifest: String) throws -> (status: Int32, errors: String) {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("QuickStartManifest-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: folder) }
-    try manifest.write(to: folder.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
+    let folder = try TemporaryDirectory(prefix: "QuickStartManifest")
+    try manifest.write(to: folder.url("Package.swift"), atomically: true, encoding: .utf8)
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = ["swift", "package", "--package-path", folder.path, "dump-package"]
