@@ -20,7 +20,7 @@
 set -euo pipefail
 
 shards="${SHARDS:-16}"
-corpus="${CORPUS:?set CORPUS to the corpus directory (or use MANIFEST)}"
+corpus="${CORPUS:?set CORPUS to the corpus directory}"
 out="${OUT:?set OUT to the output directory}"
 index="${SLURM_ARRAY_TASK_ID:?run as a Slurm array task}"
 mkdir -p "$out"
