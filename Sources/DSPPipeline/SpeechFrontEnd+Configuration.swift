@@ -74,8 +74,8 @@ extension SpeechFrontEnd {
         /// input per measurement). Measured with 1000 streams interleaved on one core (docs/front-end.md,
         /// "Push time and batch size"): one brings the 99.9th percentile of the push time from
         /// 11–14× the median to 3–4.5× and costs 8–15 % of the streams a core runs; two, 2.5–3×
-        /// for 2–8 %. Pushes of 2048 frames or more (43 ms at 48 kHz) already hold a batch of
-        /// four nearly every time: at the default the 99.9th percentile is then 2.4–3.2× the
+        /// for 2–8 %. Pushes of 2048 frames or more (43 ms at 48 kHz) run a batch of four in two
+        /// pushes of three or more: at the default the 99.9th percentile is then 2.4–3.2× the
         /// median, with 3–8 % more streams per core than 1024-frame pushes (13–21 % at 4096 frames;
         /// same page, "Push size").
         public var detectionHopsPerBatch: Int
