@@ -32,8 +32,8 @@ public final class FileScorer {
         public static let environment = Analyses(rawValue: 32)
         /// BS.1770 true peak (``FileScore/Loudness/truePeakDBTP``: 4× oversampled below 96 kHz),
         /// reported in the loudness record, so it turns on ``loudness``. Without it that field is
-        /// left out of the record. Separate because it costs as much as the K-weighting and many corpus runs
-        /// (like the usual Python loudness pipelines) do not need it.
+        /// left out of the record. Separate because it costs as much as the K-weighting and many
+        /// corpus runs (like the usual Python loudness pipelines) do not need it.
         public static let truePeak = Analyses(rawValue: 64)
         /// Everything.
         public static let all: Analyses = [.levels, .loudness, .truePeak, .speech, .music, .speakers, .environment]

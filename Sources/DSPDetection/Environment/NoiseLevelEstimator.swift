@@ -11,10 +11,10 @@ import DSPSpectral
 /// exponential forgetting (time constant ``Configuration-swift.struct/windowSeconds``). The
 /// band's noise level is the *median of its noise-only hops*, found without a speech decision:
 /// foreground sound only ever adds power, so the hops louder than the noise median by more than
-/// the noise's own spread (3 dB, which a 16-bin band of Gaussian noise
-/// exceeds in about 2 % of hops; wider for a fluctuating background, below) are foreground, and
-/// among the rest the noise median is the mixture's quantile at half their share. Starting from
-/// the 10 % quantile, three rounds of
+/// the noise's own spread (3 dB, which a 16-bin band of Gaussian noise exceeds in about 2 % of
+/// hops; wider for a fluctuating background, below) are foreground, and among the rest the noise
+/// median is the mixture's quantile at half their share. Starting from the 10 % quantile, three
+/// rounds of
 /// `share = 1 − weight(level ≥ L + 3 dB) / weight`, `L = quantile(max(0.05, share) / 2)`
 /// settle on it (quantile regression in the spirit of Stahl, Fischer & Bippus, "Quantile based
 /// noise estimation for spectral subtraction and Wiener filtering", ICASSP 2000, with the
