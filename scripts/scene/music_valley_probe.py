@@ -20,6 +20,13 @@ detector's per-hop music probability from `dspbench detect --frames` CSVs and re
         within one bin for 3 s (187 hops; a run ends after more than 8 misses, one forgiven every
         8 hits), the longest run, and the band's level and valley (every hop counted, as for a
         noise-only file heard as music throughout)
+    music_valley_probe.py cap --corpus .build-scene --frames DIR
+        per music file: the error of the whole-file valley read (the 20th percentile over the hops
+        whose music probability reaches 0.99, each band calibrated on white noise as one sum) and
+        of the same with each band capped at a robust line (order 1 or 2, in dB over log
+        frequency, refitted without the bands more than MARGIN dB over it or 15 dB under it)
+        plus MARGIN, for MARGIN 3 and 6 dB: a smooth background's spectrum read from the bands the
+        music leaves it
     music_valley_probe.py drift --corpus .build-scene --frames DIR
         per file with music hops: over its music hops without speech after the first 4 s
         (probabilities from the frames), the share of the loud bands (within 20 dB of the
@@ -157,6 +164,44 @@ def cmd_runs(args):
               + "".join(f"{v:x}" for v in peaks[:400, b]))
 
 
+def robust_cap(db, margin, order):
+    """Each band's level capped at a robust line through the bands' levels plus `margin` dB."""
+    lf = np.log2((np.arange(BANDS) + 0.5) * WIDTH * 16000 / N)
+    use = np.ones(BANDS, bool)
+    for _ in range(6):
+        coef = np.polyfit(lf[use], db[use], order)
+        r = db - np.polyval(coef, lf)
+        new = (r <= margin) & (r >= -15)
+        if (new == use).all() or new.sum() < order + 3:
+            break
+        use = new
+    return np.minimum(db, np.polyval(coef, lf) + margin)
+
+
+def cmd_cap(args):
+    noise = np.random.default_rng(1).standard_normal(16000 * 60) * 0.01
+    p = power(spectra(noise), "hann")
+    bands = p[:, 1:1 + BANDS * WIDTH].reshape(len(p), BANDS, WIDTH)
+    calibration = np.mean(noise ** 2) / np.percentile(np.median(bands, axis=2) * WIDTH, 20, axis=0).sum()
+    variants = [(m, o) for m in (3, 6) for o in (1, 2)]
+    print("file\tnoise\tplain\t" + "\t".join(f"cap {m} dB, order {o}" for m, o in variants))
+    errors = []
+    for t in dev_files(args.corpus, ("music",)):
+        x = power(spectra(audio(args.corpus, t["path"])), "hann")
+        mask = frame_column(args.frames, t["path"], len(x)) >= 0.99
+        if mask.sum() < 20:
+            continue
+        b = x[:, 1:1 + BANDS * WIDTH].reshape(len(x), BANDS, WIDTH)
+        db = 10 * np.log10(np.percentile((np.median(b, axis=2) * WIDTH)[mask], 20, axis=0) * calibration + 1e-30)
+        row = [10 * np.log10((10 ** (db / 10)).sum()) - t["noise_dbfs"]]
+        row += [10 * np.log10((10 ** (robust_cap(db, m, o) / 10)).sum()) - t["noise_dbfs"] for m, o in variants]
+        errors.append(row)
+        print(f"{os.path.basename(t['path'])}\t{t['sources'].get('noise', '')}\t" + "\t".join(f"{e:+.1f}" for e in row))
+    a = np.abs(np.array(errors))
+    print("median abs\t\t" + "\t".join(f"{v:.2f}" for v in np.median(a, axis=0)))
+    print("p90 abs\t\t" + "\t".join(f"{v:.2f}" for v in np.percentile(a, 90, axis=0)))
+
+
 def cmd_drift(args):
     a1, a4 = np.exp(-1 / (1.0 * 62.5)), np.exp(-1 / (4.0 * 62.5))
     print("condition\tfile\tmusic hops\tsteady share median\tdrift median dB\tdrift p10 dB")
@@ -186,7 +231,7 @@ def cmd_drift(args):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("command", choices=("frames", "window", "persistence", "runs", "drift"))
+    ap.add_argument("command", choices=("frames", "window", "persistence", "runs", "drift", "cap"))
     ap.add_argument("--corpus", default=".build-scene")
     ap.add_argument("--frames", required=True, help="directory of the dspbench detect --frames CSVs")
     ap.add_argument("--dspbench", default=".build/release/dspbench")
@@ -194,7 +239,7 @@ def main(argv=None):
     ap.add_argument("--file", help="runs: the file (a path in the corpus)")
     args = ap.parse_args(argv)
     {"frames": cmd_frames, "window": cmd_window, "persistence": cmd_persistence, "runs": cmd_runs,
-     "drift": cmd_drift}[args.command](args)
+     "drift": cmd_drift, "cap": cmd_cap}[args.command](args)
     return 0
 
 
