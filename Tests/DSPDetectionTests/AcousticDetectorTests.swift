@@ -457,58 +457,6 @@ enum DetectionHarness {
         #expect(next == .started(at: 1600))   // back-dated to 1600 − 320, held at the closed segment's end
     }
 
-    /// Feeds probabilities (10 ms frames at 16 kHz) to a segmenter with `config`; returns the
-    /// first segment's start, or nil.
-    static func firstStart(_ ps: [Float], _ config: ActivitySegmenter.Configuration) -> Int64? {
-        var s = ActivitySegmenter(configuration: config, sampleRate: 16_000)
-        for (i, p) in ps.enumerated() {
-            if case .started(let at) = s.update(probability: p, start: Int64(i) * 160, count: 160) { return at }
-        }
-        return nil
-    }
-
-    @Test("startupSeconds: the stream's first segment begins with the run at the start-up probability that led to it")
-    func startupBackdating() {
-        var c = Self.config
-        c.startupSeconds = 0.3
-        c.startupProbability = 0.1
-        // A stream that opens on speech: 0, 0 (the primed frames), then a climb 0.15…0.55 and 0.9
-        // from frame 8; the segment opens at frame 12 (5 frames ≥ 0.6 = 50 ms).
-        let climb: [Float] = [0, 0, 0.15, 0.2, 0.3, 0.4, 0.5, 0.55] + [Float](repeating: 0.9, count: 30)
-        #expect(Self.firstStart(climb, Self.config) == Int64(8 * 160 - 320))        // without: the run at 0.6, less the padding
-        #expect(Self.firstStart(climb, c) == 0)                             // with: the run reaches the stream's start
-        // A frame under the start-up probability after the primed frames breaks the run there.
-        let broken: [Float] = [0, 0, 0.2, 0.05, 0.2, 0.3, 0.4, 0.5] + [Float](repeating: 0.9, count: 30)
-        #expect(Self.firstStart(broken, c) == Int64(4 * 160 - 320))
-        // Opening after the start-up time: back-dated as every segment is.
-        let late = [Float](repeating: 0.2, count: 30) + [Float](repeating: 0.9, count: 30)
-        #expect(Self.firstStart(late, c) == Int64(30 * 160 - 320))
-        // Only the first segment: the second one begins with its own run.
-        var s = ActivitySegmenter(configuration: c, sampleRate: 16_000)
-        var starts: [Int64] = []
-        let two: [Float] = climb + [Float](repeating: 0, count: 15) + [0.3, 0.3] + [Float](repeating: 0.9, count: 10)
-        for (i, p) in two.enumerated() {
-            if case .started(let at) = s.update(probability: p, start: Int64(i) * 160, count: 160) { starts.append(at) }
-        }
-        #expect(starts == [0, Int64(climb.count + 17) * 160 - 320])
-        // A reset starts a new stream.
-        s.reset()
-        var again: Int64?
-        for (i, p) in climb.enumerated() {
-            if case .started(let at) = s.update(probability: p, start: Int64(i) * 160, count: 160) { again = at; break }
-        }
-        #expect(again == 0)
-        // Off (nil), the configuration behaves as before; out-of-range values are not valid.
-        #expect(Self.config.isValid && c.isValid)
-        c.startupProbability = 0.7
-        #expect(!c.isValid)
-        c.startupProbability = 0.1
-        c.startupSeconds = -1
-        #expect(!c.isValid)
-        c.startupSeconds = .infinity
-        #expect(!c.isValid)
-    }
-
     @Test func shortBurstsAndShortGaps() {
         // A 40 ms burst (below the 50 ms minimum) never opens.
         #expect(Self.transitions([Float](repeating: 0.9, count: 4) + [Float](repeating: 0, count: 20)).isEmpty)

@@ -13,13 +13,6 @@
 /// end at or above ``Configuration-swift.struct/endThreshold`` when that is set (the
 /// probability's decay after an utterance, above the off threshold, then stays out of the
 /// segment while it still bridges pauses), and at or above the off threshold otherwise.
-///
-/// *A stream's start.* With ``Configuration-swift.struct/startupSeconds`` set, the stream's first
-/// segment, when it opens within that time of the stream's start, begins where the run of frames
-/// at or above ``Configuration-swift.struct/startupProbability`` that leads to its opening begins
-/// (its first ``startupPrimedFrames`` frames count as in the run), less the padding: a detector
-/// whose cues have no history yet climbs to the on threshold over the first tenths of a second of
-/// a stream that opens on speech.
 public struct ActivitySegmenter: Sendable {
     /// Decision parameters.
     public struct Configuration: Equatable, Sendable {
@@ -39,19 +32,11 @@ public struct ActivitySegmenter: Sendable {
         /// between the off threshold and this one keep the segment open (no hangover counted)
         /// without extending it.
         public var endThreshold: Float?
-        /// How long after the stream's start its first segment may open and still begin where
-        /// the run of frames at or above ``startupProbability`` that leads to it begins, seconds
-        /// (≥ 0), or `nil` (the default) for no such back-dating: the first segment then begins
-        /// as every other does.
-        public var startupSeconds: Double?
-        /// The probability, 0…``onThreshold``, at or above which a frame at the stream's start
-        /// counts in the run its first segment is back-dated to (with ``startupSeconds``).
-        public var startupProbability: Float
 
         /// Creates a configuration.
         public init(
             onThreshold: Float, offThreshold: Float, minimumActiveSeconds: Double, hangoverSeconds: Double, paddingSeconds: Double,
-            endThreshold: Float? = nil, startupSeconds: Double? = nil, startupProbability: Float = 0.1
+            endThreshold: Float? = nil
         ) {
             self.onThreshold = onThreshold
             self.offThreshold = offThreshold
@@ -59,25 +44,8 @@ public struct ActivitySegmenter: Sendable {
             self.hangoverSeconds = hangoverSeconds
             self.paddingSeconds = paddingSeconds
             self.endThreshold = endThreshold
-            self.startupSeconds = startupSeconds
-            self.startupProbability = startupProbability
-        }
-
-        /// Whether every parameter is in its range (the detector checks this at creation).
-        public var isValid: Bool {
-            onThreshold >= 0 && onThreshold <= 1 && offThreshold >= 0 && offThreshold <= onThreshold
-                && minimumActiveSeconds >= 0 && hangoverSeconds >= 0 && paddingSeconds >= 0
-                && minimumActiveSeconds.isFinite && hangoverSeconds.isFinite && paddingSeconds.isFinite
-                && (endThreshold.map { $0 >= offThreshold && $0 <= 1 } ?? true)
-                && (startupSeconds.map { $0 >= 0 && $0.isFinite } ?? true)
-                && startupProbability >= 0 && startupProbability <= onThreshold
         }
     }
-
-    /// The frames at a stream's start that count in the run its first segment is back-dated to
-    /// whatever their probability (``Configuration-swift.struct/startupSeconds``): a spectral
-    /// window primed with zeros reads its first two frames 14.2 and 3.0 dB low.
-    public static let startupPrimedFrames = 2
 
     /// A change reported by ``update(probability:start:count:)``.
     public enum Transition: Equatable, Sendable {
@@ -104,22 +72,12 @@ public struct ActivitySegmenter: Sendable {
     public let hangoverSamples: Int64
     /// ``Configuration-swift.struct/paddingSeconds`` in samples, rounded to nearest.
     public let paddingSamples: Int64
-    /// ``Configuration-swift.struct/startupSeconds`` in samples, rounded to nearest (0: off).
-    public let startupSamples: Int64
 
     private var runStart: Int64 = 0
     private var runSamples: Int64 = 0
     private var quietSamples: Int64 = 0
     private var lastActiveEnd: Int64 = 0
     private var previousEnd: Int64 = 0
-    /// Whether a segment has opened since the stream's start (or the last reset).
-    private var opened = false
-    /// Frames seen since the stream's start, counted up to ``startupPrimedFrames``.
-    private var startupFrames = 0
-    /// Whether the last frame was in a run at or above the start-up probability, and where that
-    /// run began (meaningful only before the first segment opens).
-    private var inStartupRun = false
-    private var startupRunStart: Int64 = 0
 
     /// The threshold that extends a segment's end: ``Configuration-swift.struct/endThreshold``,
     /// at least ``Configuration-swift.struct/offThreshold``.
@@ -138,7 +96,6 @@ public struct ActivitySegmenter: Sendable {
         minimumActiveSamples = atLeast(configuration.minimumActiveSeconds)
         hangoverSamples = atLeast(configuration.hangoverSeconds)
         paddingSamples = Int64(Swift.max(0, (configuration.paddingSeconds * sampleRate).rounded()))
-        startupSamples = configuration.startupSeconds.map { Int64(Swift.max(0, ($0 * sampleRate).rounded())) } ?? 0
         endThreshold = max(configuration.offThreshold, configuration.endThreshold ?? configuration.offThreshold)
     }
 
@@ -146,25 +103,13 @@ public struct ActivitySegmenter: Sendable {
     public mutating func update(probability: Float, start: Int64, count: Int) -> Transition {
         let c = configuration
         let n = Int64(count)
-        if !opened, startupSamples > 0 {
-            if startupFrames < Self.startupPrimedFrames || probability >= c.startupProbability {
-                if !inStartupRun { inStartupRun = true; startupRunStart = start }
-            } else {
-                inStartupRun = false
-            }
-            if startupFrames < Self.startupPrimedFrames { startupFrames += 1 }
-        }
         if !isActive {
             if probability >= c.onThreshold {
                 if runSamples == 0 { runStart = start }
                 runSamples += n
                 if runSamples >= minimumActiveSamples {
                     isActive = true
-                    // The stream's first segment, opening within the start-up time, begins with
-                    // the run at the start-up probability that led to it.
-                    let from = !opened && start + n <= startupSamples && inStartupRun ? Swift.min(runStart, startupRunStart) : runStart
-                    opened = true
-                    activeStart = Swift.max(previousEnd, from - paddingSamples, 0)
+                    activeStart = Swift.max(previousEnd, runStart - paddingSamples, 0)
                     lastActiveEnd = start + n
                     quietSamples = 0
                     runSamples = 0
@@ -221,9 +166,5 @@ public struct ActivitySegmenter: Sendable {
         quietSamples = 0
         lastActiveEnd = 0
         previousEnd = 0
-        opened = false
-        startupFrames = 0
-        inStartupRun = false
-        startupRunStart = 0
     }
 }
