@@ -13,7 +13,8 @@
 #      compares the Python example's output with the README's;
 #   5. runs the `dspscore` entry point on TestAudio/: one ok record per audio file;
 #   6. runs the evaluation scorers' unit tests (scripts/eval/test_score.py,
-#      scripts/detect/test_score_detect.py, test_crossval_models.py and test_startup_probe.py:
+#      scripts/detect/test_score_detect.py, test_crossval_models.py, test_startup_probe.py and
+#      test_false_alarms_by_time.py:
 #      numpy only, which the venv has), since the published detection and evaluation figures are
 #      counted by them.
 #
@@ -80,6 +81,7 @@ echo "$audio_files records, all ok"
 step "the evaluation scorers' unit tests"
 (cd "$work" && PYTHONDONTWRITEBYTECODE=1 "$work/venv/bin/python" -m pytest -p no:cacheprovider -q \
     "$repository/scripts/eval/test_score.py" "$repository/scripts/detect/test_score_detect.py" \
-    "$repository/scripts/detect/test_crossval_models.py" "$repository/scripts/detect/test_startup_probe.py")
+    "$repository/scripts/detect/test_crossval_models.py" "$repository/scripts/detect/test_startup_probe.py" \
+    "$repository/scripts/detect/test_false_alarms_by_time.py")
 
 step "done"
