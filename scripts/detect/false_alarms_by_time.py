@@ -10,47 +10,34 @@ LABELS is a split's labels.jsonl (as run_detect_eval.sh writes it, e.g. results/
 each TIMELINE a `dspscore --timeline` (or a peer's timeline) of the same files. docs/detection.md
 (Fitting, the K-series and the back-dating tables) quotes it for val.
 """
-import json
+import os
 import sys
 from collections import defaultdict
 
 import numpy as np
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "eval"))
+import score  # noqa: E402  (the scorer's segment reader and frame-centre sampling)
+
 CLASSES = ("music_only", "noise_only")
 WINDOWS = (("0-1 s", 0.0, 1.0), ("1-2 s", 1.0, 2.0), ("2 s+", 2.0, float("inf")))
 
 
-def read_jsonl(path):
-    with open(path, encoding="utf-8") as f:
-        return [json.loads(line) for line in f if line.strip()]
-
-
-def speech_segments(rows):
-    """The timeline's speech spans per file."""
-    spans = defaultdict(list)
-    for d in rows:
-        if d.get("speech") and "start" in d:
-            spans[d["audio_filepath"]].append((float(d["start"]), float(d["end"])))
-    return spans
-
-
-def by_time(label_rows, spans):
-    """{(class, window): [frames called speech, frames]} over the music-only and noise-only files."""
-    files = defaultdict(list)
-    for d in label_rows:
-        files[d["audio_filepath"]].append(d)
+def by_time(labels, timeline):
+    """{(class, window): [frames called speech, frames]} over the music-only and noise-only files;
+    `labels` and `timeline` as `score.read_segments` gives them, frames as the scorer counts them."""
     acc = defaultdict(lambda: [0, 0])
-    for path, rows in files.items():
-        kind = rows[0]["condition"].split("/")[0]
+    for path, segments in labels.items():
+        kind = segments[0]["condition"].split("/")[0]
         if kind not in CLASSES:
             continue
-        duration = max(float(r["end"]) for r in rows)
-        t = np.arange(0.0, duration - 1e-9, 0.01) + 0.005
-        called = np.zeros(len(t), bool)
-        for a, b in spans.get(path, []):
-            called |= (t >= a) & (t < b)
+        count = score.n_frames(max(float(s["end"]) for s in segments))
+        called = score.to_frames(timeline.get(path, []), count, "speech")
+        if called is None:
+            called = np.zeros(count, dtype=bool)
+        centre = (np.arange(count) + 0.5) * score.FRAME
         for name, a, b in WINDOWS:
-            k = (t >= a) & (t < b)
+            k = (centre >= a) & (centre < b)
             acc[(kind, name)][0] += int(called[k].sum())
             acc[(kind, name)][1] += int(k.sum())
     return acc
@@ -59,13 +46,13 @@ def by_time(label_rows, spans):
 def main(argv):
     if len(argv) < 2:
         sys.exit(__doc__)
-    labels = read_jsonl(argv[0])
+    labels = score.read_segments(argv[0])
     names = []
     tables = []
     for spec in argv[1:]:
         name, path = spec.split("=", 1)
         names.append(name)
-        tables.append(by_time(labels, speech_segments(read_jsonl(path))))
+        tables.append(by_time(labels, score.read_segments(path)))
     print("| speech called on, % of frames | " + " | ".join(names) + " |")
     print("|---|" + "---:|" * len(names))
     for kind in CLASSES:

@@ -13,22 +13,21 @@ import false_alarms_by_time as fa  # noqa: E402
 
 
 class ByTimeTests(unittest.TestCase):
-    labels = [
-        {"audio_filepath": "m.flac", "condition": "music_only/recorded", "start": 0.0, "end": 3.0, "speech": False},
-        {"audio_filepath": "n.flac", "condition": "noise_only/babble", "start": 0.0, "end": 2.5, "speech": False},
-        {"audio_filepath": "c.flac", "condition": "clean/-25..-15dBFS", "start": 0.0, "end": 2.0, "speech": True},
-    ]
+    labels = {
+        "m.flac": [{"condition": "music_only/recorded", "start": 0.0, "end": 3.0, "speech": False}],
+        "n.flac": [{"condition": "noise_only/babble", "start": 0.0, "end": 2.5, "speech": False}],
+        "c.flac": [{"condition": "clean/-25..-15dBFS", "start": 0.0, "end": 2.0, "speech": True}],
+    }
 
     def test_windows_and_classes(self):
         # Music: speech called 0.5-1.2 s (50 frames of the first second, 20 of the second);
         # noise: 2.2-2.4 s (20 of its 50 frames after 2 s); the clean file is not counted.
-        spans = fa.speech_segments([
-            {"audio_filepath": "m.flac", "start": 0.5, "end": 1.2, "speech": True},
-            {"audio_filepath": "m.flac", "start": 1.2, "end": 3.0, "speech": False},
-            {"audio_filepath": "n.flac", "start": 2.2, "end": 2.4, "speech": True},
-            {"audio_filepath": "c.flac", "start": 0.0, "end": 2.0, "speech": True},
-        ])
-        t = fa.by_time(self.labels, spans)
+        timeline = {
+            "m.flac": [{"start": 0.5, "end": 1.2, "speech": True}, {"start": 1.2, "end": 3.0, "speech": False}],
+            "n.flac": [{"start": 2.2, "end": 2.4, "speech": True}],
+            "c.flac": [{"start": 0.0, "end": 2.0, "speech": True}],
+        }
+        t = fa.by_time(self.labels, timeline)
         self.assertEqual(t[("music_only", "0-1 s")], [50, 100])
         self.assertEqual(t[("music_only", "1-2 s")], [20, 100])
         self.assertEqual(t[("music_only", "2 s+")], [0, 100])
