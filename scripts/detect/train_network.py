@@ -297,9 +297,10 @@ def main():
     val = sorted(r for r, c in data.items() if c["split"] == "val")
     if args.input == "lanes":
         # The shipped detector's own inputs (its cue and band lanes, every lane but the two
-        # probabilities), standardised on train, on audible frames only: the network steps
-        # only where the detector evaluates its models.
-        lanes = list(range(tm.MUSIC_PROBABILITY)) + list(range(tm.SPEECH_PROBABILITY + 1, len(tm.LANE_NAMES)))
+        # probabilities and the stream's age, lane 85, which came after the networks and which
+        # train_models.py reads only with --lanes bands-age), standardised on train, on audible
+        # frames only: the network steps only where the detector evaluates its models.
+        lanes = list(range(tm.MUSIC_PROBABILITY)) + list(range(tm.SPEECH_PROBABILITY + 1, tm.STREAM_SECONDS))
         keeps = {rel: np.flatnonzero(data[rel]["audible"]) for rel in train + val}
         mats = {rel: tm.matrix(data[rel])[keeps[rel]][:, lanes].astype(np.float64) for rel in train + val}
         allx = np.vstack([mats[r] for r in train])

@@ -240,12 +240,27 @@ final class CompiledNetwork {
         let recurrent = scope.take(Float.self, count: widestRows), next = scope.take(Float.self, count: widestRows)
         // The layer inputs: the gathered lanes, then each convolution's outputs (frame k at
         // `k·widestInput`).
-        let n = inputCount
+        // Eight lanes at a time, each clamped as the scalar tail clamps it (a finite value's
+        // `max(−limit, min(limit, v))` is the value or the bound it passes; `v − v` is 0 for a
+        // finite value only).
+        let n = inputCount, lanes = tables.lanes.baseAddress!
+        let high = SIMD8<Float>(repeating: Self.inputLimit), low = SIMD8<Float>(repeating: -Self.inputLimit)
         for k in 0..<count {
             let v = x[k], row = input + k * widestInput
-            for i in 0..<n {
-                let value = v[tables.lanes[i]]
+            var i = 0
+            while i + 8 <= n {
+                let value = SIMD8<Float>(
+                    v[lanes[i]], v[lanes[i + 1]], v[lanes[i + 2]], v[lanes[i + 3]],
+                    v[lanes[i + 4]], v[lanes[i + 5]], v[lanes[i + 6]], v[lanes[i + 7]])
+                let clamped = value.replacing(with: high, where: value .> high).replacing(with: low, where: value .< low)
+                UnsafeMutableRawPointer(row + i).storeBytes(
+                    of: SIMD8<Float>.zero.replacing(with: clamped, where: value - value .== 0), as: SIMD8<Float>.self)
+                i += 8
+            }
+            while i < n {
+                let value = v[lanes[i]]
                 row[i] = value.isFinite ? Swift.max(-Self.inputLimit, Swift.min(Self.inputLimit, value)) : 0
+                i += 1
             }
         }
         var sums = storage.baseAddress!

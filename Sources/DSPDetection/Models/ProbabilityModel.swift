@@ -580,9 +580,12 @@ final class CompiledModel {
     /// n) and the state `s`: `r = σ(a_r + g_r)`, `u = σ(a_u + g_u)` into `gates[0 ..< 2h]`,
     /// `n = tanh(a_n + r·g_n)`, `next = (1 − u)·n + u·s`. Shared by ``ProbabilityModel``'s and
     /// ``DetectionNetwork``'s recurrent layers; `gates` may be `a` itself. Where the process's
-    /// kernels run at x86-64-v3 or above (``expKernelAvailable``), eight units at a time through
-    /// `cdsp_exp`, which gives `expf`'s bits: every lane the same IEEE operations as
-    /// ``sigmoid(_:)`` and ``tanh(_:)``, so the same bits as one unit at a time.
+    /// kernels run at x86-64-v3 or above (``expKernelAvailable``), eight units at a time, the
+    /// exponentials of all the gates in one `cdsp_exp` call and those of all the candidate values
+    /// in another (`cdsp_exp` gives `expf`'s bits, value by value): every lane the same IEEE
+    /// operations as ``sigmoid(_:)`` and ``tanh(_:)``, so the same bits as one unit at a time.
+    /// (A NaN lane stays NaN, its payload not kept: a NaN gate makes the step's output
+    /// non-finite, which leaves the state as it was and gives 0.)
     @inline(__always)
     static func gatedUpdate(
         inputRows a: UnsafeMutablePointer<Float>, recurrentRows g: UnsafePointer<Float>, gates: UnsafeMutablePointer<Float>,
@@ -591,12 +594,17 @@ final class CompiledModel {
         let vectorised = expKernelAvailable
         var j = 0
         if vectorised {
-            // Reset and update gates (rows 0 ..< 2H).
-            while j + 8 <= 2 * h {
-                let x = load8(a + j) + load8(g + j)
-                var e = -clamped(x, 30)
-                withUnsafeMutableBytes(of: &e) { cdsp_exp($0.baseAddress!.assumingMemoryBound(to: Float.self), $0.baseAddress!.assumingMemoryBound(to: Float.self), 8) }
-                store8((1 / (1 + e)).replacing(with: x, where: x .!= x), gates + j)
+            // Reset and update gates (rows 0 ..< 2H): their exponents, then one exponential
+            // pass, then the sigmoids, in `gates` (rows already read when `gates` is `a`).
+            let whole = 2 * h & ~7
+            while j < whole {
+                store8(-clamped(load8(a + j) + load8(g + j), 30), gates + j)
+                j += 8
+            }
+            cdsp_exp(gates, gates, whole)
+            j = 0
+            while j < whole {
+                store8(1 / (1 + load8(gates + j)), gates + j)
                 j += 8
             }
         }
@@ -607,11 +615,18 @@ final class CompiledModel {
         }
         j = 0
         if vectorised {
-            while j + 8 <= h {
-                let x = load8(a + 2 * h + j) + load8(gates + j) * load8(g + 2 * h + j)
-                var e = 2 * clamped(x, 9)
-                withUnsafeMutableBytes(of: &e) { cdsp_exp($0.baseAddress!.assumingMemoryBound(to: Float.self), $0.baseAddress!.assumingMemoryBound(to: Float.self), 8) }
-                let n = ((e - 1) / (e + 1)).replacing(with: x, where: x .!= x)
+            // The candidate values: their exponents in `next`, one exponential pass, then the
+            // new state over them.
+            let whole = h & ~7
+            while j < whole {
+                store8(2 * clamped(load8(a + 2 * h + j) + load8(gates + j) * load8(g + 2 * h + j), 9), next + j)
+                j += 8
+            }
+            cdsp_exp(next, next, whole)
+            j = 0
+            while j < whole {
+                let e = load8(next + j)
+                let n = (e - 1) / (e + 1)
                 let u = load8(gates + h + j)
                 store8((1 - u) * n + u * load8(s + j), next + j)
                 j += 8
