@@ -73,9 +73,10 @@ if [ -n "$link_from" ]; then
     # An optimized build made elsewhere (CI's AddressSanitizer build) with AddressSanitizer and the
     # coverage libFuzzer reads: `swift build -c release --sanitize=address` plus coverage_flags.
     bin=$link_from/release
+    # (nm's output read whole: `nm | grep -q` under pipefail fails when grep stops reading.)
     probe=$(find "$bin/DSPCore.build" -name '*.o' 2>/dev/null | head -1)
-    if [ -z "$probe" ] || ! nm "$probe" | grep -q __sanitizer_cov_8bit_counters_init \
-        || ! nm "$probe" | grep -q __asan_; then
+    symbols=$([ -n "$probe" ] && nm "$probe" || true)
+    if ! grep -q __sanitizer_cov_8bit_counters_init <<< "$symbols" || ! grep -q __asan_ <<< "$symbols"; then
         echo "fuzz.sh: $bin has no objects built with AddressSanitizer and libFuzzer's coverage" >&2; exit 2
     fi
 else
