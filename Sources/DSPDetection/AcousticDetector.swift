@@ -171,9 +171,8 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
         /// Voice activity from the speech model and a network together (``SpeechBlend``), used
         /// when the full cues run (``detectsMusic`` or ``detectsMultipleSpeakers`` on) and no
         /// ``network`` is set; voice activity alone (both off) uses ``standaloneSpeechModel`` by
-        /// itself. Default `nil` (the speech model alone); ``DefaultModels/speechBlend`` is the
-        /// fitted blend, opt-in: fewer false alarms on noise and babble, more on music
-        /// (`docs/detection.md`, Results).
+        /// itself. Default ``DefaultModels/speechBlend``, the fitted blend (since 2026-12-07:
+        /// `docs/detection.md`, Fitting and Results); `nil`: the speech model alone.
         public var speechBlend: SpeechBlend?
         /// Whether the background-noise estimate reads a looped background by its period
         /// (``NoiseLevelEstimator/Configuration-swift.struct/loopedBackgrounds``). Default on.
@@ -210,7 +209,7 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
             detectsMusic = true
             detectsMultipleSpeakers = true
             network = nil
-            speechBlend = nil
+            speechBlend = DefaultModels.speechBlend
             loopedBackgrounds = true
             gatesPureTones = true
         }

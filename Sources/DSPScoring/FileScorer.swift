@@ -83,8 +83,8 @@ public final class FileScorer {
         public var loopedBackgrounds: Bool = true
         /// Whether voice activity blends the fitted network into the speech model
         /// (``/DSPDetection/DefaultModels/speechBlend``, used when music or speakers are analysed
-        /// too; records scored with it say so in ``FileScore/Provenance/options``). Default false.
-        public var speechBlend: Bool = false
+        /// too; records scored without it say so in ``FileScore/Provenance/options``). Default true.
+        public var speechBlend: Bool = true
         /// Whether steady pure tones, and sounds whose spectrum holds still, are kept out of voice activity
         /// (``/DSPDetection/AcousticDetector/Configuration-swift.struct/gatesPureTones``; records
         /// scored without it say so in ``FileScore/Provenance/options``). Default true.
@@ -94,7 +94,7 @@ public final class FileScorer {
         public init(
             frameLength: Int = 1024, clipThreshold: Float = 1.0, blockFrames: Int = 65_536,
             analyses: Analyses = .all, recordsSegments: Bool = false, loopedBackgrounds: Bool = true,
-            speechBlend: Bool = false, pureToneGate: Bool = true
+            speechBlend: Bool = true, pureToneGate: Bool = true
         ) {
             self.frameLength = frameLength
             self.clipThreshold = clipThreshold
@@ -119,8 +119,8 @@ public final class FileScorer {
         private var options: String? {
             var names: [String] = []
             if !loopedBackgrounds && analyses.detects { names.append("no_looped_backgrounds") }
-            if speechBlend && analyses.detects && (analyses.contains(.music) || analyses.contains(.speakers)) {
-                names.append("speech_blend")
+            if !speechBlend && analyses.detects && (analyses.contains(.music) || analyses.contains(.speakers)) {
+                names.append("no_speech_blend")
             }
             if !pureToneGate && analyses.contains(.speech) { names.append("no_pure_tone_gate") }
             return names.isEmpty ? nil : names.joined(separator: ",")

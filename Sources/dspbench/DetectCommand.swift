@@ -38,8 +38,8 @@ struct DetectCommand: ParsableCommand {
     @Option(help: "Detect with this detection network (DetectionNetwork's JSON, as scripts/detect/train_network.py --export writes it) instead of the per-task models.")
     var network: String?
 
-    @Flag(help: "Blend the fitted detection network into voice activity (DefaultModels.speechBlend, opt-in; docs/detection.md, Results).")
-    var speechBlend = false
+    @Flag(inversion: .prefixedNo, help: "Blend the fitted detection network into voice activity (DefaultModels.speechBlend, the default; docs/detection.md, Results); --no-speech-blend measures the speech model alone.")
+    var speechBlend = true
 
     @Flag(inversion: .prefixedNo, help: "Keep steady pure tones and sounds whose spectrum holds still out of voice activity (AcousticDetector.Configuration.gatesPureTones, the default; docs/detection.md, Pipeline); --no-pure-tone-gate measures the detector without it.")
     var pureToneGate = true
@@ -59,7 +59,7 @@ struct DetectCommand: ParsableCommand {
             throw ExitCode(2)
         }
         var configuration = AcousticDetector.Configuration()
-        if speechBlend { configuration.speechBlend = DefaultModels.speechBlend }
+        configuration.speechBlend = speechBlend ? DefaultModels.speechBlend : nil
         configuration.gatesPureTones = pureToneGate
         if let network {
             do {

@@ -119,12 +119,13 @@ struct Score: ParsableCommand {
         """)
     var loopedBackgrounds = true
 
-    @Flag(help: """
+    @Flag(inversion: .prefixedNo, help: """
         Blend the fitted detection network into voice activity (DefaultModels.speechBlend; with music or speakers \
-        analysed): fewer false alarms on noise and babble, more on music, about 9 % more detection time \
-        (docs/detection.md, Results). Records carry provenance.options = speech_blend.
+        analysed; the default since 2026-12-07): fewer false alarms on noise and babble, about 9 % more detection \
+        time (docs/detection.md, Results). Records scored with --no-speech-blend carry \
+        provenance.options = no_speech_blend.
         """)
-    var speechBlend = false
+    var speechBlend = true
 
     @Flag(inversion: .prefixedNo, help: """
         Keep steady pure tones (test tones, beeps, sweeps, dial, ring-back and busy tones, DTMF digits) and sounds whose \

@@ -160,19 +160,19 @@ struct ToolTests {
         #expect(refused.status == 2 && refused.stderr.contains("invalid.json") && refused.stderr.contains("network"), "\(refused.stderr)")
     }
 
-    @Test("--speech-blend: dspscore records say speech_blend and their voice activity moves; dspbench detect takes it")
+    @Test("--no-speech-blend: dspscore records say no_speech_blend and their voice activity moves; dspbench detect takes it")
     func speechBlend() throws {
         let audio = "TestAudio/speech_overlap_16k.wav"
-        let plain = try Tool.run("dspscore", ["score", audio, "--format", "jsonl", "--quiet"])
-        let blended = try Tool.run("dspscore", ["score", audio, "--format", "jsonl", "--quiet", "--speech-blend"])
-        #expect(plain.status == 0 && blended.status == 0, "\(blended.stderr)")
+        let blended = try Tool.run("dspscore", ["score", audio, "--format", "jsonl", "--quiet"])
+        let plain = try Tool.run("dspscore", ["score", audio, "--format", "jsonl", "--quiet", "--no-speech-blend"])
+        #expect(plain.status == 0 && blended.status == 0, "\(plain.stderr)")
         let a = try #require(try JSONSerialization.jsonObject(with: Data(plain.stdout.utf8)) as? [String: Any])
         let b = try #require(try JSONSerialization.jsonObject(with: Data(blended.stdout.utf8)) as? [String: Any])
-        #expect((a["provenance"] as? [String: Any])?["options"] == nil)
-        #expect((b["provenance"] as? [String: Any])?["options"] as? String == "speech_blend")
+        #expect((a["provenance"] as? [String: Any])?["options"] as? String == "no_speech_blend")
+        #expect((b["provenance"] as? [String: Any])?["options"] == nil)
         let ratio = { (record: [String: Any]) in (record["detection"] as? [String: Any])?["speech_ratio"] as? Double }
         #expect(ratio(a) != nil && ratio(b) != nil && ratio(a) != ratio(b), "\(ratio(a) ?? -1) against \(ratio(b) ?? -1)")
-        let detect = try Tool.run("dspbench", ["detect", "--in", audio, "--repeats", "1", "--json", "--speech-blend"])
+        let detect = try Tool.run("dspbench", ["detect", "--in", audio, "--repeats", "1", "--json", "--no-speech-blend"])
         #expect(detect.status == 0, "\(detect.stderr)")
     }
 

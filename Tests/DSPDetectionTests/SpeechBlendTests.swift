@@ -23,10 +23,10 @@ import TestSupport
         DetectionHarness.run(detector, signal, chunks: chunks)
     }
 
-    @Test("no blend by default; the fitted one blends its network at 0.5, stepped on one audible frame in two")
+    @Test("the fitted blend by default: its network at 0.5, stepped on one audible frame in two")
     func defaults() {
         let c = AcousticDetector.Configuration()
-        #expect(c.speechBlend == nil)
+        #expect(c.speechBlend == DefaultModels.speechBlend)
         #expect(DefaultModels.speechBlend.isValid)
         #expect(DefaultModels.speechBlend.weight == 0.5 && DefaultModels.speechBlend.evaluationStride == 2)
         #expect(DefaultModels.speechBlendNetwork.inputCount == 83 && DefaultModels.speechBlendNetwork.hiddenCount == 32)

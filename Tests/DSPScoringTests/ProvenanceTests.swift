@@ -69,12 +69,13 @@ struct ProvenanceTests {
         #expect(plain.options == "no_looped_backgrounds" && plain.configurationDescription.hasSuffix(";options=no_looped_backgrounds"))
         let levelsOnly = try FileScorer(configuration: .init(analyses: .levels, loopedBackgrounds: false)).score(path: "/nonexistent.wav")
         #expect(levelsOnly.provenance.options == nil)
-        // The speech blend is recorded where it runs (music or speakers analysed), after the other option.
-        let blended = try FileScorer(configuration: .init(speechBlend: true)).score(path: "/nonexistent.wav").provenance
-        #expect(blended.options == "speech_blend" && blended.configurationHash != base.configurationHash)
-        let both = try FileScorer(configuration: .init(loopedBackgrounds: false, speechBlend: true)).score(path: "/nonexistent.wav").provenance
-        #expect(both.options == "no_looped_backgrounds,speech_blend")
-        let speechOnly = try FileScorer(configuration: .init(analyses: [.speech], speechBlend: true)).score(path: "/nonexistent.wav")
+        // The speech blend is on by default; scored without it where it would run (music or
+        // speakers analysed), records say so, after the other option.
+        let unblended = try FileScorer(configuration: .init(speechBlend: false)).score(path: "/nonexistent.wav").provenance
+        #expect(unblended.options == "no_speech_blend" && unblended.configurationHash != base.configurationHash)
+        let both = try FileScorer(configuration: .init(loopedBackgrounds: false, speechBlend: false)).score(path: "/nonexistent.wav").provenance
+        #expect(both.options == "no_looped_backgrounds,no_speech_blend")
+        let speechOnly = try FileScorer(configuration: .init(analyses: [.speech], speechBlend: false)).score(path: "/nonexistent.wav")
         #expect(speechOnly.provenance.options == nil)
         // The pure-tone gate is on by default; scored without it, records that detect speech say so, last.
         let ungated = try FileScorer(configuration: .init(loopedBackgrounds: false, pureToneGate: false)).score(path: "/nonexistent.wav").provenance

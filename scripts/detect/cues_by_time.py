@@ -40,7 +40,7 @@ def frames(corpus, directory, path, dspbench):
     if not os.path.exists(out):
         os.makedirs(directory, exist_ok=True)
         subprocess.run([dspbench, "detect", "--in", os.path.join(corpus, path), "--frames", out, "--repeats", "1",
-                        "--quiet"], check=True, stdout=subprocess.DEVNULL)
+                        "--quiet", "--no-speech-blend"], check=True, stdout=subprocess.DEVNULL)
     with open(out, encoding="utf-8") as f:
         rows = list(csv.DictReader(f))
     columns = list(rows[0].keys())

@@ -128,8 +128,10 @@ def load(corpus, dspbench, splits, reuse, frames_dir=None, condition=None, prefi
         out = os.path.join(frames_dir, rel.replace("/", "__") + ".csv")
         fresh = not (reuse and columns is not None and os.path.exists(out) and fm.read_header(out) == columns)
         if fresh:
-            subprocess.run([dspbench, "detect", "--in", os.path.join(corpus, rel), "--frames", out, "--repeats", "1"],
-                           check=True, stdout=subprocess.DEVNULL)
+            # --no-speech-blend: p_speech is the speech model's own probability, which the fits
+            # replay and blend (the blend changes no lane).
+            subprocess.run([dspbench, "detect", "--in", os.path.join(corpus, rel), "--frames", out, "--repeats", "1",
+                            "--no-speech-blend"], check=True, stdout=subprocess.DEVNULL)
         if columns is None:
             columns = fm.read_header(out)
         c = fm.read_frames(out)

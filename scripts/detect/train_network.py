@@ -202,7 +202,7 @@ def write_reference(net, lanes, mean, scale, dspbench, path, command):
     them from a fresh stream (Swift order)."""
     with tempfile.TemporaryDirectory() as tmp:
         csv = os.path.join(tmp, "frames.csv")
-        subprocess.run([dspbench, "detect", "--in", REFERENCE_AUDIO, "--frames", csv, "--repeats", "1"],
+        subprocess.run([dspbench, "detect", "--in", REFERENCE_AUDIO, "--frames", csv, "--repeats", "1", "--no-speech-blend"],
                        check=True, stdout=subprocess.DEVNULL)
         c = fm.read_frames(csv)
     audible = np.nan_to_num(c["level_dbfs"], nan=-200) >= fm.SILENCE_DBFS
@@ -248,7 +248,7 @@ def swift_source(fields, weight, stride):
         f"        outputBias: {floats(fields['outputBias'])})\n\n"
         f"    /// Voice activity from the speech model and ``speechBlendNetwork``, the network's share {weight:g}"
         + (f", stepped on one audible frame in {stride}" if stride > 1 else "") + "\n"
-        "    /// (opt-in: ``AcousticDetector/Configuration-swift.struct/speechBlend``; `docs/detection.md`, Results).\n"
+        "    /// (the default of ``AcousticDetector/Configuration-swift.struct/speechBlend``; `docs/detection.md`, Fitting and Results).\n"
         f"    public static let speechBlend = SpeechBlend(network: speechBlendNetwork, weight: {weight!r}"
         + (f", evaluationStride: {stride}" if stride > 1 else "") + ")\n"
         "}\n")

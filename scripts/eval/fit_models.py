@@ -510,7 +510,7 @@ def main():
             stale += 1
         if not reuse:
             subprocess.run([args.dspbench, "detect", "--in", os.path.join(args.corpus, rel), "--frames", out,
-                            "--repeats", "1"], check=True, stdout=subprocess.DEVNULL)
+                            "--repeats", "1", "--no-speech-blend"], check=True, stdout=subprocess.DEVNULL)
         if columns is None:
             columns = read_header(out)
         c = read_frames(out)

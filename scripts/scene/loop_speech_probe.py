@@ -49,7 +49,7 @@ def hop_frames(corpus, frames_dir, path, dspbench):
     out = os.path.join(frames_dir, path.replace("/", "_") + ".csv")
     if not os.path.exists(out):
         os.makedirs(frames_dir, exist_ok=True)
-        subprocess.run([dspbench, "detect", "--in", os.path.join(corpus, path), "--frames", out],
+        subprocess.run([dspbench, "detect", "--in", os.path.join(corpus, path), "--frames", out, "--no-speech-blend"],
                        check=True, stdout=subprocess.DEVNULL)
     with open(out) as f:
         rows = list(csv.DictReader(f))

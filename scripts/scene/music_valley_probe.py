@@ -92,7 +92,7 @@ def cmd_frames(args):
     for t in dev_files(args.corpus, ("music", "noise", "talkers", "dialogue", "noise_only")):
         out = os.path.join(args.frames, os.path.basename(t["path"]) + ".csv")
         subprocess.run([args.dspbench, "detect", "--in", os.path.join(args.corpus, t["path"]), "--frames", out,
-                        "--repeats", "1", "--quiet"], check=True, stdout=subprocess.DEVNULL)
+                        "--repeats", "1", "--quiet", "--no-speech-blend"], check=True, stdout=subprocess.DEVNULL)
 
 
 def cmd_window(args):

@@ -60,7 +60,7 @@ def main():
             out = os.path.join(args.frames, os.path.basename(path) + ".csv")
             if not os.path.exists(out):
                 subprocess.run([args.dspbench, "detect", "--in", os.path.join(args.corpus, path), "--frames", out,
-                                "--repeats", "1", "--quiet"], check=True, stdout=subprocess.DEVNULL)
+                                "--repeats", "1", "--quiet", "--no-speech-blend"], check=True, stdout=subprocess.DEVNULL)
     updates = {}
     for line in ev.read_jsonl(args.timeline):
         if isinstance(line.get("environment"), dict) and "time" in line:

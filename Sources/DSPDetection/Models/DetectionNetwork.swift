@@ -22,7 +22,7 @@
 /// `scripts/detect/train_network.py` fits one with PyTorch and exports it as this type's JSON
 /// (`Codable`, keys as the properties here), which `JSONDecoder` reads; nothing adapts per file.
 /// One can be blended into the voice-activity model's probability (``SpeechBlend``; a fitted
-/// one, opt-in: ``DefaultModels/speechBlend``); as the only model of all three tasks
+/// one, the default: ``DefaultModels/speechBlend``); as the only model of all three tasks
 /// (``AcousticDetector/Configuration-swift.struct/network``) none is the default: on the
 /// detection material's val split the per-task models decide better (`docs/detection.md`, Fitting).
 public struct DetectionNetwork: Hashable, Sendable, Codable {

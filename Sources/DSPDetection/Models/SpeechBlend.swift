@@ -6,8 +6,8 @@
 /// (music or multiple-speaker detection on; the network reads every cue lane): the speech
 /// segmenter and ``DetectionFrame/speechProbability`` read the blend, while the multi-speaker
 /// model and the background-noise estimate keep reading the speech model's own probability, as
-/// they were fitted and tuned. ``DefaultModels/speechBlend`` is the fitted blend, opt-in
-/// (`docs/detection.md`, *Fitting* and *Results*).
+/// they were fitted and tuned. ``DefaultModels/speechBlend`` is the fitted blend, the
+/// detector's default since 2026-12-07 (`docs/detection.md`, *Fitting* and *Results*).
 public struct SpeechBlend: Hashable, Sendable {
     /// The network whose voice-activity output is blended in (its music and several-speakers
     /// outputs are not used).
