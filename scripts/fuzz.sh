@@ -51,7 +51,9 @@ if [ "$mode" != run ]; then
 # of this package: not the test helpers or dspbench's malloc counter, which a build of the whole
 # package holds too).
 modules=$(sed -n -E 's/^(@testable |@_implementationOnly )?import ([A-Za-z_][A-Za-z0-9_]*).*/\2/p' "$source" | sort -u)
-targets=$(swift package dump-package | python3 -c '
+# (Read through the scratch path this script builds in or links from: .build may be locked by a
+# build running beside it, as CI's release build is.)
+targets=$(swift package --scratch-path "${link_from:-$scratch}" dump-package | python3 -c '
 import json, sys
 package = json.load(sys.stdin)
 kinds = {t["name"]: t["type"] for t in package["targets"]}
