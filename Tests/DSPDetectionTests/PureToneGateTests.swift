@@ -132,10 +132,10 @@ import TestSupport
         #expect(flat.withUnsafeBufferPointer { wideGate.mayBeTonal($0) })
     }
 
-    /// The frames of a new detector with the gate on or off over `audio` (16 kHz), in one push.
-    /// The frames of the default detector, or with `blend` false of the speech model alone (the
-    /// tones the models call speech without the gate are the speech model's: the blend of
-    /// 2026-12-07 calls neither the ring-back nor the square wave speech, gate or no gate).
+    /// The frames of a new detector with the gate on or off over `audio` (16 kHz), in one push:
+    /// the default detector, or with `blend` false the speech model alone (the tones the models
+    /// call speech without the gate are the speech model's: the blend of 2026-12-07 calls neither
+    /// the ring-back nor the square wave speech, gate or no gate).
     static func frames(_ audio: [Float], gated: Bool, blend: Bool = true) throws -> [DetectionFrame] {
         var configuration = AcousticDetector.Configuration()
         configuration.gatesPureTones = gated

@@ -156,9 +156,10 @@ import Testing
     /// talker's speech too (scripts/detect/README.md); recorded effects over an ambience (31 % of
     /// its frames called speech with the blend, 38 % with K2 alone, 11 % before K2: the test
     /// split's `ambience+effects` condition 8.6 %, 13.4 % and 12.8 % over all its files); speech
-    /// under rain at −5 dB, where the models give up recall; a second talker 0–15 dB under the first. On the eval clips: music
-    /// under speech, whose recall the music GRU took from 0.81 (the ensemble before it) to 0.72
-    /// while it took the guitar's speech false alarms from 18 to 8.8 % (docs/detection.md).
+    /// under rain at −5 dB, where the models give up recall; a second talker 0–15 dB under the
+    /// first. On the eval clips: music under speech, whose recall the music GRU took from 0.81
+    /// (the ensemble before it) to 0.72 while it took the guitar's speech false alarms from 18 to
+    /// 8.8 % (docs/detection.md).
     static let knownMisses: [String: Double] = [
         "clean_loud_16k.flac speech f1 ≥ 0.96": 0.786,
         "noise_ambience_effects_16k.flac speech false_alarm ≤ 0.08": 0.311,
