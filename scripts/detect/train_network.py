@@ -35,7 +35,10 @@ hops, every S-th), batches of 32, binary
 cross-entropy per head (non-speech hops weighted by --speech-negative-weight, several-talker
 hops by --multi-positive-weight, a train class's or condition's hops by --class-weights), AdamW with a one-cycle
 learning rate, STEPS steps, fixed
-seeds; a checkpoint every 100 steps (--work), from which an interrupted run resumes. Val: whole
+seeds; a checkpoint every 100 steps (--work), from which an interrupted run resumes. `--startup
+DIR,...` adds train streams cut mid-file (startup_probe.py --split train) to the train files: such
+a stream is shorter than a crop, so its crop starts at its first frame, where the cues have a
+short history, as at a real stream's start. Val: whole
 files; probabilities smoothed and segmented as the detector does (fit_models.smooth, Segmenter);
 the speech segmenter is the best on val of the detector's default and fit_models'
 SPEECH_SEGMENT_GRID (which holds the shipped one), for both systems alike; 10 ms frame F1 by
@@ -289,10 +292,20 @@ def main():
                     "in between, as SpeechBlend.evaluationStride does (--input lanes)")
     ap.add_argument("--input", choices=("logmel", "lanes"), default="logmel",
                     help="log-mel bands of every hop, or the detector's cue and band lanes of its audible hops")
+    ap.add_argument("--startup", metavar="DIR,...",
+                    help="also train on the train streams cut mid-file in these folders (startup_probe.py --split "
+                    "train --out DIR, as train_models.py --startup reads them; --input lanes): a crop of such a "
+                    "stream starts at the stream's first frame, where the detector's cues have a short history")
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
     os.makedirs(args.work, exist_ok=True)
     data, _ = tm.load(args.corpus, args.dspbench, ("train", "val"), reuse=True)
+    startup_dirs = [d for d in (args.startup or "").split(",") if d]
+    if startup_dirs and args.input != "lanes":
+        sys.exit("train_network: --startup takes --input lanes")
+    # Cut streams, keyed startup<n>:path, split train; a cut keeps its source's condition in its
+    # labels, so --class-weights of a condition (e.g. music_only/midi-solo) weight its cuts too.
+    data.update(tm.load_startup(startup_dirs, args.dspbench, True))
     train = sorted(r for r, c in data.items() if c["split"] == "train")
     val = sorted(r for r, c in data.items() if c["split"] == "val")
     if args.input == "lanes":
@@ -336,6 +349,8 @@ def main():
     class_weights = {k: float(v) for k, v in (p.split("=") for p in args.class_weights.split(",") if p)}
     if class_weights:
         tag += "-w" + "_".join(f"{k.replace('/', '+')}{v:g}" for k, v in sorted(class_weights.items()))
+    if startup_dirs:
+        tag += "-u" + "_".join(os.path.basename(os.path.normpath(d)) for d in startup_dirs)
     ckpt = os.path.join(args.work, f"net-{tag}.pt")
     step = 0
     if os.path.exists(ckpt):
@@ -457,7 +472,7 @@ def main():
             f"the shipped models {100 * results['shipped']['vad_f1_best_segmenter']:.2f}, "
             f"blended at {args.swift_weight:g} {100 * results[blend]['vad_f1_best_segmenter']:.2f} "
             f"(segmenter {tuple(results[blend]['segmenter'])})"],
-            setup="scripts/detect/setup.sh --train", options=options)
+            setup="scripts/detect/setup.sh --train", options=options, startup=tm.startup_commands(startup_dirs))
         header = header.replace("--swift Sources/DSPDetection/Models/DefaultModels.swift", f"--swift {args.swift}")
         with open(args.swift, "w") as f:
             f.write(header + swift_source(network_fields(net, lanes, mean, scale), args.swift_weight, stride))
