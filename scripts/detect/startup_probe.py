@@ -47,6 +47,8 @@ import numpy as np  # noqa: E402
 # Windows from the stream's start, seconds: ten of 0.1 s, then wider ones.
 WINDOWS = [(i / 10, (i + 1) / 10) for i in range(10)] + [(1.0, 1.5), (1.5, 2.0), (2.0, 3.0)]
 STEP = 0.01  # the scorer's frame (score.py)
+# Spans of WINDOWS pooled in the summary (docs/detection.md's rules judge these).
+POOLED = [(0.1, 0.5), (0.5, 1.0)]
 
 
 def lead_of(path, lead, lead_range):
@@ -161,6 +163,12 @@ def counts(man, labels, systems):
     return table
 
 
+def pooled(table, name, low, high):
+    """Speech recall, percent, of `name` over the windows of `table` (counts') within [low, high)."""
+    accs = [accs[name] for (a, b), accs in table.items() if a >= low - 1e-9 and b <= high + 1e-9]
+    return 100 * sum(a[0] for a in accs) / max(sum(a[1] for a in accs), 1)
+
+
 def summary(args):
     """Speech recall (and frames called speech where the labels hold none) per window from the
     stream's start, for each timeline of the probe and each of the uncut material."""
@@ -186,6 +194,8 @@ def summary(args):
             # False alarms only where a window holds 1 s of non-speech frames over the files.
             cells.append(f"{100 * tp / max(pos, 1):.1f}" + (f" ({100 * fp / neg:.1f})" if neg >= 100 else ""))
         print(f"| {a:.1f}–{b:.1f} s | " + " | ".join(cells) + " |")
+    for low, high in POOLED:
+        print(f"| {low:.1f}–{high:.1f} s, pooled | " + " | ".join(f"{pooled(table, n, low, high):.1f}" for n in names) + " |")
     return 0
 
 

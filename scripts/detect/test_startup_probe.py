@@ -37,6 +37,16 @@ class CountTests(unittest.TestCase):
         self.assertEqual(t[(0.0, 0.1)]["u"], [10, 10, 0, 0])
         self.assertEqual(t[(0.1, 0.2)]["u"], [0, 10, 0, 0])
 
+    def test_pooled_recall(self):
+        # Called speech from 0.25 s on: 0.1-0.5 s holds 40 speech frames, 25 of them called; 0.5-1.0 s
+        # all 50 of 50. Pooled over frames, not averaged over windows.
+        hyp = {"p/00000.flac": [{"start": 0.25, "end": 2.5, "speech": True}]}
+        t = sp.counts(self.man, self.labels, [("s", hyp, False)])
+        self.assertAlmostEqual(sp.pooled(t, "s", 0.1, 0.5), 100 * 25 / 40)
+        self.assertAlmostEqual(sp.pooled(t, "s", 0.5, 1.0), 100.0)
+        # The labels' speech ends at 1.5 s: 1.0-1.5 s is one window of 50 frames, all called.
+        self.assertAlmostEqual(sp.pooled(t, "s", 1.0, 1.5), 100.0)
+
     def test_missing_timeline(self):
         with self.assertRaises(KeyError):
             sp.counts(self.man, self.labels, [("s", {}, False)])
