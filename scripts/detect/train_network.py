@@ -257,6 +257,16 @@ def swift_source(fields, weight, stride):
         "}\n")
 
 
+def load_teacher(path, inputs):
+    """A fitted network from its checkpoint (its width and hidden size read off its weights), in
+    eval mode: a teacher for --teachers."""
+    state = torch.load(path)["net"]
+    net = Net(state["conv1.weight"].shape[0], state["gru.weight_hh_l0"].shape[1], inputs, decibels=False)
+    net.load_state_dict(state)
+    net.eval()
+    return net
+
+
 def file_weight(c, class_weights):
     """A train file's loss weight: its full condition's (e.g. music_only/midi-solo) if named, else
     its class's (the condition's first part), else 1."""
@@ -292,6 +302,11 @@ def main():
                     "in between, as SpeechBlend.evaluationStride does (--input lanes)")
     ap.add_argument("--input", choices=("logmel", "lanes"), default="logmel",
                     help="log-mel bands of every hop, or the detector's cue and band lanes of its audible hops")
+    ap.add_argument("--teachers", metavar="CKPT,...",
+                    help="distil: checkpoints (net-*.pt of this script, --input lanes, the same train lanes) whose "
+                    "mean probability on each crop is blended into every head's target (--distill)")
+    ap.add_argument("--distill", type=float, default=0.5,
+                    help="with --teachers, each head's target is (1 - D) x label + D x the teachers' mean probability")
     ap.add_argument("--startup", metavar="DIR,...",
                     help="also train on the train streams cut mid-file in these folders (startup_probe.py --split "
                     "train --out DIR, as train_models.py --startup reads them; --input lanes): a crop of such a "
@@ -351,6 +366,12 @@ def main():
         tag += "-w" + "_".join(f"{k.replace('/', '+')}{v:g}" for k, v in sorted(class_weights.items()))
     if startup_dirs:
         tag += "-u" + "_".join(os.path.basename(os.path.normpath(d)) for d in startup_dirs)
+    teacher_paths = [t for t in (args.teachers or "").split(",") if t]
+    teachers = [load_teacher(t, inputs) for t in teacher_paths]
+    if teachers:
+        if args.input != "lanes" or not 0 < args.distill <= 1:
+            sys.exit("train_network: --teachers takes --input lanes and --distill in (0, 1]")
+        tag += f"-d{args.distill:g}-k{len(teachers)}"
     ckpt = os.path.join(args.work, f"net-{tag}.pt")
     step = 0
     if os.path.exists(ckpt):
@@ -381,6 +402,10 @@ def main():
             m[:length] = aud[:, None] * file_weight(c, class_weights)
             xs.append(x); ys.append(y); ms.append(m)
         x, y, m = (torch.from_numpy(np.stack(v)) for v in (xs, ys, ms))
+        if teachers:
+            with torch.no_grad():
+                soft = torch.stack([torch.sigmoid(t(x)) for t in teachers]).mean(0)
+            y = (1 - args.distill) * y + args.distill * soft
         logits = net(x)
         w = m.clone()
         w[:, :, 0] *= torch.where(y[:, :, 0] > 0, 1.0, args.speech_negative_weight)
@@ -466,6 +491,8 @@ def main():
         options = " ".join(a for a in sys.argv[1:] if a not in ("--swift", args.swift) and not a.startswith("--swift="))
         options = " ".join(o for o in options.replace("--corpus " + args.corpus, "").split())
         header = tm.provenance(args.corpus, manifest, [__file__, tm.__file__, fm.__file__], train, val, [
+            *([f"distilled ({args.distill:g}) from the checkpoints " + ", ".join(os.path.basename(t) for t in teacher_paths)
+               + " (each made by this script in the --work folders its command names);"] if teachers else []),
             f"seed {args.seed}, torch {torch.__version__}, {args.steps} steps, {parameter_count(net)} parameters, "
             f"{net_multiply_adds(net)} multiply-adds per step, stepped on one audible frame in {stride};",
             f"val (replayed): the network alone VAD F1 {100 * results[args.input]['vad_f1_best_segmenter']:.2f}, "
