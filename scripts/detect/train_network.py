@@ -38,8 +38,10 @@ learning rate, STEPS steps, fixed
 seeds; a checkpoint every 100 steps (--work), from which an interrupted run resumes. `--startup
 DIR,...` adds train streams cut mid-file (startup_probe.py --split train) to the train files: such
 a stream is shorter than a crop, so its crop starts at its first frame, where the cues have a
-short history, as at a real stream's start. Val: whole
-files; probabilities smoothed and segmented as the detector does (fit_models.smooth, Segmenter);
+short history, as at a real stream's start. `--teachers CKPT,... --distill D` fits the network to
+fitted ones as well as to the labels: each head's target is (1 - D) x label + D x the teachers'
+mean probability on the same crop (a network of one size that depends less on one seed's draw).
+Val: whole files; probabilities smoothed and segmented as the detector does (fit_models.smooth, Segmenter);
 the speech segmenter is the best on val of the detector's default and fit_models'
 SPEECH_SEGMENT_GRID (which holds the shipped one), for both systems alike; 10 ms frame F1 by
 score.py's rule; timelines written for score_detect.py. `--blend W,...` also scores the speech
