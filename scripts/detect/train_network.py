@@ -269,6 +269,17 @@ def load_teacher(path, inputs):
     return net
 
 
+class Average(torch.nn.Module):
+    """Fitted networks averaged in probability (--average): their mean probability, as logits."""
+    def __init__(self, members):
+        super().__init__()
+        self.members = torch.nn.ModuleList(members)
+
+    def forward(self, x):
+        p = torch.stack([torch.sigmoid(m(x)) for m in self.members]).mean(0)
+        return torch.logit(p.clamp(1e-7, 1 - 1e-7))
+
+
 def file_weight(c, class_weights):
     """A train file's loss weight: its full condition's (e.g. music_only/midi-solo) if named, else
     its class's (the condition's first part), else 1."""
@@ -309,6 +320,9 @@ def main():
                     "mean probability on each crop is blended into every head's target (--distill)")
     ap.add_argument("--distill", type=float, default=0.5,
                     help="with --teachers, each head's target is (1 - D) x label + D x the teachers' mean probability")
+    ap.add_argument("--average", action="store_true",
+                    help="no fit: replay on val the mean probability of --teachers (what averaging them would give; "
+                    "writes its results and timelines, never --swift, --export or --reference)")
     ap.add_argument("--startup", metavar="DIR,...",
                     help="also train on the train streams cut mid-file in these folders (startup_probe.py --split "
                     "train --out DIR, as train_models.py --startup reads them; --input lanes): a crop of such a "
@@ -370,13 +384,18 @@ def main():
         tag += "-u" + "_".join(os.path.basename(os.path.normpath(d)) for d in startup_dirs)
     teacher_paths = [t for t in (args.teachers or "").split(",") if t]
     teachers = [load_teacher(t, inputs) for t in teacher_paths]
-    if teachers:
+    if args.average:
+        if not teachers or args.swift or args.export or args.reference:
+            sys.exit("train_network: --average takes --teachers and none of --swift, --export, --reference")
+        tag = f"average-k{len(teachers)}-r{stride}"
+        net, args.steps = Average(teachers), 0
+    elif teachers:
         if args.input != "lanes" or not 0 < args.distill <= 1:
             sys.exit("train_network: --teachers takes --input lanes and --distill in (0, 1]")
         tag += f"-d{args.distill:g}-k{len(teachers)}"
     ckpt = os.path.join(args.work, f"net-{tag}.pt")
     step = 0
-    if os.path.exists(ckpt):
+    if os.path.exists(ckpt) and not args.average:
         state = torch.load(ckpt)
         net.load_state_dict(state["net"]); opt.load_state_dict(state["opt"]); sched.load_state_dict(state["sched"])
         step = state["step"]
