@@ -658,6 +658,27 @@ class RecurrentModels(unittest.TestCase):
         self.assertEqual([tn.file_weight(c, w) for c in (solo, band, clean)], [4.0, 2.0, 1.0])
         self.assertEqual(tn.file_weight(solo, {}), 1.0)
 
+    def test_network_average_and_teachers(self):
+        """train_network.py --average: the mean of the members' probabilities, as logits, per head
+        and frame; load_teacher rebuilds a checkpoint's network with its width and hidden size."""
+        import torch
+        import train_network as tn
+        torch.manual_seed(5)
+        members = [tn.Net(4, 3, 6, decibels=False).eval(), tn.Net(5, 2, 6, decibels=False).eval()]
+        x = torch.randn(2, 9, 6)
+        with torch.no_grad():
+            expected = (torch.sigmoid(members[0](x)) + torch.sigmoid(members[1](x))) / 2
+            got = torch.sigmoid(tn.Average(members)(x))
+        self.assertEqual(tuple(got.shape), (2, 9, 3))
+        self.assertTrue(torch.allclose(got, expected, atol=1e-6))
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "net.pt")
+            torch.save({"net": members[1].state_dict(), "step": 0}, path)
+            teacher = tn.load_teacher(path, 6)
+            self.assertEqual((teacher.conv1.out_channels, teacher.gru.hidden_size), (5, 2))
+            with torch.no_grad():
+                self.assertTrue(torch.equal(teacher(x), members[1](x)))
+
 
 if __name__ == "__main__":
     unittest.main()
