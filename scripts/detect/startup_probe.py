@@ -165,8 +165,8 @@ def counts(man, labels, systems):
 
 def pooled(table, name, low, high):
     """Speech recall, percent, of `name` over the windows of `table` (counts') within [low, high)."""
-    accs = [accs[name] for (a, b), accs in table.items() if a >= low - 1e-9 and b <= high + 1e-9]
-    return 100 * sum(a[0] for a in accs) / max(sum(a[1] for a in accs), 1)
+    spans = [row[name] for (a, b), row in table.items() if a >= low - 1e-9 and b <= high + 1e-9]
+    return 100 * sum(acc[0] for acc in spans) / max(sum(acc[1] for acc in spans), 1)
 
 
 def summary(args):

@@ -383,15 +383,15 @@ def main():
     if startup_dirs:
         tag += "-u" + "_".join(os.path.basename(os.path.normpath(d)) for d in startup_dirs)
     teacher_paths = [t for t in (args.teachers or "").split(",") if t]
+    if args.average and (not teacher_paths or args.swift or args.export or args.reference):
+        sys.exit("train_network: --average takes --teachers and none of --swift, --export, --reference")
+    if teacher_paths and (args.input != "lanes" or not 0 < args.distill <= 1):
+        sys.exit("train_network: --teachers takes --input lanes and --distill in (0, 1]")
     teachers = [load_teacher(t, inputs) for t in teacher_paths]
     if args.average:
-        if not teachers or args.swift or args.export or args.reference:
-            sys.exit("train_network: --average takes --teachers and none of --swift, --export, --reference")
         tag = f"average-k{len(teachers)}-r{stride}"
         net, args.steps = Average(teachers), 0
     elif teachers:
-        if args.input != "lanes" or not 0 < args.distill <= 1:
-            sys.exit("train_network: --teachers takes --input lanes and --distill in (0, 1]")
         tag += f"-d{args.distill:g}-k{len(teachers)}"
     ckpt = os.path.join(args.work, f"net-{tag}.pt")
     step = 0
@@ -423,14 +423,16 @@ def main():
             m[:length] = aud[:, None] * file_weight(c, class_weights)
             xs.append(x); ys.append(y); ms.append(m)
         x, y, m = (torch.from_numpy(np.stack(v)) for v in (xs, ys, ms))
+        # The class weights of speech and several-talker hops read the labels, not the soft targets.
+        hard = y
         if teachers:
             with torch.no_grad():
                 soft = torch.stack([torch.sigmoid(t(x)) for t in teachers]).mean(0)
-            y = (1 - args.distill) * y + args.distill * soft
+            y = (1 - args.distill) * hard + args.distill * soft
         logits = net(x)
         w = m.clone()
-        w[:, :, 0] *= torch.where(y[:, :, 0] > 0, 1.0, args.speech_negative_weight)
-        w[:, :, 2] *= torch.where(y[:, :, 2] > 0, args.multi_positive_weight, 1.0)
+        w[:, :, 0] *= torch.where(hard[:, :, 0] > 0, 1.0, args.speech_negative_weight)
+        w[:, :, 2] *= torch.where(hard[:, :, 2] > 0, args.multi_positive_weight, 1.0)
         loss = (torch.nn.functional.binary_cross_entropy_with_logits(logits, y, reduction="none") * w).sum() / m.sum().clamp(min=1)
         opt.zero_grad()
         loss.backward()
