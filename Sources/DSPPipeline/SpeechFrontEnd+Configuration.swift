@@ -62,6 +62,21 @@ extension SpeechFrontEnd {
         /// The environment analyzer's settings; its `sampleRate` and `frameLength` are set to
         /// 16 000 and 1024 by the front end.
         public var environment: EnvironmentAnalyzer.Configuration
+        /// The detection stage's settings: the voice-activity segmenter (thresholds, minimum run,
+        /// hangover and padding:
+        /// ``/DSPDetection/AcousticDetector/Configuration-swift.struct/speechSegments``), the
+        /// network blended into voice activity
+        /// (``/DSPDetection/AcousticDetector/Configuration-swift.struct/speechBlend``; `nil` for
+        /// the speech model alone, which hears narrowband telephone speech better and music and
+        /// noise worse), the pure-tone gate, which detections run
+        /// (``/DSPDetection/AcousticDetector/Configuration-swift.struct/detectsMusic``,
+        /// ``/DSPDetection/AcousticDetector/Configuration-swift.struct/detectsMultipleSpeakers``:
+        /// with both off, voice activity alone costs about 40 % less and calls more music speech),
+        /// the models. docs/front-end.md, "Detection settings", measures the switches. Default:
+        /// the detector's documented defaults. It runs on the front end's 16 kHz stream, so its
+        /// `analysis.sampleRate` must be 16 000. ``detectionHopsPerBatch`` and
+        /// ``loopedBackgrounds`` are two of its settings, named here too.
+        public var detector: AcousticDetector.Configuration
         /// How many 16 ms detection hops the spectral analyzer analyses together (its
         /// ``/DSPSpectral/SpectralAnalyzer/Configuration-swift.struct/framesPerBatch``). Range
         /// 1…4; default 4. Output and events are the same, bit for bit, whatever the value; what
@@ -77,22 +92,32 @@ extension SpeechFrontEnd {
         /// for 2–8 %. Pushes of 2048 frames or more (43 ms at 48 kHz) run a batch of four in two
         /// pushes of three or more: at the default the 99.9th percentile is then 2.4–3.2× the
         /// median, with 3–8 % more streams per core than 1024-frame pushes (13–21 % at 4096 frames;
-        /// same page, "Push size").
-        public var detectionHopsPerBatch: Int
+        /// same page, "Push size"). The detector's `analysis.framesPerBatch` (``detector``).
+        public var detectionHopsPerBatch: Int {
+            get { detector.analysis.framesPerBatch }
+            set { detector.analysis.framesPerBatch = newValue }
+        }
         /// Whether the environment's background-noise estimate reads a looped background by its
         /// period (``/DSPDetection/NoiseLevelEstimator/Configuration-swift.struct/loopedBackgrounds``).
         /// Default true: it adds 814 bytes per stream and about 0.9 % of the front end's
         /// instructions (docs/scene-measures.md, *Looped backgrounds*, *Loops under speech*).
-        public var loopedBackgrounds: Bool
+        /// The detector's `loopedBackgrounds` (``detector``).
+        public var loopedBackgrounds: Bool {
+            get { detector.loopedBackgrounds }
+            set { detector.loopedBackgrounds = newValue }
+        }
 
-        /// Creates a configuration; see each property for its default.
+        /// Creates a configuration; see each property for its default. `detectionHopsPerBatch`
+        /// and `loopedBackgrounds`, when given, replace those settings of `detector`; `nil` keeps
+        /// the detector's (by default 4 and true).
         public init(
             inputRate: Int, channelCount: Int = 1, downmix: Downmixer.Mode = .average, stages: Stages = .default,
             resamplerQuality: Resampler.Quality = .default, dither: Int16Converter.Dither = .none,
             clipThreshold: Float = 32767.0 / 32768.0, clipWindowMilliseconds: Int = 100, emitsLevelEvents: Bool = true,
             environment: EnvironmentAnalyzer.Configuration = .init(),
-            detectionHopsPerBatch: Int = SpectralAnalyzer.Configuration.defaultFramesPerBatch,
-            loopedBackgrounds: Bool = true
+            detector: AcousticDetector.Configuration = .init(),
+            detectionHopsPerBatch: Int? = nil,
+            loopedBackgrounds: Bool? = nil
         ) {
             self.inputRate = inputRate
             self.channelCount = channelCount
@@ -104,8 +129,9 @@ extension SpeechFrontEnd {
             self.clipWindowMilliseconds = clipWindowMilliseconds
             self.emitsLevelEvents = emitsLevelEvents
             self.environment = environment
-            self.detectionHopsPerBatch = detectionHopsPerBatch
-            self.loopedBackgrounds = loopedBackgrounds
+            self.detector = detector
+            if let detectionHopsPerBatch { self.detectionHopsPerBatch = detectionHopsPerBatch }
+            if let loopedBackgrounds { self.loopedBackgrounds = loopedBackgrounds }
         }
 
         /// Throws the first setting out of range (the units validate their own settings too).
@@ -114,6 +140,11 @@ extension SpeechFrontEnd {
             try ConfigurationError.check("channelCount", channelCount, in: 1...64)
             try ConfigurationError.check("clipWindowMilliseconds", clipWindowMilliseconds, in: 1...10_000)
             try ConfigurationError.check("detectionHopsPerBatch", detectionHopsPerBatch, in: 1...4)
+            guard detector.analysis.sampleRate == Double(SpeechFrontEnd.outputRate) else {
+                throw ConfigurationError(
+                    parameter: "detector.analysis.sampleRate", value: "\(detector.analysis.sampleRate)",
+                    expected: "\(SpeechFrontEnd.outputRate) (the detector runs on the front end's 16 kHz stream)")
+            }
             guard Stages.all.isSuperset(of: stages) else {
                 throw ConfigurationError(parameter: "stages", value: stages.rawValue, expected: "a subset of Stages.all")
             }

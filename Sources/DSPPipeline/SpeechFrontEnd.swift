@@ -223,7 +223,7 @@ public final class SpeechFrontEnd: @unchecked Sendable {
             : nil
         chain = stages.contains(.detection)
             ? try AnalysisChain(configuration: .init(
-                detector: Self.detectorConfiguration(configuration),
+                detector: configuration.detector,
                 environment: stages.contains(.environment) ? configuration.environment : nil,
                 frameLength: Self.analysisFrameLength))
             : nil
@@ -235,15 +235,6 @@ public final class SpeechFrontEnd: @unchecked Sendable {
         chainEventCapacity = chain.map { Swift.max($0.maxFlushOutputCount, $0.outputCapacity(forInputCount: streamCapacity)) } ?? 1
         workspaceBytes = ScratchWorkspace.bytes(Float.self, streamCapacity) + ScratchWorkspace.bytes(AnalysisEvent.self, chainEventCapacity)
             + (chain?.memoryFootprint.workspaceBytes ?? 0) + (conditioner?.memoryFootprint.workspaceBytes ?? 0)
-    }
-
-    /// The detector the chain runs: the defaults, with the configuration's
-    /// ``Configuration/detectionHopsPerBatch`` and ``Configuration/loopedBackgrounds``.
-    static func detectorConfiguration(_ configuration: Configuration) -> AcousticDetector.Configuration {
-        var detector = AcousticDetector.Configuration()
-        detector.analysis.framesPerBatch = configuration.detectionHopsPerBatch
-        detector.loopedBackgrounds = configuration.loopedBackgrounds
-        return detector
     }
 
     /// Allocates the calling thread's scratch workspace for this front end's calls now, if it

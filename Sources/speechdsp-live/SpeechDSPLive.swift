@@ -47,6 +47,19 @@ struct SpeechDSPLive: ParsableCommand {
     @Option(help: "Write the 16 kHz mono PCM S16LE stream to this file (raw, no header).")
     var pcmOut: String?
 
+    @Flag(inversion: .prefixedNo, help: """
+        Blend the fitted detection network into voice activity (the default; SpeechFrontEnd.Configuration.detector's \
+        speechBlend). --no-speech-blend uses the speech model alone, which hears narrowband telephone speech better \
+        (docs/detection.md, Limits).
+        """)
+    var speechBlend = true
+
+    @Flag(inversion: .prefixedNo, help: """
+        Keep steady pure tones and sounds whose spectrum holds still out of voice activity (the default; \
+        the detector's gatesPureTones).
+        """)
+    var pureToneGate = true
+
     func validate() throws {
         guard (1...1_000_000).contains(chunk) else { throw ValidationError("--chunk must be in 1...1000000") }
     }
@@ -60,7 +73,10 @@ struct SpeechDSPLive: ParsableCommand {
         // 1. One front end per stream, configured once; buffers sized once for the largest push.
         let frontEnd: SpeechFrontEnd
         do {
-            frontEnd = try SpeechFrontEnd(configuration: .init(inputRate: rate, channelCount: channels))
+            var configuration = SpeechFrontEnd.Configuration(inputRate: rate, channelCount: channels)
+            if !speechBlend { configuration.detector.speechBlend = nil }
+            configuration.detector.gatesPureTones = pureToneGate
+            frontEnd = try SpeechFrontEnd(configuration: configuration)
         } catch {
             throw ToolFailure(error.commandLineDescription([
                 "inputRate": "sample rate of \(file)", "channelCount": "channel count of \(file)",

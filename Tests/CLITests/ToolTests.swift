@@ -174,6 +174,12 @@ struct ToolTests {
         #expect(ratio(a) != nil && ratio(b) != nil && ratio(a) != ratio(b), "\(ratio(a) ?? -1) against \(ratio(b) ?? -1)")
         let detect = try Tool.run("dspbench", ["detect", "--in", audio, "--repeats", "1", "--json", "--no-speech-blend"])
         #expect(detect.status == 0, "\(detect.stderr)")
+        // speechdsp-live takes it too (SpeechFrontEnd.Configuration.detector), and its speech events move.
+        let live = try Tool.run("speechdsp-live", [audio])
+        let livePlain = try Tool.run("speechdsp-live", [audio, "--no-speech-blend"])
+        #expect(live.status == 0 && livePlain.status == 0, "\(livePlain.stderr)")
+        let speech = { (run: Tool.Run) in run.stdout.split(separator: "\n").filter { $0.hasSuffix("speech start") || $0.hasSuffix("speech end") } }
+        #expect(!speech(live).isEmpty && speech(live) != speech(livePlain), "\(speech(live)) against \(speech(livePlain))")
     }
 
     @Test("--no-pure-tone-gate: dspscore records say no_pure_tone_gate and the sweep's speech moves; dspbench detect takes it")
@@ -191,6 +197,11 @@ struct ToolTests {
         #expect(ratio(a) != nil && ratio(b) != nil && ratio(a)! < ratio(b)!, "\(ratio(a) ?? -1) against \(ratio(b) ?? -1)")
         let detect = try Tool.run("dspbench", ["detect", "--in", audio, "--repeats", "1", "--json", "--no-pure-tone-gate"])
         #expect(detect.status == 0, "\(detect.stderr)")
+        let live = try Tool.run("speechdsp-live", [audio])
+        let livePlain = try Tool.run("speechdsp-live", [audio, "--no-pure-tone-gate"])
+        #expect(live.status == 0 && livePlain.status == 0, "\(livePlain.stderr)")
+        let speech = { (run: Tool.Run) in run.stdout.split(separator: "\n").filter { $0.hasSuffix("speech start") || $0.hasSuffix("speech end") } }
+        #expect(speech(live) != speech(livePlain), "\(speech(live)) against \(speech(livePlain))")
     }
 
     @Test("--version on every tool: the library version and the build's git revision", arguments: ["dspscore", "dspbench", "speechdsp-live"])

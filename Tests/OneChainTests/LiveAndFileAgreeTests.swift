@@ -30,9 +30,10 @@ struct LiveAndFileAgreeTests {
     /// The front end's segment and environment events as the chain's events (positions at
     /// 16 kHz), pushing chunks of 1…`maxChunk` samples drawn from `seed`; and its summary.
     static func live(
-        _ audio: (samples: [Float], rate: Int, channels: Int), seed: UInt64, maxChunk: Int
+        _ audio: (samples: [Float], rate: Int, channels: Int), seed: UInt64, maxChunk: Int,
+        detector: AcousticDetector.Configuration = .init()
     ) throws -> (events: [AnalysisEvent], summary: FrontEndSummary) {
-        let frontEnd = try SpeechFrontEnd(configuration: .init(inputRate: audio.rate, channelCount: audio.channels))
+        let frontEnd = try SpeechFrontEnd(configuration: .init(inputRate: audio.rate, channelCount: audio.channels, detector: detector))
         let output = UnsafeMutableBufferPointer<Int16>.allocate(
             capacity: Swift.max(frontEnd.outputCapacity(forInputCount: maxChunk), frontEnd.maxFlushOutputCount))
         defer { output.deallocate() }
@@ -102,5 +103,27 @@ struct LiveAndFileAgreeTests {
         let measurements = file.filter { if case .environment = $0 { true } else { false } }.count
         #expect(Double(measurements) >= 2 * record.duration - 1)
         #expect(file.contains { if case .started = $0 { true } else { false } })
+    }
+
+    @Test("with the speech blend and the pure-tone gate off on both sides, live and file still agree (and differ from the defaults)",
+          arguments: ["speech_en-us_48k.flac", "eval_speech_music_16k.flac", "speech_2ch_en-us_de_44k1.flac"])
+    func agreeWithoutBlend(file: String) throws {
+        let path = TestAudio.path(file)
+        var withBlend: [AnalysisEvent] = []
+        _ = try FileScorer(configuration: .init(recordsSegments: true)).score(path: path) { withBlend.append($0) }
+        var fromFile: [AnalysisEvent] = []
+        let record = try FileScorer(configuration: .init(recordsSegments: true, speechBlend: false, pureToneGate: false))
+            .score(path: path) { fromFile.append($0) }
+        try #require(record.status == .ok)
+        // The settings matter on this file: a front end that ignored them would fail below.
+        #expect(fromFile != withBlend)
+        var detector = AcousticDetector.Configuration()
+        detector.speechBlend = nil
+        detector.gatesPureTones = false
+        let (live, _) = try Self.live(try Self.read(path), seed: 4, maxChunk: 2048, detector: detector)
+        #expect(live.count == fromFile.count, "\(fromFile.count) events from the file, \(live.count) live")
+        if let i = zip(live, fromFile).enumerated().first(where: { $0.element.0 != $0.element.1 })?.offset {
+            Issue.record("event \(i) differs: live \(live[i]), file \(fromFile[i])")
+        }
     }
 }

@@ -136,4 +136,13 @@ struct QuickStartTests {
         #expect(produced == (2048 * 16_000 + 24_000) / 48_000)
         #expect(end.droppedEvents == 0)
     }
+
+    @Test("docs/front-end.md's detection settings: the front end holds them (no blend, the hangover as set)")
+    func frontEndDetectorBlock() throws {
+        let frontEnd = try frontEndForCalls()
+        #expect(frontEnd.configuration.detector.speechBlend == nil)
+        #expect(frontEnd.configuration.detector.detectsMusic && frontEnd.configuration.detector.detectsMultipleSpeakers)
+        #expect(frontEnd.configuration.detector.speechSegments.hangoverSeconds == 0.4)
+        #expect(frontEnd.configuration.inputRate == 8_000 && frontEnd.stages == .all)
+    }
 }
