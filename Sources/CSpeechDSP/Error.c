@@ -1,6 +1,7 @@
 // The thread-local error message of the C ABI (speechdsp.h): one buffer per thread, so two
 // threads failing at once never see each other's message.
 
+#include <stddef.h>
 #include <string.h>
 
 #include "speechdsp.h"
@@ -22,5 +23,7 @@ void sdsp__set_error(const char *text) {
 
 // The layouts Python's ctypes mirrors (python/speechdsp/_native.py), checked at compile time.
 _Static_assert(sizeof(sdsp_segment) == 24, "sdsp_segment layout");
-_Static_assert(sizeof(sdsp_frontend_config) == 36, "sdsp_frontend_config layout");
+_Static_assert(sizeof(sdsp_frontend_config) == 88, "sdsp_frontend_config layout");
+_Static_assert(offsetof(sdsp_frontend_config, speech_blend) == 36, "sdsp_frontend_config layout");
+_Static_assert(offsetof(sdsp_frontend_config, speech_min_seconds) == 64, "sdsp_frontend_config layout");
 _Static_assert(sizeof(sdsp_frontend_result) == 32, "sdsp_frontend_result layout");

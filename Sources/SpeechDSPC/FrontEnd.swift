@@ -122,12 +122,21 @@ func frontEndConfiguration(_ c: sdsp_frontend_config) throws(ABIFailure) -> Spee
     guard c.downmix_channel >= -1 else {
         throw .invalidArgument("downmix_channel \(c.downmix_channel) is out of range (expected -1 for the average, or a channel index)")
     }
+    var detector = AcousticDetector.Configuration()
+    if c.speech_blend == 0 { detector.speechBlend = nil }
+    detector.gatesPureTones = c.pure_tone_gate != 0
+    detector.detectsMusic = c.detects_music != 0
+    detector.detectsMultipleSpeakers = c.detects_multiple_speakers != 0
+    detector.speechSegments = .init(
+        onThreshold: c.speech_on_threshold, offThreshold: c.speech_off_threshold, minimumActiveSeconds: c.speech_min_seconds,
+        hangoverSeconds: c.speech_hangover_seconds, paddingSeconds: c.speech_padding_seconds,
+        endThreshold: c.speech_end_threshold.isNaN ? nil : c.speech_end_threshold)
     return SpeechFrontEnd.Configuration(
         inputRate: Int(c.input_rate), channelCount: Int(c.channel_count),
         downmix: c.downmix_channel < 0 ? .average : .channel(Int(c.downmix_channel)),
         stages: SpeechFrontEnd.Stages(rawValue: Int(c.stages)), resamplerQuality: try quality(c.resampler_quality),
         clipThreshold: c.clip_threshold, clipWindowMilliseconds: Int(c.clip_window_ms),
-        emitsLevelEvents: c.emits_level_events != 0, detectionHopsPerBatch: Int(c.detection_hops_per_batch))
+        emitsLevelEvents: c.emits_level_events != 0, detector: detector, detectionHopsPerBatch: Int(c.detection_hops_per_batch))
 }
 
 /// The handle behind `pointer`.
@@ -159,6 +168,18 @@ public func sdspFrontEndConfigDefault(_ inputRate: Int32, _ channelCount: Int32)
     c.emits_level_events = defaults.emitsLevelEvents ? 1 : 0
     c.downmix_channel = -1
     c.detection_hops_per_batch = Int32(defaults.detectionHopsPerBatch)
+    let detector = defaults.detector
+    c.speech_blend = detector.speechBlend == nil ? 0 : 1
+    c.pure_tone_gate = detector.gatesPureTones ? 1 : 0
+    c.detects_music = detector.detectsMusic ? 1 : 0
+    c.detects_multiple_speakers = detector.detectsMultipleSpeakers ? 1 : 0
+    let speech = detector.speechSegments
+    c.speech_on_threshold = speech.onThreshold
+    c.speech_off_threshold = speech.offThreshold
+    c.speech_end_threshold = speech.endThreshold ?? .nan
+    c.speech_min_seconds = speech.minimumActiveSeconds
+    c.speech_hangover_seconds = speech.hangoverSeconds
+    c.speech_padding_seconds = speech.paddingSeconds
     return c
 }
 

@@ -255,4 +255,57 @@ struct CABITests {
             #expect(kinds.sorted() == expectedKinds, "hops \(hops)")
         }
     }
+
+    @Test("ABI 3's detection settings reach the front end: SpeechFrontEnd's events with the same detector, which differ from the defaults'; bad thresholds are refused")
+    func frontEndDetectorSettings() throws {
+        let audio = try AudioFileReader.readAll(path: TestAudio.path("speech_en-us_48k.flac"))
+        let defaults = sdsp_frontend_config_default(Int32(audio.sampleRate), 1)
+        let detector = AcousticDetector.Configuration()
+        #expect(defaults.speech_blend == 1 && defaults.pure_tone_gate == 1 && defaults.detects_music == 1 && defaults.detects_multiple_speakers == 1)
+        #expect(defaults.speech_on_threshold == detector.speechSegments.onThreshold)
+        #expect(defaults.speech_off_threshold == detector.speechSegments.offThreshold)
+        #expect(defaults.speech_end_threshold == detector.speechSegments.endThreshold)
+        #expect(defaults.speech_min_seconds == detector.speechSegments.minimumActiveSeconds)
+        #expect(defaults.speech_hangover_seconds == detector.speechSegments.hangoverSeconds)
+        #expect(defaults.speech_padding_seconds == detector.speechSegments.paddingSeconds)
+        let (_, defaultKinds, _) = try Self.runFrontEnd(defaults, audio.samples)
+
+        var config = defaults
+        config.speech_blend = 0
+        config.pure_tone_gate = 0
+        config.detects_music = 0
+        config.detects_multiple_speakers = 0
+        config.speech_on_threshold = 0.6
+        config.speech_off_threshold = 0.3
+        config.speech_end_threshold = .nan
+        config.speech_min_seconds = 0.064
+        config.speech_hangover_seconds = 0.5
+        config.speech_padding_seconds = 0.1
+        var swift = SpeechFrontEnd.Configuration(inputRate: audio.sampleRate)
+        swift.detector.speechBlend = nil
+        swift.detector.gatesPureTones = false
+        swift.detector.detectsMusic = false
+        swift.detector.detectsMultipleSpeakers = false
+        swift.detector.speechSegments = .init(
+            onThreshold: 0.6, offThreshold: 0.3, minimumActiveSeconds: 0.064, hangoverSeconds: 0.5, paddingSeconds: 0.1)
+        let expected = try SpeechFrontEnd(configuration: swift).processAll(audio.samples)
+        let (pcm, kinds, _) = try Self.runFrontEnd(config, audio.samples)
+        #expect(pcm == expected.pcm)
+        let expectedKinds = expected.events.map { Self.eventKey(sdsp_event($0)) }.sorted()
+        #expect(kinds.sorted() == expectedKinds)
+        #expect(kinds.sorted() != defaultKinds.sorted())  // the settings matter here
+
+        var refused: OpaquePointer?
+        for (on, off, end) in [(Float(1.5), Float(0.3), Float.nan), (0.4, 0.5, .nan), (0.5, 0.35, 0.2), (.nan, 0.35, 0.6)] {
+            var bad = defaults
+            (bad.speech_on_threshold, bad.speech_off_threshold, bad.speech_end_threshold) = (on, off, end)
+            #expect(sdsp_frontend_create(&bad, &refused) == SDSP_ERROR_UNSUPPORTED_CONFIGURATION && refused == nil, "\(on) \(off) \(end)")
+            #expect(lastError.contains("speechSegments"))
+        }
+        for seconds in [-0.1, Double.infinity, .nan] {
+            var bad = defaults
+            bad.speech_hangover_seconds = seconds
+            #expect(sdsp_frontend_create(&bad, &refused) == SDSP_ERROR_UNSUPPORTED_CONFIGURATION && refused == nil, "\(seconds)")
+        }
+    }
 }

@@ -10,7 +10,7 @@ import ctypes
 import os
 import pathlib
 
-ABI_VERSION = 2
+ABI_VERSION = 3
 
 OK = 0
 ERROR_NULL_POINTER = -1
@@ -113,6 +113,16 @@ class FrontEndConfig(ctypes.Structure):
         ("emits_level_events", ctypes.c_int32),
         ("downmix_channel", ctypes.c_int32),
         ("detection_hops_per_batch", ctypes.c_int32),
+        ("speech_blend", ctypes.c_int32),
+        ("pure_tone_gate", ctypes.c_int32),
+        ("detects_music", ctypes.c_int32),
+        ("detects_multiple_speakers", ctypes.c_int32),
+        ("speech_on_threshold", ctypes.c_float),
+        ("speech_off_threshold", ctypes.c_float),
+        ("speech_end_threshold", ctypes.c_float),
+        ("speech_min_seconds", ctypes.c_double),
+        ("speech_hangover_seconds", ctypes.c_double),
+        ("speech_padding_seconds", ctypes.c_double),
     ]
 
 

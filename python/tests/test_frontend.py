@@ -126,6 +126,37 @@ def test_detection_hops_per_batch(stereo):
             speechdsp.FrontEnd(16000, detection_hops_per_batch=hops)
 
 
+def test_detection_settings(stereo):
+    """The detection settings reach the detector: each changes the speech events, voice activity
+    alone is detect()'s with both detections off, and a bad segmenter setting is refused."""
+
+    def speech(events):
+        return [(e["kind"], e["output_sample"]) for e in events if e.get("activity") == "speech"]
+
+    with speechdsp.FrontEnd(stereo.sample_rate, 2) as frontend:
+        _, default = frontend.process_all(stereo.samples)
+    with speechdsp.FrontEnd(stereo.sample_rate, 2, speech_blend=False) as frontend:
+        _, plain = frontend.process_all(stereo.samples)
+    assert speech(plain) and speech(plain) != speech(default)
+    with speechdsp.FrontEnd(stereo.sample_rate, 2, speech_segments={"padding_seconds": 0.2}) as frontend:
+        _, padded = frontend.process_all(stereo.samples)
+    starts = lambda events: [s for s in speech(events) if s[0] == "started"]
+    # The padding back-dates each start (0.048 s by default): the first one comes 0.152 s earlier.
+    assert starts(padded) and starts(default) and starts(padded)[0][1] == starts(default)[0][1] - round(0.152 * 16000)
+    with speechdsp.FrontEnd(stereo.sample_rate, 2, music=False, multi_speaker=False) as frontend:
+        _, alone = frontend.process_all(stereo.samples)
+    assert not [e for e in alone if e.get("activity") in ("music", "multi_speaker")]
+    segments = [s for s in speechdsp.detect(stereo.samples, stereo.sample_rate, music=False, multi_speaker=False)["segments"]
+                if s["activity"] == "speech"]
+    assert [s[1] for s in starts(alone)] == [s["start_sample"] for s in segments]
+    with pytest.raises(ValueError, match="speechSegments"):
+        speechdsp.FrontEnd(16000, speech_segments={"on": 0.3, "off": 0.4})
+    with pytest.raises(ValueError, match="unknown speech_segments keys"):
+        speechdsp.FrontEnd(16000, speech_segments={"threshold": 0.3})
+    with speechdsp.FrontEnd(16000, speech_segments={"end": None, "on": 0.5}):
+        pass
+
+
 def test_clipping_events():
     x = np.zeros(16000, dtype=np.float32)
     x[100:110] = 1.0

@@ -38,7 +38,7 @@
 extern "C" {
 #endif
 
-#define SDSP_ABI_VERSION 2
+#define SDSP_ABI_VERSION 3
 
 /* MARK: Status codes */
 
@@ -262,6 +262,31 @@ typedef struct sdsp_frontend_config {
      *  detection's work evenly over the pushes (a lower worst-case push time, for services
      *  running many streams) for a few percent more CPU, 4 costs least. Added in ABI version 2. */
     int32_t detection_hops_per_batch;
+    /* The detection settings below (SpeechFrontEnd.Configuration.detector; docs/front-end.md,
+     * "Detection settings") were added in ABI version 3. */
+    /** Non-zero (default 1): the fitted network blended into voice activity; 0: the speech model
+     *  alone, which hears narrowband telephone speech better and music and noise worse. */
+    int32_t speech_blend;
+    /** Non-zero (default 1): steady pure tones and sounds whose spectrum holds still are kept out
+     *  of voice activity. */
+    int32_t pure_tone_gate;
+    /** Non-zero (default 1): music is detected. With this and detects_multiple_speakers both 0,
+     *  voice activity runs alone (its own model, about 40 % less detection work). */
+    int32_t detects_music;
+    /** Non-zero (default 1): several simultaneous speakers are detected. */
+    int32_t detects_multiple_speakers;
+    /** The voice-activity segmenter. A segment opens when the probability stays at or above
+     *  speech_on_threshold for speech_min_seconds (its start back-dated to the run's first frame
+     *  less speech_padding_seconds) and closes when it stays below speech_off_threshold for
+     *  speech_hangover_seconds; it ends after its last frame at or above speech_end_threshold
+     *  (NaN: none, the off threshold), plus the padding. 0 <= off <= on <= 1, off <= end <= 1,
+     *  durations finite and >= 0. sdsp_frontend_config_default sets the detector's defaults. */
+    float speech_on_threshold;
+    float speech_off_threshold;
+    float speech_end_threshold;
+    double speech_min_seconds;
+    double speech_hangover_seconds;
+    double speech_padding_seconds;
 } sdsp_frontend_config;
 
 /** The defaults for a stream of `input_rate` Hz and `channel_count` channels. */
