@@ -67,8 +67,8 @@ extension SpeechFrontEnd {
         /// ``/DSPDetection/AcousticDetector/Configuration-swift.struct/speechSegments``), the
         /// network blended into voice activity
         /// (``/DSPDetection/AcousticDetector/Configuration-swift.struct/speechBlend``; `nil` for
-        /// the speech model alone, which hears narrowband telephone speech better and music and
-        /// noise worse), the pure-tone gate, which detections run
+        /// the speech model alone: a stream's first half second heard sooner, music and noise
+        /// called speech more often), the pure-tone gate, which detections run
         /// (``/DSPDetection/AcousticDetector/Configuration-swift.struct/detectsMusic``,
         /// ``/DSPDetection/AcousticDetector/Configuration-swift.struct/detectsMultipleSpeakers``:
         /// with both off, voice activity alone costs about 40 % less and calls more music speech),

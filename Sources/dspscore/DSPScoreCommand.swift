@@ -95,7 +95,11 @@ struct Score: ParsableCommand {
     @Option(help: "|x| at or above which a sample counts as clipped.")
     var clipThreshold: Float = 1.0
 
-    @Option(help: "Comma-separated analyses to run: levels, loudness, true_peak, speech, music, speakers, environment (or all).")
+    @Option(help: """
+        Comma-separated analyses to run: levels, loudness, true_peak, speech, music, speakers, environment (or all). \
+        speech without music and speakers runs voice activity alone (its own model, about 40 % less detection work, \
+        more music called speech: docs/detection.md, Limits).
+        """)
     var analyses: String = "all"
 
     @Option(help: """

@@ -49,8 +49,8 @@ struct SpeechDSPLive: ParsableCommand {
 
     @Flag(inversion: .prefixedNo, help: """
         Blend the fitted detection network into voice activity (the default; SpeechFrontEnd.Configuration.detector's \
-        speechBlend). --no-speech-blend uses the speech model alone, which hears narrowband telephone speech better \
-        (docs/detection.md, Limits).
+        speechBlend). --no-speech-blend uses the speech model alone: a stream's first half second and the material's one \
+        real conversation heard better, music and noise worse (docs/front-end.md, Detection settings).
         """)
     var speechBlend = true
 

@@ -67,8 +67,8 @@ class FrontEnd:
     evenly over the pushes (a lower worst-case push time) for a few percent more CPU.
 
     The detection settings (SpeechFrontEnd.Configuration.detector; docs/front-end.md, "Detection
-    settings"): ``speech_blend=False`` uses the speech model alone (it hears narrowband telephone
-    speech better, music and noise worse); ``pure_tone_gate=False`` lets steady tones reach voice
+    settings"): ``speech_blend=False`` uses the speech model alone (a stream's first half second
+    heard sooner, music and noise called speech more often); ``pure_tone_gate=False`` lets steady tones reach voice
     activity; ``music=False`` and ``multi_speaker=False`` stop those detections (both off: voice
     activity alone, about 40 % less detection work, as ``detect()`` runs it); ``speech_segments``
     changes the voice-activity segmenter: a dict with any of ``on``, ``off`` and ``end``

@@ -265,7 +265,8 @@ typedef struct sdsp_frontend_config {
     /* The detection settings below (SpeechFrontEnd.Configuration.detector; docs/front-end.md,
      * "Detection settings") were added in ABI version 3. */
     /** Non-zero (default 1): the fitted network blended into voice activity; 0: the speech model
-     *  alone, which hears narrowband telephone speech better and music and noise worse. */
+     *  alone: a stream's first half second heard sooner, music and noise called speech more often
+     *  (docs/front-end.md, "Detection settings"). */
     int32_t speech_blend;
     /** Non-zero (default 1): steady pure tones and sounds whose spectrum holds still are kept out
      *  of voice activity. */

@@ -1,5 +1,5 @@
 // docs/front-end.md's "Detection settings" block, compiled and run by QuickStartTests: a front
-// end for telephone calls, without the blend and with a longer hangover.
+// end for an 8 kHz stream, without the blend and with a longer hangover.
 
 import DSPPipeline
 
