@@ -103,6 +103,16 @@ check "run --json: the latency passes timed (every kernel)" \
 check "run --json --compare: the note on the detection peers (Python)" \
   'any("run_peers_detect.py" in n for n in d["notes"])' "$work/base.json"
 
+# --- run pipeline --streams (interleaved front ends), with and without the speech blend
+expect 0 "run pipeline --streams 4" -- "$DSPBENCH" run pipeline --streams 4 --seconds 1 --repetitions 1 -q
+grep -q "^48 kHz mono, every stage on, 1024-frame pushes" "$work/out" && grep -q "streams/core" "$work/out" \
+  && pass "run pipeline --streams: the report" || fail "run pipeline --streams: no report"
+expect 0 "run pipeline --streams 4 --no-speech-blend" -- "$DSPBENCH" run pipeline --streams 4 --seconds 1 --repetitions 1 --no-speech-blend -q
+grep -q "^48 kHz mono, every stage on (the speech blend off)" "$work/out" \
+  && pass "run pipeline --streams --no-speech-blend: said in the report" || fail "run pipeline --streams --no-speech-blend: not said"
+expect 0 "run pipeline --no-speech-blend --json" -- "$DSPBENCH" run pipeline --no-speech-blend "${short[@]}" --json -q
+json_ok "run pipeline --no-speech-blend" "$work/out"
+
 # --- run: from a file, other frame sizes
 expect 0 "run --input FILE --json" -- "$DSPBENCH" run conversion metering loudness --input TestAudio/speech_2ch_en-us_de_44k1.flac --seconds 2 --repetitions 1 --json -q
 json_ok "run --input" "$work/out"

@@ -64,6 +64,9 @@ struct RunCommand: ParsableCommand {
     @Flag(inversion: .prefixedNo, help: "pipeline only (one stream per case): whether the front end reads looped backgrounds by their period (SpeechFrontEnd.Configuration.loopedBackgrounds, on by default); --no-looped-backgrounds measures what it costs.")
     var loopedBackgrounds = true
 
+    @Flag(inversion: .prefixedNo, help: "pipeline only (with or without --streams): whether the front end blends the fitted network into voice activity (SpeechFrontEnd.Configuration.detector.speechBlend, on by default); --no-speech-blend measures the front end with the speech model alone.")
+    var speechBlend = true
+
     @Flag(help: "Write one JSON document to stdout instead of the table.")
     var json = false
 
@@ -94,7 +97,7 @@ struct RunCommand: ParsableCommand {
             if buildConfiguration == "debug" { logger.warning("debug build: the figures say nothing about release performance") }
             print(try PipelineStreams.report(
                 seconds: seconds ?? 10, framesPerPush: frame, streams: streams, threads: threads, rounds: repetitions,
-                batches: batchSizes ?? [4], slowest: slowest, interrupts: interrupts))
+                batches: batchSizes ?? [4], slowest: slowest, interrupts: interrupts, speechBlend: speechBlend))
             return
         }
         let chosen = suites.isEmpty ? Suite.allCases : Suite.allCases.filter(suites.contains)
@@ -128,6 +131,7 @@ struct RunCommand: ParsableCommand {
         let settings = MeasurementSettings(repetitions: repetitions, warmupPasses: warmup, clockOverheadNanoseconds: overhead)
         var context = SuiteContext(audio: audio, frameLength: frame, compare: compare, peers: peers, notes: notes)
         context.loopedBackgrounds = loopedBackgrounds
+        context.speechBlend = speechBlend
 
         var results: [KernelResult] = []
         for suite in chosen {

@@ -144,6 +144,10 @@ struct SuiteContext {
     /// The front end's ``/DSPPipeline/SpeechFrontEnd/Configuration/loopedBackgrounds`` in the
     /// pipeline suite (on unless `--no-looped-backgrounds`).
     var loopedBackgrounds = true
+    /// Whether the pipeline suite's front end blends the network into voice activity
+    /// (``/DSPPipeline/SpeechFrontEnd/Configuration/detector``'s `speechBlend`; on unless
+    /// `--no-speech-blend`).
+    var speechBlend = true
 }
 
 /// Notes collected during a run (omitted peers, skipped kernels), printed under the table and

@@ -28,8 +28,10 @@ enum PipelineKernels {
             let frames = FrontEndFrames(UnsafeBufferPointer(c.samples.buffer), channels: c.channels, framesPerPush: n)
             let seconds = Double(frames.source.pushedSamples / c.channels) / Double(c.rate)
             do {
-                let frontEnd = try SpeechFrontEnd(configuration: .init(
-                    inputRate: c.rate, channelCount: c.channels, loopedBackgrounds: context.loopedBackgrounds))
+                var configuration = SpeechFrontEnd.Configuration(
+                    inputRate: c.rate, channelCount: c.channels, loopedBackgrounds: context.loopedBackgrounds)
+                if !context.speechBlend { configuration.detector.speechBlend = nil }
+                let frontEnd = try SpeechFrontEnd(configuration: configuration)
                 frontEnd.reserveWorkspace()  // this thread's workspace now, not in the first timed push
                 let output = Scratch<Int16>(count: frontEnd.outputCapacity(forInputCount: n * c.channels), repeating: 0)
                 let events = FrontEndEventBuffer(capacity: frontEnd.maxEventCount(forInputCount: n * c.channels))

@@ -250,7 +250,7 @@ enum PipelineStreams {
     /// memory per stage; with several batch sizes, each against the first, round by round.
     static func report(
         seconds: Double, framesPerPush: Int, streams: Int, threads: Int, rounds: Int, batches: [Int], slowest: Int,
-        interrupts: Bool = false
+        interrupts: Bool = false, speechBlend: Bool = true
     ) throws -> String {
         var lines: [String] = []
         let cases: [(rate: Int, channels: Int)] = [(48_000, 1), (44_100, 2)]
@@ -259,11 +259,13 @@ enum PipelineStreams {
             let samples = UnsafeBufferPointer(c.channels == 2 ? audio.stereo.buffer : audio.mono.buffer)
             let label = "\(ResampleKernels.khz(c.rate)) kHz \(c.channels == 2 ? "stereo" : "mono")"
             let configurations = batches.map {
-                SpeechFrontEnd.Configuration(inputRate: c.rate, channelCount: c.channels, detectionHopsPerBatch: $0)
+                var configuration = SpeechFrontEnd.Configuration(inputRate: c.rate, channelCount: c.channels, detectionHopsPerBatch: $0)
+                if !speechBlend { configuration.detector.speechBlend = nil }
+                return configuration
             }
             let memory = try SpeechFrontEnd.memoryFootprint(for: configurations[0])
             let batchText = batches.count == 1 ? "\(batches[0])" : batches.map(String.init).joined(separator: ", ") + ", alternated"
-            lines.append("\(label), every stage on, \(framesPerPush)-frame pushes, \(Self.format(seconds)) s of audio, \(rounds) round(s), hops per batch \(batchText)")
+            lines.append("\(label), every stage on\(speechBlend ? "" : " (the speech blend off)"), \(framesPerPush)-frame pushes, \(Self.format(seconds)) s of audio, \(rounds) round(s), hops per batch \(batchText)")
             lines.append("  memory per stream (the front end's accounting, SpeechFrontEnd.memory):")
             for stage in memory.stages {
                 let workspace = stage.footprint.workspaceBytes > 0 ? ", workspace \(Self.kB(stage.footprint.workspaceBytes)) kB" : ""
