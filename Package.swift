@@ -150,7 +150,7 @@ let implementation: [Target] = [
     .executableTarget(
         name: "dspscore",
         dependencies: [
-            "DSPScoring", "DSPIO", "DSPCore", "CLISupport",
+            "DSPScoring", "DSPDetection", "DSPIO", "DSPCore", "CLISupport",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]

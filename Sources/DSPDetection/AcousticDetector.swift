@@ -310,14 +310,7 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
             try ConfigurationError.check(name, Double(smoothing), in: 0...0.99)
         }
         for (name, s) in [("speechSegments", c.speechSegments), ("musicSegments", c.musicSegments), ("multiSpeakerSegments", c.multiSpeakerSegments)] {
-            guard s.onThreshold >= 0, s.onThreshold <= 1, s.offThreshold >= 0, s.offThreshold <= s.onThreshold,
-                  s.minimumActiveSeconds >= 0, s.hangoverSeconds >= 0, s.paddingSeconds >= 0,
-                  s.minimumActiveSeconds.isFinite, s.hangoverSeconds.isFinite, s.paddingSeconds.isFinite,
-                  s.endThreshold.map({ $0 >= s.offThreshold && $0 <= 1 }) ?? true
-            else {
-                throw ConfigurationError(
-                    parameter: name, value: "\(s)", expected: "0 ≤ off ≤ on ≤ 1, off ≤ end ≤ 1, finite non-negative durations")
-            }
+            try s.validate(parameter: name)
         }
         // A model may not read a probability computed after it in the frame.
         let cuesOnly: [CueLane] = [.musicProbability, .speechProbability]

@@ -181,7 +181,9 @@ public struct FileScore: Codable, Equatable, Sendable {
         /// The scoring options that change results, comma-separated (`no_looped_backgrounds`:
         /// ``FileScorer/Configuration/loopedBackgrounds`` off; `no_speech_blend`:
         /// ``FileScorer/Configuration/speechBlend`` off; `no_pure_tone_gate`:
-        /// ``FileScorer/Configuration/pureToneGate`` off); absent when none was set.
+        /// ``FileScorer/Configuration/pureToneGate`` off; `speech_segments:on=…:off=…:…`:
+        /// ``FileScorer/Configuration/speechSegments`` other than the default, every setting
+        /// given); absent when none was set.
         /// (Records written before 2026-12-04 may say `looped_backgrounds`, and before 2026-12-07
         /// `speech_blend`: each was then an option, and is now the default.)
         public var options: String? = nil
@@ -235,7 +237,7 @@ public struct FileScore: Codable, Equatable, Sendable {
             .text("analyses", \.analyses, absent: "in records written before the field existed",
                   "The analyses run, comma-separated (levels, loudness, speech, music, speakers, environment)."),
             .text("options", \.options, absent: "when no option that changes results was set",
-                  "Scoring options that change results, comma-separated: no_looped_backgrounds (the noise estimate does not read a looped background by its period, the default since 2026-12-04; older records may say looped_backgrounds, then an option), no_speech_blend (voice activity is the speech model's alone, without the fitted detection network blended in, the default since 2026-12-07: --no-speech-blend; older records may say speech_blend, then an option), no_pure_tone_gate (steady pure tones are not kept out of voice activity, the default since 2026-12-06: --no-pure-tone-gate)."),
+                  "Scoring options that change results, comma-separated: no_looped_backgrounds (the noise estimate does not read a looped background by its period, the default since 2026-12-04; older records may say looped_backgrounds, then an option), no_speech_blend (voice activity is the speech model's alone, without the fitted detection network blended in, the default since 2026-12-07: --no-speech-blend; older records may say speech_blend, then an option), no_pure_tone_gate (steady pure tones are not kept out of voice activity, the default since 2026-12-06: --no-pure-tone-gate), speech_segments:on=…:off=…:min_seconds=…:hangover_seconds=…:padding_seconds=…:end=… (a voice-activity segmenter other than the default, every setting given; end=none without an end threshold: --speech-segments)."),
             .computed("config_hash", pattern: "^[0-9a-f]{16}$",
                       "64-bit FNV-1a of library, version, frame_length, clip_threshold, analyses and options: equal hashes, same configuration.",
                       \.configurationHash),

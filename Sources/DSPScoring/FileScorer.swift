@@ -89,12 +89,18 @@ public final class FileScorer {
         /// (``/DSPDetection/AcousticDetector/Configuration-swift.struct/gatesPureTones``; records
         /// scored without it say so in ``FileScore/Provenance/options``). Default true.
         public var pureToneGate: Bool = true
+        /// The voice-activity segmenter (thresholds, minimum run, hangover, padding, end
+        /// threshold: ``/DSPDetection/AcousticDetector/Configuration-swift.struct/speechSegments``).
+        /// Default ``/DSPDetection/DefaultModels/speechSegments``; records scored with another say
+        /// so in ``FileScore/Provenance/options`` (`speech_segments:…`).
+        public var speechSegments: ActivitySegmenter.Configuration = DefaultModels.speechSegments
 
         /// Creates a configuration.
         public init(
             frameLength: Int = 1024, clipThreshold: Float = 1.0, blockFrames: Int = 65_536,
             analyses: Analyses = .all, recordsSegments: Bool = false, loopedBackgrounds: Bool = true,
-            speechBlend: Bool = true, pureToneGate: Bool = true
+            speechBlend: Bool = true, pureToneGate: Bool = true,
+            speechSegments: ActivitySegmenter.Configuration = DefaultModels.speechSegments
         ) {
             self.frameLength = frameLength
             self.clipThreshold = clipThreshold
@@ -104,6 +110,7 @@ public final class FileScorer {
             self.loopedBackgrounds = loopedBackgrounds
             self.speechBlend = speechBlend
             self.pureToneGate = pureToneGate
+            self.speechSegments = speechSegments
         }
 
         /// The provenance records scored with these settings carry (its
@@ -123,17 +130,30 @@ public final class FileScorer {
                 names.append("no_speech_blend")
             }
             if !pureToneGate && analyses.contains(.speech) { names.append("no_pure_tone_gate") }
+            if speechSegments != DefaultModels.speechSegments && analyses.contains(.speech) {
+                names.append(Self.speechSegmentsOption(speechSegments))
+            }
             return names.isEmpty ? nil : names.joined(separator: ",")
         }
 
+        /// The option naming a voice-activity segmenter other than the default, every setting
+        /// given: `speech_segments:on=0.5:off=0.35:min_seconds=0.032:hangover_seconds=0.4:padding_seconds=0.048:end=0.6`
+        /// (`end=none` without an end threshold).
+        static func speechSegmentsOption(_ s: ActivitySegmenter.Configuration) -> String {
+            "speech_segments:on=\(s.onThreshold):off=\(s.offThreshold):min_seconds=\(s.minimumActiveSeconds)"
+                + ":hangover_seconds=\(s.hangoverSeconds):padding_seconds=\(s.paddingSeconds)"
+                + ":end=\(s.endThreshold.map { "\($0)" } ?? "none")"
+        }
+
         /// Checks the settings ``FileScorer/init(configuration:)`` checks, in its order, with
-        /// the same errors — ``frameLength``, ``blockFrames``, ``clipThreshold`` — without
-        /// building a scorer (whose detector plans FFTs). The analyzers' own settings are fixed
-        /// defaults, which their initializers check again.
+        /// the same errors — ``frameLength``, ``blockFrames``, ``clipThreshold``,
+        /// ``speechSegments`` — without building a scorer (whose detector plans FFTs). The
+        /// analyzers' other settings are fixed defaults, which their initializers check again.
         public func validate() throws(ConfigurationError) {
             try ConfigurationError.check("frameLength", frameLength, in: 1...65_536)
             try ConfigurationError.check("blockFrames", blockFrames, in: 256...1 << 20)
             _ = try LevelMeter(clipThreshold: clipThreshold)
+            try speechSegments.validate(parameter: "speechSegments")
         }
     }
 
@@ -178,6 +198,7 @@ public final class FileScorer {
             detection.loopedBackgrounds = configuration.loopedBackgrounds
             detection.gatesPureTones = configuration.pureToneGate
             detection.speechBlend = configuration.speechBlend ? DefaultModels.speechBlend : nil
+            detection.speechSegments = configuration.speechSegments
             chain = try AnalysisChain(configuration: .init(
                 detector: detection, environment: configuration.analyses.contains(.environment) ? .init() : nil))
         } else {

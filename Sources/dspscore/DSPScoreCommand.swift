@@ -2,6 +2,7 @@
 // or CSV. Thin: argument parsing and I/O here, the work in DSPScoring.
 import ArgumentParser
 import CLISupport
+import DSPDetection
 import DSPIO
 import DSPScoring
 import Foundation
@@ -139,14 +140,50 @@ struct Score: ParsableCommand {
         """)
     var pureToneGate = true
 
+    @Option(help: ArgumentHelp("""
+        The voice-activity segmenter, as comma-separated KEY=VALUE settings over the default's: on and off (thresholds, \
+        0 <= off <= on <= 1), end (the end threshold, off...1, or none), min_seconds, hangover_seconds, padding_seconds \
+        (e.g. hangover_seconds=0.4,on=0.6). Records scored with another segmenter carry it in provenance.options \
+        (speech_segments:on=...:end=...).
+        """, valueName: "KEY=VALUE,..."))
+    var speechSegments: String?
+
     @OptionGroup var logging: LoggingOptions
+
+    /// The voice-activity segmenter `--speech-segments` gives (the default's settings where it
+    /// names none); nil when a key or value is not understood.
+    static func speechSegments(_ text: String?) -> ActivitySegmenter.Configuration? {
+        var s = DefaultModels.speechSegments
+        guard let text else { return s }
+        for item in text.split(separator: ",", omittingEmptySubsequences: false) {
+            let pair = item.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard pair.count == 2 else { return nil }
+            let (key, value) = (pair[0], pair[1])
+            if key == "end" && value == "none" {
+                s.endThreshold = nil
+                continue
+            }
+            guard let number = Double(value) else { return nil }
+            switch key {
+            case "on": s.onThreshold = Float(number)
+            case "off": s.offThreshold = Float(number)
+            case "end": s.endThreshold = Float(number)
+            case "min_seconds": s.minimumActiveSeconds = number
+            case "hangover_seconds": s.hangoverSeconds = number
+            case "padding_seconds": s.paddingSeconds = number
+            default: return nil
+            }
+        }
+        return s
+    }
 
     /// The scorer's settings from the options.
     var scorerConfiguration: FileScorer.Configuration {
         FileScorer.Configuration(
             frameLength: frameLength, clipThreshold: clipThreshold,
             analyses: FileScorer.Analyses(names: analyses) ?? .all, recordsSegments: timeline != nil || rttm != nil,
-            loopedBackgrounds: loopedBackgrounds, speechBlend: speechBlend, pureToneGate: pureToneGate)
+            loopedBackgrounds: loopedBackgrounds, speechBlend: speechBlend, pureToneGate: pureToneGate,
+            speechSegments: Self.speechSegments(speechSegments) ?? DefaultModels.speechSegments)
     }
 
     func validate() throws {
@@ -165,10 +202,18 @@ struct Score: ParsableCommand {
             throw ValidationError("--timeline and --rttm need a detection in --analyses (speech, music or speakers)")
         }
         if resume && (timeline != nil || rttm != nil) { throw ValidationError("--resume does not combine with --timeline or --rttm") }
+        if Self.speechSegments(speechSegments) == nil {
+            throw ValidationError("""
+                --speech-segments takes comma-separated KEY=VALUE settings, KEY one of on, off, end, min_seconds, \
+                hangover_seconds, padding_seconds (end=none for no end threshold); got '\(speechSegments ?? "")'
+                """)
+        }
         do {
             try scorerConfiguration.validate()
         } catch {
-            throw ValidationError(error.commandLineDescription(["frameLength": "--frame-length", "clipThreshold": "--clip-threshold"]))
+            throw ValidationError(error.commandLineDescription([
+                "frameLength": "--frame-length", "clipThreshold": "--clip-threshold", "speechSegments": "--speech-segments",
+            ]))
         }
     }
 

@@ -204,6 +204,21 @@ struct ToolTests {
         #expect(speech(live) != speech(livePlain), "\(speech(live)) against \(speech(livePlain))")
     }
 
+    @Test("--speech-segments: records carry the segmenter and its segments move; a bad key or range is a usage error (64) naming the option")
+    func speechSegments() throws {
+        let audio = "TestAudio/speech_en-us_48k.flac"
+        let bridged = try Tool.run("dspscore", ["score", audio, "--format", "jsonl", "--quiet", "--speech-segments", "hangover_seconds=0.5,end=none"])
+        #expect(bridged.status == 0, "\(bridged.stderr)")
+        let record = try #require(try JSONSerialization.jsonObject(with: Data(bridged.stdout.utf8)) as? [String: Any])
+        #expect((record["provenance"] as? [String: Any])?["options"] as? String
+            == "speech_segments:on=0.5:off=0.35:min_seconds=0.032:hangover_seconds=0.5:padding_seconds=0.048:end=none")
+        #expect((record["detection"] as? [String: Any])?["speech_segments"] as? Int == 1)
+        for bad in ["hangover=0.5", "on=0.3,off=0.4", "padding_seconds=-1", "on"] {
+            let refused = try Tool.run("dspscore", ["score", audio, "--speech-segments", bad])
+            #expect(refused.status == 64 && refused.stderr.contains("--speech-segments"), "\(bad): \(refused.stderr)")
+        }
+    }
+
     @Test("--version on every tool: the library version and the build's git revision", arguments: ["dspscore", "dspbench", "speechdsp-live"])
     func version(tool: String) throws {
         let run = try Tool.run(tool, ["--version"])

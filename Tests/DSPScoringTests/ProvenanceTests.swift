@@ -1,5 +1,7 @@
+import DSPDetection
 import DSPScoring
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("Provenance and its configuration hash")
@@ -82,6 +84,28 @@ struct ProvenanceTests {
         #expect(ungated.options == "no_looped_backgrounds,no_pure_tone_gate" && ungated.configurationHash != plain.configurationHash)
         let musicOnly = try FileScorer(configuration: .init(analyses: [.music], pureToneGate: false)).score(path: "/nonexistent.wav")
         #expect(musicOnly.provenance.options == nil)
+        // Another voice-activity segmenter: every setting in the option, last; only where speech is detected.
+        var segments = DefaultModels.speechSegments
+        segments.hangoverSeconds = 0.5
+        segments.endThreshold = nil
+        let resegmented = try FileScorer(configuration: .init(pureToneGate: false, speechSegments: segments)).score(path: "/nonexistent.wav").provenance
+        #expect(resegmented.options == "no_pure_tone_gate,speech_segments:on=0.5:off=0.35:min_seconds=0.032:hangover_seconds=0.5:padding_seconds=0.048:end=none")
+        #expect(resegmented.configurationHash != ungated.configurationHash)
+        #expect(try FileScorer(configuration: .init(analyses: [.music], speechSegments: segments)).score(path: "/nonexistent.wav").provenance.options == nil)
+        #expect(try FileScorer(configuration: .init(speechSegments: DefaultModels.speechSegments)).score(path: "/nonexistent.wav").provenance.options == nil)
+    }
+
+    @Test("another voice-activity segmenter reaches the detector (a 0.5 s hangover bridges the clip's pauses); a bad one is refused naming speechSegments")
+    func speechSegmentsReachTheDetector() throws {
+        let path = testAudio.appendingPathComponent("speech_en-us_48k.flac").path
+        #expect(try FileScorer().score(path: path).detection?.speechSegments == 3)
+        var segments = DefaultModels.speechSegments
+        segments.hangoverSeconds = 0.5
+        #expect(try FileScorer(configuration: .init(speechSegments: segments)).score(path: path).detection?.speechSegments == 1)
+        segments.offThreshold = 0.9
+        let bad = FileScorer.Configuration(speechSegments: segments)
+        #expect(refusal { try bad.validate() }?.parameter == "speechSegments")
+        #expect(refusal { try FileScorer(configuration: bad) }?.parameter == "speechSegments")
     }
 
     @Test("merge refuses records scored with another configuration, naming both")

@@ -126,4 +126,21 @@ struct LiveAndFileAgreeTests {
             Issue.record("event \(i) differs: live \(live[i]), file \(fromFile[i])")
         }
     }
+
+    @Test("with another voice-activity segmenter on both sides, live and file still agree (and differ from the defaults)")
+    func agreeWithAnotherSegmenter() throws {
+        let path = TestAudio.path("speech_en-us_48k.flac")
+        var segments = DefaultModels.speechSegments
+        segments.hangoverSeconds = 0.5
+        segments.onThreshold = 0.6
+        var withDefaults: [AnalysisEvent] = []
+        _ = try FileScorer(configuration: .init(recordsSegments: true)).score(path: path) { withDefaults.append($0) }
+        var fromFile: [AnalysisEvent] = []
+        _ = try FileScorer(configuration: .init(recordsSegments: true, speechSegments: segments)).score(path: path) { fromFile.append($0) }
+        #expect(fromFile != withDefaults)
+        var detector = AcousticDetector.Configuration()
+        detector.speechSegments = segments
+        let (live, _) = try Self.live(try Self.read(path), seed: 5, maxChunk: 1500, detector: detector)
+        #expect(live == fromFile)
+    }
 }

@@ -1,3 +1,5 @@
+import DSPCore
+
 /// Turns a per-frame probability into activity segments: hysteresis, a minimum duration
 /// before a segment opens, hangover before it closes, and padding.
 ///
@@ -44,6 +46,19 @@ public struct ActivitySegmenter: Sendable {
             self.hangoverSeconds = hangoverSeconds
             self.paddingSeconds = paddingSeconds
             self.endThreshold = endThreshold
+        }
+
+        /// Throws unless `0 ≤ off ≤ on ≤ 1`, `off ≤ end ≤ 1` (when set) and the durations are
+        /// finite and non-negative, naming `parameter`.
+        public func validate(parameter: String) throws(ConfigurationError) {
+            guard onThreshold >= 0, onThreshold <= 1, offThreshold >= 0, offThreshold <= onThreshold,
+                  minimumActiveSeconds >= 0, hangoverSeconds >= 0, paddingSeconds >= 0,
+                  minimumActiveSeconds.isFinite, hangoverSeconds.isFinite, paddingSeconds.isFinite,
+                  endThreshold.map({ $0 >= offThreshold && $0 <= 1 }) ?? true
+            else {
+                throw ConfigurationError(
+                    parameter: parameter, value: "\(self)", expected: "0 ≤ off ≤ on ≤ 1, off ≤ end ≤ 1, finite non-negative durations")
+            }
         }
     }
 
