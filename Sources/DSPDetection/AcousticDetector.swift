@@ -174,6 +174,14 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
         /// itself. Default ``DefaultModels/speechBlend``, the fitted blend (since 2026-12-07:
         /// `docs/detection.md`, Fitting and Results); `nil`: the speech model alone.
         public var speechBlend: SpeechBlend?
+        /// Seconds over which the blend's network weighs in at a stream's start: its share rises
+        /// linearly with the frame's position, from 0 at the stream's first sample to
+        /// ``SpeechBlend/weight`` at this time (the network's convolutions and GRU start from zero
+        /// and have heard nothing yet); 0: the full share from the first frame. 0…60; default 0.
+        /// At 0.5 a stream that opens on speech has 45.5 % of its first 0.1–0.5 s heard instead
+        /// of 33.9 %, for a little more speech called on music and noise in their first second
+        /// (`docs/detection.md`, Fitting, "The blend's network weighed in").
+        public var speechBlendWarmUpSeconds: Double
         /// Whether the background-noise estimate reads a looped background by its period
         /// (``NoiseLevelEstimator/Configuration-swift.struct/loopedBackgrounds``). Default on.
         public var loopedBackgrounds: Bool
@@ -210,6 +218,7 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
             detectsMultipleSpeakers = true
             network = nil
             speechBlend = DefaultModels.speechBlend
+            speechBlendWarmUpSeconds = 0
             loopedBackgrounds = true
             gatesPureTones = true
         }
@@ -231,6 +240,8 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
     /// The network of ``Configuration/speechBlend`` and its weight, when it runs.
     private let blendNetwork: CompiledNetwork?
     private let blendWeight: Float
+    /// ``Configuration-swift.struct/speechBlendWarmUpSeconds`` in samples at the analysis rate.
+    private let blendWarmUpSamples: Float
     private let blendStride: Int
     /// Audible frames until the blend's network steps again (0: this one), and its last
     /// voice-activity output, which the frames in between read.
@@ -306,6 +317,7 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
     public init(configuration: Configuration = Configuration()) throws(ConfigurationError) {
         let c = configuration
         try ConfigurationError.check("silenceFloorDBFS", Double(c.silenceFloorDBFS), in: -120...0)
+        try ConfigurationError.check("speechBlendWarmUpSeconds", c.speechBlendWarmUpSeconds, in: 0...60)
         for (name, smoothing) in [("speechSmoothing", c.speechSmoothing), ("musicSmoothing", c.musicSmoothing), ("multiSpeakerSmoothing", c.multiSpeakerSmoothing)] {
             try ConfigurationError.check(name, Double(smoothing), in: 0...0.99)
         }
@@ -372,6 +384,7 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
         let blend = network == nil && fullCues ? c.speechBlend : nil
         blendNetwork = blend.map { CompiledNetwork($0.network) }
         blendWeight = blend?.weight ?? 0
+        blendWarmUpSamples = Float(c.speechBlendWarmUpSeconds * c.analysis.sampleRate)
         blendStride = blend?.evaluationStride ?? 1
         detectBytes = Self.batchBytes + cues.memoryFootprint.workspaceBytes
             + speechNetwork.workspaceBytes + musicNetwork.workspaceBytes + multiSpeakerNetwork.workspaceBytes
@@ -709,7 +722,10 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
         if blendNetwork != nil {
             for k in 0..<count {
                 networkSpeechProbability = Self.smooth(networkSpeechProbability, blended[k], configuration.speechSmoothing)
-                blended[k] = (1 - blendWeight) * pSpeech[k] + blendWeight * networkSpeechProbability
+                // The network's share rises over the warm-up from the stream's start.
+                let position = Float(frames[k].features.index * Int64(analyzer.hopLength))
+                let weight = position < blendWarmUpSamples ? blendWeight * (position / blendWarmUpSamples) : blendWeight
+                blended[k] = (1 - weight) * pSpeech[k] + weight * networkSpeechProbability
             }
         } else {
             for k in 0..<count { blended[k] = pSpeech[k] }

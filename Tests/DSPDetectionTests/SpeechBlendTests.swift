@@ -26,7 +26,7 @@ import TestSupport
     @Test("the fitted blend by default: its network at 0.5, stepped on one audible frame in two")
     func defaults() {
         let c = AcousticDetector.Configuration()
-        #expect(c.speechBlend == DefaultModels.speechBlend)
+        #expect(c.speechBlend == DefaultModels.speechBlend && c.speechBlendWarmUpSeconds == 0)
         #expect(DefaultModels.speechBlend.isValid)
         #expect(DefaultModels.speechBlend.weight == 0.5 && DefaultModels.speechBlend.evaluationStride == 2)
         #expect(DefaultModels.speechBlendNetwork.inputCount == 83 && DefaultModels.speechBlendNetwork.hiddenCount == 32)
@@ -67,7 +67,8 @@ import TestSupport
             blend.weight = 1
             blend.evaluationStride = stride
             var frames: [DetectionFrame] = []
-            let detector = try Self.detector(blend, smoothing: 0)
+            // The network's full share from the first frame (the warm-up has its own test below).
+            let detector = try Self.detector(blend, smoothing: 0) { $0.speechBlendWarmUpSeconds = 0 }
             signal.withUnsafeBufferPointer { detector.process($0) { frames.append($0) } }
             _ = detector.flush { frames.append($0) }
             // The oracle: a network of its own (itself held to the Double reference and to
@@ -100,8 +101,8 @@ import TestSupport
         blend.weight = 1
         for stride in [1, 2, 3] {
             blend.evaluationStride = stride
-            // Smoothing off: the reported probability is the network's output itself.
-            let detector = try Self.detector(blend, smoothing: 0)
+            // Smoothing and the warm-up off: the reported probability is the network's output itself.
+            let detector = try Self.detector(blend, smoothing: 0) { $0.speechBlendWarmUpSeconds = 0 }
             let whole = Self.run(detector, signal, chunks: [signal.count])
             var audible: [Float] = []
             for (p, cues) in zip(whole.probabilities, whole.levels) where cues >= -70 { audible.append(p[0]) }
@@ -121,6 +122,39 @@ import TestSupport
             detector.reset()
             #expect(Self.run(detector, signal, chunks: [333]) == whole)
         }
+    }
+
+    @Test("the warm-up: the network's share rises with the frame's position from 0 at the stream's start to the blend's weight, the same under any chunking and after reset")
+    func warmUp() throws {
+        let signal = try DetectionHarness.mono16k("speech_overlap_16k.wav")
+        var blend = DefaultModels.speechBlend
+        blend.weight = 1
+        // Smoothing off, so each frame's reported probability is the mix itself: the oracle mixes
+        // the speech model's run (no blend) and the network's (full share from the first frame)
+        // as the detector does, in Float, in the same order.
+        let model = Self.run(try Self.detector(nil, smoothing: 0), signal)
+        let network = Self.run(try Self.detector(blend, smoothing: 0) { $0.speechBlendWarmUpSeconds = 0 }, signal)
+        let detector = try Self.detector(blend, smoothing: 0) { $0.speechBlendWarmUpSeconds = 0.5 }
+        let warmed = Self.run(detector, signal)
+        try #require(warmed.probabilities.count == model.probabilities.count && model.probabilities.count == network.probabilities.count)
+        let warmUpSamples = Float(0.5 * 16_000)
+        var inWarmUp = 0, moved = 0
+        for k in warmed.probabilities.indices {
+            let position = Float(k * 256)
+            let weight = position < warmUpSamples ? 1 * (position / warmUpSamples) : 1
+            let expected = (1 - weight) * model.probabilities[k][0] + weight * network.probabilities[k][0]
+            #expect(warmed.probabilities[k][0].bitPattern == expected.bitPattern, "frame \(k)")
+            if position < warmUpSamples {
+                inWarmUp += 1
+                if warmed.probabilities[k][0] != network.probabilities[k][0] { moved += 1 }
+            }
+        }
+        #expect(inWarmUp == 32 && moved > 10, "\(inWarmUp) frames in the warm-up, \(moved) moved")
+        for chunks in [[100, 7, 3000], [1]] { #expect(Self.run(detector, signal, chunks: chunks) == warmed, "chunks \(chunks)") }
+        detector.reset()
+        #expect(Self.run(detector, signal, chunks: [333]) == warmed)
+        #expect(throws: ConfigurationError.self) { _ = try Self.detector(blend) { $0.speechBlendWarmUpSeconds = -1 } }
+        #expect(throws: ConfigurationError.self) { _ = try Self.detector(blend) { $0.speechBlendWarmUpSeconds = .nan } }
     }
 
     @Test("voice activity alone (music and several speakers off) and a replacing network do not use the blend")
