@@ -268,6 +268,7 @@ struct CABITests {
         #expect(defaults.speech_min_seconds == detector.speechSegments.minimumActiveSeconds)
         #expect(defaults.speech_hangover_seconds == detector.speechSegments.hangoverSeconds)
         #expect(defaults.speech_padding_seconds == detector.speechSegments.paddingSeconds)
+        #expect(defaults.speech_blend_warm_up_seconds == detector.speechBlendWarmUpSeconds)
         let (_, defaultKinds, _) = try Self.runFrontEnd(defaults, audio.samples)
 
         var config = defaults
@@ -281,6 +282,7 @@ struct CABITests {
         config.speech_min_seconds = 0.064
         config.speech_hangover_seconds = 0.5
         config.speech_padding_seconds = 0.1
+        config.speech_blend_warm_up_seconds = 0.5
         var swift = SpeechFrontEnd.Configuration(inputRate: audio.sampleRate)
         swift.detector.speechBlend = nil
         swift.detector.gatesPureTones = false
@@ -288,6 +290,7 @@ struct CABITests {
         swift.detector.detectsMultipleSpeakers = false
         swift.detector.speechSegments = .init(
             onThreshold: 0.6, offThreshold: 0.3, minimumActiveSeconds: 0.064, hangoverSeconds: 0.5, paddingSeconds: 0.1)
+        swift.detector.speechBlendWarmUpSeconds = 0.5
         let expected = try SpeechFrontEnd(configuration: swift).processAll(audio.samples)
         let (pcm, kinds, _) = try Self.runFrontEnd(config, audio.samples)
         #expect(pcm == expected.pcm)

@@ -123,6 +123,7 @@ class FrontEndConfig(ctypes.Structure):
         ("speech_min_seconds", ctypes.c_double),
         ("speech_hangover_seconds", ctypes.c_double),
         ("speech_padding_seconds", ctypes.c_double),
+        ("speech_blend_warm_up_seconds", ctypes.c_double),
     ]
 
 

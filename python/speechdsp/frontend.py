@@ -73,7 +73,9 @@ class FrontEnd:
     activity alone, about 40 % less detection work, as ``detect()`` runs it); ``speech_segments``
     changes the voice-activity segmenter: a dict with any of ``on``, ``off`` and ``end``
     (thresholds, 0…1; ``end=None`` for none) and ``min_seconds``, ``hangover_seconds`` and
-    ``padding_seconds``, the others kept at the library's defaults.
+    ``padding_seconds``, the others kept at the library's defaults;
+    ``speech_blend_warm_up_seconds=0.5`` weighs the blended network in over a stream's first half
+    second (a stream that opens on speech is heard sooner; default 0).
 
     One object per stream; calls are serialised by a lock, so the object may be shared between
     threads. Use it as a context manager, or ``close()`` it, to free the library's state now.
@@ -96,6 +98,7 @@ class FrontEnd:
         music: bool = True,
         multi_speaker: bool = True,
         speech_segments=None,
+        speech_blend_warm_up_seconds: float = 0.0,
     ):
         self._handle = None
         if quality not in _native.QUALITIES:
@@ -123,6 +126,7 @@ class FrontEnd:
         config.pure_tone_gate = 1 if pure_tone_gate else 0
         config.detects_music = 1 if music else 0
         config.detects_multiple_speakers = 1 if multi_speaker else 0
+        config.speech_blend_warm_up_seconds = float(speech_blend_warm_up_seconds)
         if speech_segments is not None:
             fields = {"on": "speech_on_threshold", "off": "speech_off_threshold", "end": "speech_end_threshold",
                       "min_seconds": "speech_min_seconds", "hangover_seconds": "speech_hangover_seconds",

@@ -149,6 +149,11 @@ def test_detection_settings(stereo):
     segments = [s for s in speechdsp.detect(stereo.samples, stereo.sample_rate, music=False, multi_speaker=False)["segments"]
                 if s["activity"] == "speech"]
     assert [s[1] for s in starts(alone)] == [s["start_sample"] for s in segments]
+    with speechdsp.FrontEnd(stereo.sample_rate, 2, speech_blend_warm_up_seconds=0.5) as frontend:
+        _, warmed = frontend.process_all(stereo.samples)
+    assert speech(warmed) and speech(warmed) != speech(default)
+    with pytest.raises(ValueError, match="speechBlendWarmUpSeconds"):
+        speechdsp.FrontEnd(16000, speech_blend_warm_up_seconds=-1)
     with pytest.raises(ValueError, match="speechSegments"):
         speechdsp.FrontEnd(16000, speech_segments={"on": 0.3, "off": 0.4})
     with pytest.raises(ValueError, match="unknown speech_segments keys"):

@@ -288,6 +288,11 @@ typedef struct sdsp_frontend_config {
     double speech_min_seconds;
     double speech_hangover_seconds;
     double speech_padding_seconds;
+    /** Seconds over which the blended network's share rises from 0 at the stream's start to its
+     *  full share (0…60; default 0: the full share from the first frame). 0.5 hears a stream that
+     *  opens on speech sooner, for a little more speech called on music and noise in their first
+     *  second (docs/detection.md, "The blend's network weighed in"). */
+    double speech_blend_warm_up_seconds;
 } sdsp_frontend_config;
 
 /** The defaults for a stream of `input_rate` Hz and `channel_count` channels. */
