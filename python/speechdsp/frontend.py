@@ -68,12 +68,12 @@ class FrontEnd:
 
     The detection settings (SpeechFrontEnd.Configuration.detector; docs/front-end.md, "Detection
     settings"): ``speech_blend=False`` uses the speech model alone (a stream's first half second
-    heard sooner, music and noise called speech more often); ``pure_tone_gate=False`` lets steady tones reach voice
-    activity; ``music=False`` and ``multi_speaker=False`` stop those detections (both off: voice
-    activity alone, about 40 % less detection work, as ``detect()`` runs it); ``speech_segments``
-    changes the voice-activity segmenter: a dict with any of ``on``, ``off`` and ``end``
-    (thresholds, 0…1; ``end=None`` for none) and ``min_seconds``, ``hangover_seconds`` and
-    ``padding_seconds``, the others kept at the library's defaults;
+    heard sooner, music and noise called speech more often); ``pure_tone_gate=False`` lets steady
+    tones reach voice activity; ``music=False`` and ``multi_speaker=False`` stop those detections
+    (both off: voice activity alone, about 40 % less detection work, as ``detect()`` runs it);
+    ``speech_segments`` changes the voice-activity segmenter: a dict with any of ``on``, ``off``
+    and ``end`` (thresholds, 0…1; ``end=None`` for none) and ``min_seconds``,
+    ``hangover_seconds`` and ``padding_seconds``, the others kept at the library's defaults;
     ``speech_blend_warm_up_seconds=0.5`` weighs the blended network in over a stream's first half
     second (a stream that opens on speech is heard sooner; default 0).
 
