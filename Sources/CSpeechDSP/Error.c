@@ -23,7 +23,8 @@ void sdsp__set_error(const char *text) {
 
 // The layouts Python's ctypes mirrors (python/speechdsp/_native.py), checked at compile time.
 _Static_assert(sizeof(sdsp_segment) == 24, "sdsp_segment layout");
-_Static_assert(sizeof(sdsp_frontend_config) == 96, "sdsp_frontend_config layout");
+_Static_assert(sizeof(sdsp_frontend_config) == 104, "sdsp_frontend_config layout");
+_Static_assert(offsetof(sdsp_frontend_config, speech_boundaries) == 96, "sdsp_frontend_config layout");
 _Static_assert(offsetof(sdsp_frontend_config, speech_blend) == 36, "sdsp_frontend_config layout");
 _Static_assert(offsetof(sdsp_frontend_config, speech_min_seconds) == 64, "sdsp_frontend_config layout");
 _Static_assert(sizeof(sdsp_frontend_result) == 32, "sdsp_frontend_result layout");

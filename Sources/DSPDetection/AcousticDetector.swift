@@ -23,7 +23,8 @@ public struct DetectionFrame: Sendable {
     /// Stream position of the frame's hop (its first new sample), at the detector's rate.
     public var startSample: Int64
     /// A speech segment that opened (with its back-dated start) or closed at this frame, in
-    /// sample positions.
+    /// sample positions (edges read from the hops' power when
+    /// ``AcousticDetector/Configuration-swift.struct/speechBoundaries`` is set, as by default).
     public var speechChange: ActivitySegmenter.Transition
     /// The same for music.
     public var musicChange: ActivitySegmenter.Transition
@@ -108,7 +109,8 @@ public struct DetectionSummary: Equatable, Sendable {
 /// three ``ProbabilityModel``s (small networks) turn cues into probabilities, a
 /// ``DetectionNetwork``'s voice-activity output optionally blended into the speech model's
 /// (``Configuration-swift.struct/speechBlend``), smoothed over time; and three
-/// ``ActivitySegmenter``s turn probabilities into segments. See `docs/detection.md` for the
+/// ``ActivitySegmenter``s turn probabilities into segments, speech segments' edges then read from
+/// the hops' own power (``Configuration-swift.struct/speechBoundaries``). See `docs/detection.md` for the
 /// algorithms and their evaluation.
 ///
 /// It is a ``/DSPCore/StreamingProcessor`` from samples to one ``DetectionFrame`` per hop
@@ -199,6 +201,12 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
         /// segment open before the run ends by its hangover. The music probability is not gated;
         /// the multi-speaker model reads the gated voice activity, as it reads it always. Default on.
         public var gatesPureTones: Bool
+        /// Where speech segments begin and end, read from the hops' own power
+        /// (``SpeechBoundaryRefinement``): an end moves back to the last hop that still sounds,
+        /// a start back over the hops just before it that already do, each by at most 0.1 s.
+        /// Only speech segments move. Default ``SpeechBoundaryRefinement/init(floorMarginDB:peakRangeDB:endSearchSeconds:startSearchSeconds:)``'s
+        /// settings; `nil`: the segmenter's edges as they are.
+        public var speechBoundaries: SpeechBoundaryRefinement?
 
         /// The documented defaults.
         public init() {
@@ -221,6 +229,7 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
             speechBlendWarmUpSeconds = 0
             loopedBackgrounds = true
             gatesPureTones = true
+            speechBoundaries = SpeechBoundaryRefinement()
         }
     }
 
@@ -252,6 +261,10 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
     /// Where the hop that opened the current speech segment starts (the decision, not the
     /// back-dated start), sample position.
     private var speechDecided: Int64 = 0
+    /// Where the open speech segment starts as reported (refined by ``boundaries``).
+    private var speechStart: Int64 = 0
+    /// The hops' power for ``Configuration-swift.struct/speechBoundaries``, when set.
+    private let boundaries: SpeechBoundaryTracker?
     /// Whether the music and multi-speaker cues (and the music model) run.
     private let fullCues: Bool
     private var speech: ActivitySegmenter
@@ -324,6 +337,7 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
         for (name, s) in [("speechSegments", c.speechSegments), ("musicSegments", c.musicSegments), ("multiSpeakerSegments", c.multiSpeakerSegments)] {
             try s.validate(parameter: name)
         }
+        try c.speechBoundaries?.validate()
         // A model may not read a probability computed after it in the frame.
         let cuesOnly: [CueLane] = [.musicProbability, .speechProbability]
         for (name, model, unreadable) in [
@@ -363,6 +377,12 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
                                 bands: analyzer.bandBinRanges)
         let rate = c.analysis.sampleRate
         speech = ActivitySegmenter(configuration: c.speechSegments, sampleRate: rate)
+        boundaries = c.speechBoundaries.map {
+            SpeechBoundaryTracker(
+                refinement: $0, sampleRate: rate, hopLength: c.analysis.hopLength,
+                decisionDelaySeconds: Swift.max(c.speechSegments.hangoverSeconds,
+                                                c.speechSegments.minimumActiveSeconds + c.speechSegments.paddingSeconds))
+        }
         music = ActivitySegmenter(configuration: c.musicSegments, sampleRate: rate)
         multiSpeaker = ActivitySegmenter(configuration: c.multiSpeakerSegments, sampleRate: rate)
         noiseHistogram = .allocate(capacity: 300)
@@ -512,7 +532,11 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
         var s = result.summary
         s.sampleCount = end
         s.medianNoiseFloorDBFS = medianNoiseFloor()
-        result.speechEndedAt = Self.close(&speech, at: end, samples: &s.speechSamples)
+        if case .ended(let t) = speech.finish(at: end) {
+            let refined = boundaries?.refineEnd(t, start: speechStart) ?? t
+            s.speechSamples += refined - speechStart
+            result.speechEndedAt = refined
+        }
         result.musicEndedAt = Self.close(&music, at: end, samples: &s.musicSamples)
         result.multiSpeakerEndedAt = Self.close(&multiSpeaker, at: end, samples: &s.multiSpeakerSamples)
         s.durationSeconds = Double(end) / sampleRate
@@ -539,6 +563,8 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
         blendPhase = 0; heldNetworkSpeech = 0
         toneGate.reset()
         speechDecided = 0
+        speechStart = 0
+        boundaries?.reset()
         samples = 0
         summary = DetectionSummary()
         noiseHistogram.update(repeating: 0)
@@ -747,16 +773,27 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
             if f.isFinite { noiseLevel.update(frame.powerSpectrum, musicProbability: reportedMusic, speechProbability: speechProbability) }
             multiSpeakerProbability = Self.smooth(multiSpeakerProbability, pMulti[k], configuration.multiSpeakerSmoothing)
 
-            let speechStart = speech.activeStart, musicStart = music.activeStart, multiStart = multiSpeaker.activeStart
+            let openedAt = speechStart, musicStart = music.activeStart, multiStart = multiSpeaker.activeStart
+            boundaries?.record(index: f.index, end: start + Int64(validCount), hopPower: f.hopPower, floorDBFS: c.noiseFloorDBFS)
             // A steady tone closes the speech the models decided on it; speech open before it
             // keeps its hangover.
-            let speechChange = toneSince[k] >= 0 && speech.isActive && speechDecided >= toneSince[k]
+            var speechChange = toneSince[k] >= 0 && speech.isActive && speechDecided >= toneSince[k]
                 ? speech.close(at: start) : speech.update(probability: reportedSpeech, start: start, count: validCount)
-            if case .started = speechChange { speechDecided = start }
+            switch speechChange {
+            case .started(let at):
+                speechDecided = start
+                if let boundaries { speechChange = .started(at: boundaries.refineStart(at)) }
+                if case .started(let at) = speechChange { speechStart = at }
+            case .ended(let at):
+                if let boundaries { speechChange = .ended(at: boundaries.refineEnd(at, start: openedAt)) }
+            case .none:
+                break
+            }
+            if speech.isActive { boundaries?.extendPeak() }
             let musicChange = music.update(probability: reportedMusic, start: start, count: validCount)
             let multiChange = multiSpeaker.update(probability: multiSpeakerProbability, start: start, count: validCount)
             var totals = summary
-            Self.account(speechChange, previousStart: speechStart, samples: &totals.speechSamples, count: &totals.speechSegmentCount)
+            Self.account(speechChange, previousStart: openedAt, samples: &totals.speechSamples, count: &totals.speechSegmentCount)
             Self.account(musicChange, previousStart: musicStart, samples: &totals.musicSamples, count: &totals.musicSegmentCount)
             Self.account(multiChange, previousStart: multiStart, samples: &totals.multiSpeakerSamples, count: &totals.multiSpeakerSegmentCount)
             totals.frameCount += 1
@@ -802,6 +839,7 @@ extension AcousticDetector: MemoryAccounting {
             + multiSpeakerNetwork.memoryFootprint + (network?.memoryFootprint ?? MemoryFootprint())
             + (blendNetwork?.memoryFootprint ?? MemoryFootprint())
             + noiseLevel.memoryFootprint + .owned(MemoryFootprint.bytes(noiseHistogram))
+            + .owned(boundaries?.ownedBytes ?? 0)
             + MemoryFootprint(workspaceBytes: Self.batchBytes)
     }
 }

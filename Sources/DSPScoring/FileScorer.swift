@@ -89,6 +89,10 @@ public final class FileScorer {
         /// (``/DSPDetection/AcousticDetector/Configuration-swift.struct/gatesPureTones``; records
         /// scored without it say so in ``FileScore/Provenance/options``). Default true.
         public var pureToneGate: Bool = true
+        /// Whether speech segments' edges are read from the hops' own power
+        /// (``/DSPDetection/AcousticDetector/Configuration-swift.struct/speechBoundaries``; records
+        /// scored without it say so in ``FileScore/Provenance/options``). Default true.
+        public var speechBoundaries: Bool = true
         /// The voice-activity segmenter (thresholds, minimum run, hangover, padding, end
         /// threshold: ``/DSPDetection/AcousticDetector/Configuration-swift.struct/speechSegments``).
         /// Default ``/DSPDetection/DefaultModels/speechSegments``; records scored with another say
@@ -100,7 +104,8 @@ public final class FileScorer {
             frameLength: Int = 1024, clipThreshold: Float = 1.0, blockFrames: Int = 65_536,
             analyses: Analyses = .all, recordsSegments: Bool = false, loopedBackgrounds: Bool = true,
             speechBlend: Bool = true, pureToneGate: Bool = true,
-            speechSegments: ActivitySegmenter.Configuration = DefaultModels.speechSegments
+            speechSegments: ActivitySegmenter.Configuration = DefaultModels.speechSegments,
+            speechBoundaries: Bool = true
         ) {
             self.frameLength = frameLength
             self.clipThreshold = clipThreshold
@@ -111,6 +116,7 @@ public final class FileScorer {
             self.speechBlend = speechBlend
             self.pureToneGate = pureToneGate
             self.speechSegments = speechSegments
+            self.speechBoundaries = speechBoundaries
         }
 
         /// The provenance records scored with these settings carry (its
@@ -130,6 +136,7 @@ public final class FileScorer {
                 names.append("no_speech_blend")
             }
             if !pureToneGate && analyses.contains(.speech) { names.append("no_pure_tone_gate") }
+            if !speechBoundaries && analyses.contains(.speech) { names.append("no_speech_boundaries") }
             if speechSegments != DefaultModels.speechSegments && analyses.contains(.speech) {
                 names.append(Self.speechSegmentsOption(speechSegments))
             }
@@ -199,6 +206,7 @@ public final class FileScorer {
             detection.gatesPureTones = configuration.pureToneGate
             detection.speechBlend = configuration.speechBlend ? DefaultModels.speechBlend : nil
             detection.speechSegments = configuration.speechSegments
+            if !configuration.speechBoundaries { detection.speechBoundaries = nil }
             chain = try AnalysisChain(configuration: .init(
                 detector: detection, environment: configuration.analyses.contains(.environment) ? .init() : nil))
         } else {

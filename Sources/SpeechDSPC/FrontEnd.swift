@@ -132,6 +132,7 @@ func frontEndConfiguration(_ c: sdsp_frontend_config) throws(ABIFailure) -> Spee
         hangoverSeconds: c.speech_hangover_seconds, paddingSeconds: c.speech_padding_seconds,
         endThreshold: c.speech_end_threshold.isNaN ? nil : c.speech_end_threshold)
     detector.speechBlendWarmUpSeconds = c.speech_blend_warm_up_seconds
+    if c.speech_boundaries == 0 { detector.speechBoundaries = nil }
     return SpeechFrontEnd.Configuration(
         inputRate: Int(c.input_rate), channelCount: Int(c.channel_count),
         downmix: c.downmix_channel < 0 ? .average : .channel(Int(c.downmix_channel)),
@@ -182,6 +183,7 @@ public func sdspFrontEndConfigDefault(_ inputRate: Int32, _ channelCount: Int32)
     c.speech_hangover_seconds = speech.hangoverSeconds
     c.speech_padding_seconds = speech.paddingSeconds
     c.speech_blend_warm_up_seconds = detector.speechBlendWarmUpSeconds
+    c.speech_boundaries = detector.speechBoundaries == nil ? 0 : 1
     return c
 }
 

@@ -44,6 +44,9 @@ struct DetectCommand: ParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Keep steady pure tones and sounds whose spectrum holds still out of voice activity (AcousticDetector.Configuration.gatesPureTones, the default; docs/detection.md, Pipeline); --no-pure-tone-gate measures the detector without it.")
     var pureToneGate = true
 
+    @Flag(inversion: .prefixedNo, help: "Read speech segments' edges from the hops' own power (AcousticDetector.Configuration.speechBoundaries, the default; docs/detection.md, Fitting); --no-speech-boundaries measures the detector without it.")
+    var speechBoundaries = true
+
     @OptionGroup var logging: LoggingOptions
 
     func run() throws {
@@ -61,6 +64,7 @@ struct DetectCommand: ParsableCommand {
         var configuration = AcousticDetector.Configuration()
         configuration.speechBlend = speechBlend ? DefaultModels.speechBlend : nil
         configuration.gatesPureTones = pureToneGate
+        if !speechBoundaries { configuration.speechBoundaries = nil }
         if let network {
             do {
                 configuration.network = try JSONDecoder().decode(DetectionNetwork.self, from: Data(contentsOf: URL(fileURLWithPath: network)))

@@ -140,6 +140,14 @@ struct Score: ParsableCommand {
         """)
     var pureToneGate = true
 
+    @Flag(inversion: .prefixedNo, help: """
+        Read speech segments' edges from the 16 ms hops' own power: an end moves back to the last hop that still \
+        sounds, a start back over the hops just before it that already do, each by at most 0.1 s (the default; \
+        docs/detection.md, Fitting, "Speech boundaries read from the hops' energy"). Records scored with \
+        --no-speech-boundaries carry provenance.options = no_speech_boundaries.
+        """)
+    var speechBoundaries = true
+
     @Option(help: ArgumentHelp("""
         The voice-activity segmenter, as comma-separated KEY=VALUE settings over the default's: on and off (thresholds, \
         0 <= off <= on <= 1), end (the end threshold, off...1, or none), min_seconds, hangover_seconds, padding_seconds \
@@ -183,7 +191,8 @@ struct Score: ParsableCommand {
             frameLength: frameLength, clipThreshold: clipThreshold,
             analyses: FileScorer.Analyses(names: analyses) ?? .all, recordsSegments: timeline != nil || rttm != nil,
             loopedBackgrounds: loopedBackgrounds, speechBlend: speechBlend, pureToneGate: pureToneGate,
-            speechSegments: Self.speechSegments(speechSegments) ?? DefaultModels.speechSegments)
+            speechSegments: Self.speechSegments(speechSegments) ?? DefaultModels.speechSegments,
+            speechBoundaries: speechBoundaries)
     }
 
     func validate() throws {

@@ -60,6 +60,12 @@ struct SpeechDSPLive: ParsableCommand {
         """)
     var pureToneGate = true
 
+    @Flag(inversion: .prefixedNo, help: """
+        Read speech segments' edges from the hops' own power (the default; the detector's speechBoundaries): \
+        an end moves back to the last hop that still sounds, a start back over the hops before it that already do.
+        """)
+    var speechBoundaries = true
+
     func validate() throws {
         guard (1...1_000_000).contains(chunk) else { throw ValidationError("--chunk must be in 1...1000000") }
     }
@@ -76,6 +82,7 @@ struct SpeechDSPLive: ParsableCommand {
             var configuration = SpeechFrontEnd.Configuration(inputRate: rate, channelCount: channels)
             if !speechBlend { configuration.detector.speechBlend = nil }
             configuration.detector.gatesPureTones = pureToneGate
+            if !speechBoundaries { configuration.detector.speechBoundaries = nil }
             frontEnd = try SpeechFrontEnd(configuration: configuration)
         } catch {
             throw ToolFailure(error.commandLineDescription([

@@ -5,7 +5,7 @@ import Testing
 
 /// `SpeechFrontEnd.Configuration.detector`: the detection stage's settings reach the detector
 /// (each test first shows that the default gives something else on the same audio, so a setting
-/// the front end ignored would fail it), and the front end's two named detector settings are
+/// the front end ignored would fail it, or that turning it off gives something else), and the front end's two named detector settings are
 /// views of it.
 @Suite struct FrontEndDetectorSettingsTests {
     private static func segments(_ events: [FrontEndEvent], _ activity: Activity) -> [(start: Double, end: Double)] {
@@ -43,6 +43,17 @@ import Testing
         if let first = defaults.first, let last = defaults.last, bridged.count == 1 {
             #expect(bridged[0].start == first.start)
             #expect(bridged[0].end >= last.end - 0.05)
+        }
+    }
+
+    @Test("speech boundaries reach the detector: without them, the same three segments with edges up to 0.1 s later")
+    func speechBoundaries() throws {
+        let refined = Self.segments(try Self.events("speech_en-us_48k.flac") { _ in }, .speech)
+        let plain = Self.segments(try Self.events("speech_en-us_48k.flac") { $0.detector.speechBoundaries = nil }, .speech)
+        #expect(refined.count == 3 && plain.count == 3, "\(refined) \(plain)")
+        #expect(zip(refined, plain).contains { $0.start != $1.start || $0.end != $1.end })
+        for (r, p) in zip(refined, plain) {
+            #expect(r.start <= p.start && r.start >= p.start - 0.1 - 1e-9 && r.end <= p.end && r.end >= p.end - 0.1 - 1e-9, "\(r) \(p)")
         }
     }
 

@@ -256,7 +256,7 @@ struct CABITests {
         }
     }
 
-    @Test("ABI 3's detection settings reach the front end: SpeechFrontEnd's events with the same detector, which differ from the defaults'; bad thresholds are refused")
+    @Test("ABI 3's and 4's detection settings reach the front end: SpeechFrontEnd's events with the same detector, which differ from the defaults'; bad thresholds are refused")
     func frontEndDetectorSettings() throws {
         let audio = try AudioFileReader.readAll(path: TestAudio.path("speech_en-us_48k.flac"))
         let defaults = sdsp_frontend_config_default(Int32(audio.sampleRate), 1)
@@ -269,6 +269,7 @@ struct CABITests {
         #expect(defaults.speech_hangover_seconds == detector.speechSegments.hangoverSeconds)
         #expect(defaults.speech_padding_seconds == detector.speechSegments.paddingSeconds)
         #expect(defaults.speech_blend_warm_up_seconds == detector.speechBlendWarmUpSeconds)
+        #expect(defaults.speech_boundaries == 1 && detector.speechBoundaries != nil)
         let (_, defaultKinds, _) = try Self.runFrontEnd(defaults, audio.samples)
 
         var config = defaults
@@ -283,6 +284,7 @@ struct CABITests {
         config.speech_hangover_seconds = 0.5
         config.speech_padding_seconds = 0.1
         config.speech_blend_warm_up_seconds = 0.5
+        config.speech_boundaries = 0
         var swift = SpeechFrontEnd.Configuration(inputRate: audio.sampleRate)
         swift.detector.speechBlend = nil
         swift.detector.gatesPureTones = false
@@ -291,6 +293,7 @@ struct CABITests {
         swift.detector.speechSegments = .init(
             onThreshold: 0.6, offThreshold: 0.3, minimumActiveSeconds: 0.064, hangoverSeconds: 0.5, paddingSeconds: 0.1)
         swift.detector.speechBlendWarmUpSeconds = 0.5
+        swift.detector.speechBoundaries = nil
         let expected = try SpeechFrontEnd(configuration: swift).processAll(audio.samples)
         let (pcm, kinds, _) = try Self.runFrontEnd(config, audio.samples)
         #expect(pcm == expected.pcm)

@@ -10,7 +10,7 @@ import ctypes
 import os
 import pathlib
 
-ABI_VERSION = 3
+ABI_VERSION = 4
 
 OK = 0
 ERROR_NULL_POINTER = -1
@@ -124,6 +124,7 @@ class FrontEndConfig(ctypes.Structure):
         ("speech_hangover_seconds", ctypes.c_double),
         ("speech_padding_seconds", ctypes.c_double),
         ("speech_blend_warm_up_seconds", ctypes.c_double),
+        ("speech_boundaries", ctypes.c_int32),
     ]
 
 

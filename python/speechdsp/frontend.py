@@ -75,7 +75,9 @@ class FrontEnd:
     and ``end`` (thresholds, 0…1; ``end=None`` for none) and ``min_seconds``,
     ``hangover_seconds`` and ``padding_seconds``, the others kept at the library's defaults;
     ``speech_blend_warm_up_seconds=0.5`` weighs the blended network in over a stream's first half
-    second (a stream that opens on speech is heard sooner; default 0).
+    second (a stream that opens on speech is heard sooner; default 0); ``speech_boundaries=False``
+    keeps the segmenter's speech edges instead of reading them from the 16 ms hops' power (the
+    default since 2026-12-08: docs/detection.md, "Speech boundaries read from the hops' energy").
 
     One object per stream; calls are serialised by a lock, so the object may be shared between
     threads. Use it as a context manager, or ``close()`` it, to free the library's state now.
@@ -99,6 +101,7 @@ class FrontEnd:
         multi_speaker: bool = True,
         speech_segments=None,
         speech_blend_warm_up_seconds: float = 0.0,
+        speech_boundaries: bool = True,
     ):
         self._handle = None
         if quality not in _native.QUALITIES:
@@ -127,6 +130,7 @@ class FrontEnd:
         config.detects_music = 1 if music else 0
         config.detects_multiple_speakers = 1 if multi_speaker else 0
         config.speech_blend_warm_up_seconds = float(speech_blend_warm_up_seconds)
+        config.speech_boundaries = 1 if speech_boundaries else 0
         if speech_segments is not None:
             fields = {"on": "speech_on_threshold", "off": "speech_off_threshold", "end": "speech_end_threshold",
                       "min_seconds": "speech_min_seconds", "hangover_seconds": "speech_hangover_seconds",

@@ -138,11 +138,15 @@ def test_detection_settings(stereo):
     with speechdsp.FrontEnd(stereo.sample_rate, 2, speech_blend=False) as frontend:
         _, plain = frontend.process_all(stereo.samples)
     assert speech(plain) and speech(plain) != speech(default)
-    with speechdsp.FrontEnd(stereo.sample_rate, 2, speech_segments={"padding_seconds": 0.2}) as frontend:
+    with speechdsp.FrontEnd(stereo.sample_rate, 2, speech_boundaries=False) as frontend:
+        _, unrefined = frontend.process_all(stereo.samples)
+    assert speech(unrefined) and speech(unrefined) != speech(default)
+    assert len(speech(unrefined)) == len(speech(default))  # the same segments, their edges moved
+    with speechdsp.FrontEnd(stereo.sample_rate, 2, speech_segments={"padding_seconds": 0.2}, speech_boundaries=False) as frontend:
         _, padded = frontend.process_all(stereo.samples)
     starts = lambda events: [s for s in speech(events) if s[0] == "started"]
     # The padding back-dates each start (0.048 s by default): the first one comes 0.152 s earlier.
-    assert starts(padded) and starts(default) and starts(padded)[0][1] == starts(default)[0][1] - round(0.152 * 16000)
+    assert starts(padded) and starts(unrefined) and starts(padded)[0][1] == starts(unrefined)[0][1] - round(0.152 * 16000)
     with speechdsp.FrontEnd(stereo.sample_rate, 2, music=False, multi_speaker=False) as frontend:
         _, alone = frontend.process_all(stereo.samples)
     assert not [e for e in alone if e.get("activity") in ("music", "multi_speaker")]

@@ -38,7 +38,7 @@
 extern "C" {
 #endif
 
-#define SDSP_ABI_VERSION 3
+#define SDSP_ABI_VERSION 4
 
 /* MARK: Status codes */
 
@@ -293,6 +293,11 @@ typedef struct sdsp_frontend_config {
      *  opens on speech sooner, for a little more speech called on music and noise in their first
      *  second (docs/detection.md, "The blend's network weighed in"). */
     double speech_blend_warm_up_seconds;
+    /** Non-zero (default 1): speech segments' edges are read from the 16 ms hops' own power (an
+     *  end moves back to the last hop that still sounds, a start back over the hops before it that
+     *  already do, each by at most 0.1 s; docs/detection.md, "Speech boundaries read from the hops'
+     *  energy"); 0: the segmenter's edges as they are. Added in ABI version 4. */
+    int32_t speech_boundaries;
 } sdsp_frontend_config;
 
 /** The defaults for a stream of `input_rate` Hz and `channel_count` channels. */
