@@ -25,6 +25,7 @@ final class DetectorHandle {
         var detector = AcousticDetector.Configuration()
         detector.detectsMusic = flags & 1 != 0
         detector.detectsMultipleSpeakers = flags & 2 != 0
+        if flags & 4 != 0 { detector.speechBoundaries = nil }
         chain = try AnalysisChain(configuration: .init(detector: detector, environment: nil))
         conditioner = try StreamConditioner(configuration: .init(
             inputRate: sampleRate, channelCount: channelCount, outputRate: chain.sampleRate))
@@ -111,7 +112,7 @@ public func sdspDetectorCreate(
         guard (1...64).contains(channelCount) else {
             throw .invalidArgument("channel_count \(channelCount) is out of range (expected 1…64)")
         }
-        guard flags & ~3 == 0 else { throw .invalidArgument("flags 0x\(String(flags, radix: 16)) hold bits other than SDSP_DETECT_*") }
+        guard flags & ~7 == 0 else { throw .invalidArgument("flags 0x\(String(flags, radix: 16)) hold bits other than SDSP_DETECT_*") }
         let handle = try configured { () throws(ConfigurationError) in
             try DetectorHandle(sampleRate: Int(sampleRate), channelCount: Int(channelCount), flags: flags)
         }

@@ -72,7 +72,7 @@ struct CABITests {
         #expect(lastError.contains("sampleRate"))
         var handle: OpaquePointer?
         #expect(sdsp_detector_create(16_000, 65, 0, &handle) == SDSP_ERROR_INVALID_ARGUMENT && handle == nil)
-        #expect(sdsp_detector_create(16_000, 1, 4, &handle) == SDSP_ERROR_INVALID_ARGUMENT && handle == nil)
+        #expect(sdsp_detector_create(16_000, 1, 8, &handle) == SDSP_ERROR_INVALID_ARGUMENT && handle == nil)
         #expect(sdsp_detector_process(nil, long, 10) == SDSP_ERROR_NULL_POINTER)
         #expect(sdsp_frontend_reset(nil) == SDSP_ERROR_NULL_POINTER)
         sdsp_detector_destroy(nil)
@@ -166,6 +166,36 @@ struct CABITests {
             #expect(got.activity == Int32(want.activity.rawValue))
             #expect(got.start_sample == want.startSample && got.end_sample == want.endSample)
         }
+    }
+
+    @Test("SDSP_DETECT_NO_SPEECH_BOUNDARIES gives the chain's segments without the speech boundaries: the same segments, speech edges moved")
+    func detectorWithoutSpeechBoundaries() throws {
+        let samples = try AudioFileReader.readAll(path: TestAudio.path("speech_en-us_48k.flac")).samples
+        let mono16k = try StreamConditioner(configuration: .init(inputRate: 48_000, channelCount: 1)).processAll(samples)
+        func segments(_ flags: UInt32) throws -> [sdsp_segment] {
+            var handle: OpaquePointer?
+            try #require(sdsp_detector_create(48_000, 1, flags, &handle) == SDSP_OK)
+            defer { sdsp_detector_destroy(handle) }
+            samples.withUnsafeBufferPointer { #expect(sdsp_detector_process(handle, $0.baseAddress, Int64($0.count)) == SDSP_OK) }
+            var summary = sdsp_detection_summary()
+            #expect(sdsp_detector_finish(handle, &summary) == SDSP_OK)
+            var total: Int64 = 0
+            #expect(sdsp_detector_segments(handle, nil, 0, &total) == SDSP_OK)
+            var out = [sdsp_segment](repeating: sdsp_segment(), count: Int(total))
+            #expect(sdsp_detector_segments(handle, &out, total, &total) == SDSP_OK)
+            return out
+        }
+        var plain = AcousticDetector.Configuration()
+        plain.speechBoundaries = nil
+        let expected = try AnalysisChain(configuration: .init(detector: plain, environment: nil)).analyze(mono16k).segments
+        let without = try segments(3 | SDSP_DETECT_NO_SPEECH_BOUNDARIES)
+        #expect(without.count == expected.count && !expected.isEmpty)
+        for (got, want) in zip(without, expected) {
+            #expect(got.activity == Int32(want.activity.rawValue) && got.start_sample == want.startSample && got.end_sample == want.endSample)
+        }
+        let with = try segments(3)
+        #expect(with.count == without.count)
+        #expect(zip(with, without).contains { $0.start_sample != $1.start_sample || $0.end_sample != $1.end_sample })
     }
 
     /// An event as kind, activity and position, sortable so that each kind's events compare in

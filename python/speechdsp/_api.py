@@ -117,9 +117,12 @@ def loudness(samples, sample_rate: int, *, true_peak: bool = True) -> dict:
 _DETECT_BLOCK = 1 << 20
 
 
-def detect(samples, sample_rate: int, *, music: bool = True, multi_speaker: bool = True) -> dict:
+def detect(samples, sample_rate: int, *, music: bool = True, multi_speaker: bool = True,
+           speech_boundaries: bool = True) -> dict:
     """Speech, music and several-speaker detection over a whole signal, as ``dspscore`` runs it
-    (mixed to mono, resampled to 16 kHz, the same analysis chain).
+    (mixed to mono, resampled to 16 kHz, the same analysis chain). ``speech_boundaries=False``
+    keeps the segmenter's speech edges instead of reading them from the 16 ms hops' power (the
+    default since 2026-12-08; ``dspscore --no-speech-boundaries``).
 
     Returns the record's ``detection`` fields — ``speech_ratio``, ``music_ratio``,
     ``multi_speaker_ratio`` (None when that detection is off), ``speech_seconds``,
@@ -129,7 +132,8 @@ def detect(samples, sample_rate: int, *, music: bool = True, multi_speaker: bool
     16 kHz) in start order.
     """
     array, channels = float_samples(samples)
-    flags = (_native.DETECT_MUSIC if music else 0) | (_native.DETECT_MULTI_SPEAKER if multi_speaker else 0)
+    flags = ((_native.DETECT_MUSIC if music else 0) | (_native.DETECT_MULTI_SPEAKER if multi_speaker else 0)
+             | (0 if speech_boundaries else _native.DETECT_NO_SPEECH_BOUNDARIES))
     handle = ctypes.c_void_p()
     check(lib.sdsp_detector_create(rate(sample_rate, "sample_rate"), channels, flags, ctypes.byref(handle)))
     try:

@@ -25,6 +25,7 @@ ACTIVITIES = {0: "speech", 1: "music", 2: "multi_speaker"}
 
 DETECT_MUSIC = 1 << 0
 DETECT_MULTI_SPEAKER = 1 << 1
+DETECT_NO_SPEECH_BOUNDARIES = 1 << 2
 
 STAGES = {
     "output": 1 << 0,

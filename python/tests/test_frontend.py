@@ -92,6 +92,19 @@ def test_speech_events_are_detect_segments(stereo):
     assert segments
 
 
+def test_detect_without_speech_boundaries(stereo):
+    """detect(speech_boundaries=False) gives the front end's speech edges with speech_boundaries=False:
+    the same segments as the default, their edges moved."""
+    with speechdsp.FrontEnd(stereo.sample_rate, 2, speech_boundaries=False) as frontend:
+        _, events = frontend.process_all(stereo.samples)
+    starts = [e["output_sample"] for e in events if e["kind"] == "started" and e["activity"] == "speech"]
+    plain = [s for s in speechdsp.detect(stereo.samples, stereo.sample_rate, speech_boundaries=False)["segments"]
+             if s["activity"] == "speech"]
+    refined = [s for s in speechdsp.detect(stereo.samples, stereo.sample_rate)["segments"] if s["activity"] == "speech"]
+    assert plain and starts == [s["start_sample"] for s in plain]
+    assert len(refined) == len(plain) and refined != plain
+
+
 def test_stages_and_options(stereo):
     with speechdsp.FrontEnd(stereo.sample_rate, 2, stages=["clipping"]) as frontend:
         pcm, events = frontend.process_all(stereo.samples)

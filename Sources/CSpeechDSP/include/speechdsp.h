@@ -183,6 +183,9 @@ sdsp_status sdsp_loudness_measure(const float *input, int64_t count, int32_t sam
 /** Which detections run besides speech. */
 #define SDSP_DETECT_MUSIC (1u << 0)
 #define SDSP_DETECT_MULTI_SPEAKER (1u << 1)
+/** Speech segments keep the segmenter's edges instead of reading them from the 16 ms hops' power
+ *  (the default; sdsp_frontend_config.speech_boundaries). Added in ABI version 4. */
+#define SDSP_DETECT_NO_SPEECH_BOUNDARIES (1u << 2)
 
 typedef struct sdsp_detector sdsp_detector;
 
