@@ -172,6 +172,13 @@ final class SpeechBoundaryTracker {
         let earliest = Swift.max(start, end - endSearch)
         var refined = earliest
         var hop = (end - 1) / hopLength
+        // An end decided long after it (frames between the off and the end threshold keep a
+        // segment open without a hangover count) may lie before the ring: no evidence, no move.
+        guard held(hop) else {
+            previousEnd = end
+            peak = -.infinity
+            return end
+        }
         while hop >= 0, held(hop) {
             let hopEnd = self.end(of: hop)
             if hopEnd <= earliest { break }
