@@ -60,8 +60,23 @@ struct SpeechBoundariesTests {
         return out
     }
 
-    /// The definition (the type's documentation) applied with plain loops to a run without it.
-    static func reference(_ frames: [DetectionFrame], _ end: DetectionEnd, _ r: SpeechBoundaryRefinement) -> [(Int64, Int64)] {
+    /// The hops the detector keeps for a segmenter and a refinement (the type's documentation).
+    static func heldHops(_ segments: ActivitySegmenter.Configuration, _ r: SpeechBoundaryRefinement) -> Int {
+        let span = Swift.max(segments.hangoverSeconds, segments.minimumActiveSeconds + segments.paddingSeconds)
+            + Swift.max(r.endSearchSeconds, r.startSearchSeconds)
+        let hops = Int((span * 16_000 / 256).rounded(.up)) + 4
+        var capacity = 8
+        while capacity < hops { capacity *= 2 }
+        return capacity
+    }
+
+    /// The definition (the type's documentation) applied with plain loops to a run without it;
+    /// `stayed` counts the ends decided after their last hop left the kept hops.
+    static func reference(_ frames: [DetectionFrame], _ end: DetectionEnd, _ r: SpeechBoundaryRefinement,
+                          segments: ActivitySegmenter.Configuration = AcousticDetector.Configuration().speechSegments)
+        -> (segments: [(Int64, Int64)], stayed: Int) {
+        let held = Self.heldHops(segments, r)
+        var stayed = 0
         let hop: Int64 = 256
         let level = frames.map { f -> Float in
             let p = f.features.hopPower
@@ -75,7 +90,13 @@ struct SpeechBoundariesTests {
         var start: Int64 = 0
         var peak = -Float.infinity
         func sounds(_ j: Int) -> Bool { overFloor[j] && level[j] >= peak - r.peakRangeDB }
-        func close(_ e: Int64) {
+        func close(_ e: Int64, decidedAt k: Int) {
+            if Int((e - 1) / hop) <= k - held {
+                out.append((start, e))
+                previousEnd = e
+                stayed += 1
+                return
+            }
             let earliest = Swift.max(start, e - search.end)
             var refined = earliest
             for j in stride(from: Int((e - 1) / hop), through: 0, by: -1) {
@@ -96,14 +117,14 @@ struct SpeechBoundariesTests {
                 var j = Int(s / hop) - 1
                 while j >= first, sounds(j) { start = Int64(j) * hop; j -= 1 }
             case .ended(let e):
-                close(e)
+                close(e, decidedAt: k)
             case .none:
                 break
             }
             if f.isSpeech { peak = Swift.max(peak, level[k]) }
         }
-        if let e = end.speechEndedAt { close(e) }
-        return out
+        if let e = end.speechEndedAt { close(e, decidedAt: frames.count - 1) }
+        return (out, stayed)
     }
 
     @Test("the refined segments are the definition's, within the searches, in order, counted in the summary", arguments: 0..<2)
@@ -116,7 +137,7 @@ struct SpeechBoundariesTests {
         let refined = Self.segments(on.frames, on.end)
         #expect(plain.count >= 5, "\(name): \(plain.count) segments")
         #expect(refined.count == plain.count)
-        let expected = Self.reference(off.frames, off.end, refinement)
+        let expected = Self.reference(off.frames, off.end, refinement).segments
         #expect(refined.map(\.0) == expected.map(\.0), "\(name): starts")
         #expect(refined.map(\.1) == expected.map(\.1), "\(name): ends")
         var moved = (starts: 0, ends: 0)
@@ -135,6 +156,29 @@ struct SpeechBoundariesTests {
             #expect(a.speechProbability == b.speechProbability && a.isSpeech == b.isSpeech && a.musicChange == b.musicChange
                     && a.multiSpeakerChange == b.multiSpeakerChange)
         }
+    }
+
+    @Test("an end decided after its hops left the kept ones stays where the segmenter put it (a high end threshold makes such ends)")
+    func lateEndsStay() throws {
+        var segments = AcousticDetector.Configuration().speechSegments
+        segments.endThreshold = 0.95
+        let refinement = SpeechBoundaryRefinement()
+        func run(_ r: SpeechBoundaryRefinement?) throws -> (frames: [DetectionFrame], end: DetectionEnd) {
+            var configuration = AcousticDetector.Configuration()
+            configuration.speechSegments = segments
+            configuration.speechBoundaries = r
+            let detector = try AcousticDetector(configuration: configuration)
+            var frames: [DetectionFrame] = []
+            Self.audio[1].1.withUnsafeBufferPointer { detector.process($0) { frames.append($0) } }
+            let end = detector.flush { frames.append($0) }
+            return (frames, end)
+        }
+        let off = try run(nil), on = try run(refinement)
+        let expected = Self.reference(off.frames, off.end, refinement, segments: segments)
+        #expect(expected.stayed > 0, "no late end in this run: the test shows nothing")
+        let refined = Self.segments(on.frames, on.end)
+        #expect(refined.map(\.0) == expected.segments.map(\.0))
+        #expect(refined.map(\.1) == expected.segments.map(\.1))
     }
 
     @Test("any chunking, and after reset(), gives the same frames")

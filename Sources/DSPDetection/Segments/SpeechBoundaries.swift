@@ -18,7 +18,11 @@ import DSPSpectral
 /// - **End.** When a segment ends, its end moves back to the end of the last sounding hop that
 ///   ends within its last ``endSearchSeconds`` (to that many seconds before the end when none
 ///   does, but never to less than one hop after its start). The loudest hop is the loudest since
-///   the segment's start.
+///   the segment's start. The detector keeps the last hops' power for
+///   `max(hangover, minimum run + padding) + max(endSearchSeconds, startSearchSeconds)` of the
+///   speech segmenter, in hops, plus four, rounded up to a power of two (32 hops, 0.5 s, at the
+///   defaults); an end decided after its last hop has left them — frames between the off and the
+///   end threshold keep a segment open without a hangover count — stays where the segmenter put it.
 /// - **Start.** When one opens, its start moves back over the sounding hops just before it, up
 ///   to ``startSearchSeconds``, never before the end of the previous speech segment or the stream's
 ///   start. The loudest hop is the loudest from the look-back's start to the hop that opened it.
