@@ -782,8 +782,8 @@ public final class AcousticDetector: StreamAnalyzer, @unchecked Sendable {
             switch speechChange {
             case .started(let at):
                 speechDecided = start
-                if let boundaries { speechChange = .started(at: boundaries.refineStart(at)) }
-                if case .started(let at) = speechChange { speechStart = at }
+                speechStart = boundaries?.refineStart(at) ?? at
+                speechChange = .started(at: speechStart)
             case .ended(let at):
                 if let boundaries { speechChange = .ended(at: boundaries.refineEnd(at, start: openedAt)) }
             case .none:

@@ -16,7 +16,8 @@ loudest hop; a start moves back over such hops — reading each file's hop power
 (16 kHz, scipy's polyphase resampling) and the cue floor from the frames `train_models.py` wrote
 (`DIR/results/frames/<split>__<class>__<file>.csv`, `dspbench detect --frames`). The replay takes
 the segment's loudest hop over the whole segment at both ends (the Swift rule, at a start, only
-over the hops heard so far). Only val and train files are read; test is refused.
+over the hops heard so far). `replay` reads only val and train files and refuses test; `edges` is
+a diagnostic of any timeline against its labels.
 """
 import argparse
 import collections

@@ -103,8 +103,8 @@ final class SpeechBoundaryTracker {
         overFloor.deallocate()
     }
 
-    /// Bytes owned: the ring and the stored properties.
-    var ownedBytes: Int { capacity * (MemoryLayout<Float>.stride + MemoryLayout<Bool>.stride) + 48 }
+    /// Bytes owned: the ring (the object itself is not counted, as for every unit).
+    var ownedBytes: Int { MemoryFootprint.bytes(levels) + MemoryFootprint.bytes(overFloor) }
 
     /// Forgets the stream.
     func reset() {
